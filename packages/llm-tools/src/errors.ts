@@ -1,0 +1,32 @@
+/** Codes of every error @routekit/llm-tools raises. */
+export type LlmToolsErrorCode =
+  | "TOOL_INPUT_INVALID"
+  | "TOOL_OPTION_INVALID"
+  | "TOOL_GUARD_REFUSED"
+  | "TOOL_LIMIT_EXCEEDED"
+  | "TOOL_TIMEOUT"
+  | "TOOL_FAILED";
+
+/** The one error base class of this package. */
+export class LlmToolsError extends Error {
+  override readonly name: string = "LlmToolsError";
+  readonly code: LlmToolsErrorCode;
+  readonly toolName: string;
+
+  constructor(code: LlmToolsErrorCode, toolName: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.toolName = toolName;
+  }
+}
+
+/** Bad tool input: names the tool and, when there is one, the key. */
+export class ToolInputError extends LlmToolsError {
+  override readonly name = "ToolInputError";
+  readonly key: string | undefined;
+
+  constructor(toolName: string, message: string, key?: string) {
+    super("TOOL_INPUT_INVALID", toolName, message);
+    this.key = key;
+  }
+}

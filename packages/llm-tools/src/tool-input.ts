@@ -1,0 +1,96 @@
+import { ToolInputError } from "./errors.js";
+
+/** A tool's input after parsing: a plain JSON object. */
+export type ToolInput = Record<string, unknown>;
+
+/**
+ * Reads a tool's input from a message body: an object as it is, or JSON text of an object.
+ * Every failure names the tool and says what was expected and what was found.
+ */
+export function parseToolInput(body: unknown, toolName: string): ToolInput {
+  if (body === undefined || body === null || (typeof body === "string" && body.trim() === "")) {
+    throw new ToolInputError(toolName, `${toolName}: input is empty (expected a JSON object)`);
+  }
+  let value: unknown = body;
+  if (typeof body === "string") {
+    try {
+      value = JSON.parse(body);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ToolInputError(toolName, `${toolName}: input is not valid JSON (${reason})`);
+    }
+  } else if (body instanceof Uint8Array) {
+    return parseToolInput(new TextDecoder().decode(body), toolName);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ToolInputError(toolName, `${toolName}: input is not a JSON object (found ${describe(value)})`);
+  }
+  return value as ToolInput;
+}
+
+/** A required string field; names the tool and key when it is missing or not a string. */
+export function requireString(input: ToolInput, key: string, toolName: string): string {
+  const value = input[key];
+  if (value === undefined || value === null) {
+    throw new ToolInputError(toolName, `${toolName}: required key '${key}' is missing`, key);
+  }
+  if (typeof value !== "string") {
+    throw new ToolInputError(
+      toolName,
+      `${toolName}: key '${key}' must be a string (found ${describe(value)})`,
+      key,
+    );
+  }
+  return value;
+}
+
+/** An optional string field: undefined when absent, an error when present with another type. */
+export function optionalString(input: ToolInput, key: string, toolName: string): string | undefined {
+  const value = input[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") {
+    throw new ToolInputError(
+      toolName,
+      `${toolName}: key '${key}' must be a string (found ${describe(value)})`,
+      key,
+    );
+  }
+  return value;
+}
+
+/** An optional number field; numeric strings are accepted, anything else names the key. */
+export function optionalNumber(input: ToolInput, key: string, toolName: string): number | undefined {
+  const value = input[key];
+  if (value === undefined || value === null) return undefined;
+  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  if (typeof number !== "number" || !Number.isFinite(number)) {
+    throw new ToolInputError(
+      toolName,
+      `${toolName}: key '${key}' must be a number (found ${describe(value)})`,
+      key,
+    );
+  }
+  return number;
+}
+
+/** An optional boolean field; "true"/"false" strings are accepted. */
+export function optionalBoolean(input: ToolInput, key: string, toolName: string): boolean | undefined {
+  const value = input[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "boolean") return value;
+  if (value === "true" || value === "false") return value === "true";
+  throw new ToolInputError(
+    toolName,
+    `${toolName}: key '${key}' must be a boolean (found ${describe(value)})`,
+    key,
+  );
+}
+
+/** A short description of a value's JSON type, for error messages. */
+export function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return value.length > 40 ? "a string" : `the string ${JSON.stringify(value)}`;
+  if (typeof value === "object") return "an object";
+  return `${typeof value} ${String(value)}`;
+}
