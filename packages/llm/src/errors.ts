@@ -1,0 +1,79 @@
+/** Codes of every error @routekit/llm raises. */
+export type LlmErrorCode =
+  | "TOOL_INVALID"
+  | "TOOL_DUPLICATE"
+  | "TOOL_NOT_FOUND"
+  | "TOOL_ARGUMENTS_INVALID"
+  | "TOOL_EXECUTION_FAILED"
+  | "TOOL_TIMEOUT"
+  | "MODEL_REQUEST_FAILED"
+  | "MODEL_RESPONSE_INVALID"
+  | "MODEL_NOT_CONFIGURED"
+  | "API_KEY_MISSING"
+  | "LOOP_LIMIT"
+  | "OPTION_INVALID";
+
+/** Every code of `LlmErrorCode`, for checks at run time. */
+export const LLM_ERROR_CODES: readonly LlmErrorCode[] = [
+  "TOOL_INVALID",
+  "TOOL_DUPLICATE",
+  "TOOL_NOT_FOUND",
+  "TOOL_ARGUMENTS_INVALID",
+  "TOOL_EXECUTION_FAILED",
+  "TOOL_TIMEOUT",
+  "MODEL_REQUEST_FAILED",
+  "MODEL_RESPONSE_INVALID",
+  "MODEL_NOT_CONFIGURED",
+  "API_KEY_MISSING",
+  "LOOP_LIMIT",
+  "OPTION_INVALID",
+];
+
+/** The one error base class of @routekit/llm; `code` says what kind of failure it is. */
+export class LlmError extends Error {
+  override readonly name: string = "LlmError";
+  readonly code: LlmErrorCode;
+
+  constructor(code: LlmErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** Options of `ToolExecutionError`: the tool that failed, and the code when it is not a plain failure. */
+export interface ToolExecutionErrorOptions {
+  toolName: string;
+  code?: "TOOL_EXECUTION_FAILED" | "TOOL_TIMEOUT" | "TOOL_ARGUMENTS_INVALID";
+  cause?: unknown;
+}
+
+/** A tool call failed; `toolName` names the tool. */
+export class ToolExecutionError extends LlmError {
+  override readonly name: string = "ToolExecutionError";
+  readonly toolName: string;
+
+  constructor(message: string, options: ToolExecutionErrorOptions) {
+    super(options.code ?? "TOOL_EXECUTION_FAILED", message, { cause: options.cause });
+    this.toolName = options.toolName;
+  }
+}
+
+/** Options of `ModelRequestError`: the provider, and the HTTP status when the server answered. */
+export interface ModelRequestErrorOptions {
+  provider: string;
+  status?: number | undefined;
+  cause?: unknown;
+}
+
+/** A request to a model provider failed (transport error or non-2xx answer). */
+export class ModelRequestError extends LlmError {
+  override readonly name: string = "ModelRequestError";
+  readonly provider: string;
+  readonly status: number | undefined;
+
+  constructor(message: string, options: ModelRequestErrorOptions) {
+    super("MODEL_REQUEST_FAILED", message, { cause: options.cause });
+    this.provider = options.provider;
+    this.status = options.status;
+  }
+}
