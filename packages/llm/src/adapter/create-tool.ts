@@ -1,0 +1,85 @@
+import { LlmError } from "../errors.js";
+import { validateSchema } from "../schema/compile-schema.js";
+import { resolveInputSchema } from "../schema/input-schema.js";
+import type { StandardSchemaV1 } from "../schema/standard-schema.js";
+import { attachStandardSchema } from "../schema/standard-validation.js";
+import { validateToolArgumentsAsync } from "../schema/validate-arguments.js";
+import {
+  type JsonSchema,
+  TOOL_NAME_PATTERN,
+  type Tool,
+  type ToolCallContext,
+  type ToolResult,
+  type ToolSource,
+} from "../tool-types.js";
+import { runToolHandler } from "./run-tool-handler.js";
+import { errorResult } from "./tool-result.js";
+
+/** Everything needed to make a `Tool`; `execute` may return anything and may throw. */
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  /** A JSON Schema object (root `type: "object"`) or a Standard Schema; none means no arguments. */
+  inputSchema?: JsonSchema | StandardSchemaV1;
+  execute: (args: Record<string, unknown>, context: ToolCallContext) => unknown;
+  source?: ToolSource;
+  original?: unknown;
+}
+
+const CREATED = Symbol("routekit.tool");
+
+/** True for a tool made by `createTool` (and so by `toTool`). */
+export function isCreatedTool(value: unknown): value is Tool {
+  return typeof value === "object" && value !== null && Object.hasOwn(value, CREATED);
+}
+
+/**
+ * Makes a `Tool` from a definition: checks the name and the schema (a Standard Schema is converted
+ * to JSON Schema once), and wraps `execute` so that arguments are validated first, the result is
+ * always a `ToolResult`, errors become error results and `context.timeoutMs`/`signal` are honoured.
+ */
+export function createTool(definition: ToolDefinition): Tool {
+  const name = checkToolName(definition.name);
+  const description = definition.description ?? "";
+  if (typeof description !== "string") {
+    throw new LlmError(
+      "TOOL_INVALID",
+      `tool '${name}': description must be a string, got ${typeof description}`,
+    );
+  }
+  if (typeof definition.execute !== "function") {
+    throw new LlmError(
+      "TOOL_INVALID",
+      `tool '${name}': execute must be a function, got ${typeof definition.execute}`,
+    );
+  }
+  const { schema, standard } = resolveInputSchema(definition.inputSchema, name);
+  validateSchema(schema, name);
+  const handler = definition.execute;
+  const tool: Tool = {
+    name,
+    description,
+    inputSchema: schema,
+    source: definition.source ?? "native",
+    original: definition.original,
+    execute: async (args: Record<string, unknown>, context: ToolCallContext = {}): Promise<ToolResult> => {
+      const checked = await validateToolArgumentsAsync(tool, args);
+      if (!checked.ok) return errorResult(checked.message);
+      return runToolHandler(name, (handlerContext) => handler(checked.value, handlerContext), context);
+    },
+  };
+  Object.defineProperty(tool, CREATED, { value: true });
+  if (standard !== undefined) attachStandardSchema(tool, standard);
+  return Object.freeze(tool);
+}
+
+/** Returns `name` when it is a valid tool name; throws `TOOL_INVALID` saying what is allowed otherwise. */
+export function checkToolName(name: unknown): string {
+  if (typeof name === "string" && TOOL_NAME_PATTERN.test(name)) return name;
+  const found = typeof name === "string" ? JSON.stringify(name) : `a ${name === null ? "null" : typeof name}`;
+  throw new LlmError(
+    "TOOL_INVALID",
+    `invalid tool name ${found}: a tool name must match ${TOOL_NAME_PATTERN.source} ` +
+      `(1 to 64 letters, digits, '_' or '-')`,
+  );
+}

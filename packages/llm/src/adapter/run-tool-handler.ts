@@ -1,0 +1,68 @@
+import { LlmError } from "../errors.js";
+import type { ToolCallContext, ToolResult } from "../tool-types.js";
+import { errorResult, errorText, toToolResult } from "./tool-result.js";
+
+/** Calls a tool's handler with the context it should see; may return or throw anything. */
+export type ToolInvocation = (context: ToolCallContext) => unknown;
+
+/**
+ * Runs a handler and turns whatever happens into a `ToolResult`; never rejects. A thrown error
+ * (sync or async) becomes an error result. With `context.timeoutMs` or `context.signal`, the call
+ * resolves with an error result as soon as the deadline passes or the signal fires, and the handler
+ * sees a signal that fires then too.
+ */
+export function runToolHandler(
+  toolName: string,
+  invoke: ToolInvocation,
+  context: ToolCallContext = {},
+): Promise<ToolResult> {
+  const { signal: outer, timeoutMs } = context;
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs < 2 ** 31)) {
+    return Promise.resolve(
+      errorResult(
+        `tool '${toolName}': timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`,
+      ),
+    );
+  }
+  if (outer?.aborted) return Promise.resolve(abortedResult(toolName, outer.reason));
+  if (timeoutMs === undefined && outer === undefined) return settle(toolName, invoke, context);
+
+  return new Promise<ToolResult>((resolve) => {
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (result: ToolResult): void => {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onAbort);
+      resolve(result);
+    };
+    const onAbort = (): void => {
+      controller.abort(outer?.reason);
+      finish(abortedResult(toolName, outer?.reason));
+    };
+    if (timeoutMs !== undefined) {
+      timer = setTimeout(() => {
+        const message = `tool '${toolName}' timed out after ${timeoutMs} ms`;
+        controller.abort(new LlmError("TOOL_TIMEOUT", message));
+        finish(errorResult(message));
+      }, timeoutMs);
+    }
+    outer?.addEventListener("abort", onAbort, { once: true });
+    settle(toolName, invoke, { ...context, signal: controller.signal }).then(finish);
+  });
+}
+
+async function settle(
+  toolName: string,
+  invoke: ToolInvocation,
+  context: ToolCallContext,
+): Promise<ToolResult> {
+  try {
+    return toToolResult(toolName, await invoke(context));
+  } catch (error) {
+    return errorResult(errorText(error));
+  }
+}
+
+function abortedResult(toolName: string, reason: unknown): ToolResult {
+  return errorResult(`tool '${toolName}' was aborted: ${errorText(reason)}`);
+}

@@ -1,0 +1,42 @@
+import type { ToolResult } from "../tool-types.js";
+
+/** True when `value` already is a `ToolResult` (`output` text and an `isError` flag). */
+export function isToolResult(value: unknown): value is ToolResult {
+  if (typeof value !== "object" || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return (
+    typeof candidate.output === "string" &&
+    typeof candidate.isError === "boolean" &&
+    (candidate.metadata === undefined ||
+      (typeof candidate.metadata === "object" && candidate.metadata !== null))
+  );
+}
+
+/**
+ * What a handler returned, as a `ToolResult`: a ToolResult passes through, text is the output,
+ * `undefined` is empty output and anything else is JSON text.
+ */
+export function toToolResult(toolName: string, value: unknown): ToolResult {
+  if (isToolResult(value)) return value;
+  if (typeof value === "string") return { output: value, isError: false };
+  if (value === undefined) return { output: "", isError: false };
+  try {
+    return { output: JSON.stringify(value) ?? "", isError: false };
+  } catch (error) {
+    return {
+      output: `tool '${toolName}' returned a value that cannot be written as JSON: ${errorText(error)}`,
+      isError: true,
+    };
+  }
+}
+
+/** A thrown value as the model should read it: `<ErrorName>: <message>`. */
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message === "" ? error.name : `${error.name}: ${error.message}`;
+  return `Error: ${String(error)}`;
+}
+
+/** A failed call as a `ToolResult`. */
+export function errorResult(output: string): ToolResult {
+  return { output, isError: true };
+}

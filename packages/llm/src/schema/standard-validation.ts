@@ -1,0 +1,88 @@
+import type { Tool } from "../tool-types.js";
+import type { StandardSchemaV1, StandardSchemaV1Issue, StandardSchemaV1Result } from "./standard-schema.js";
+
+/** The outcome of validating tool arguments. */
+export type ArgumentsValidation =
+  | { ok: true; value: Record<string, unknown> }
+  | { ok: false; message: string };
+
+const standardSchemas = new WeakMap<Tool, StandardSchemaV1>();
+const asynchronousSchemas = new WeakSet<StandardSchemaV1>();
+
+/** Records that `tool`'s arguments are also checked by this Standard Schema's own `validate`. */
+export function attachStandardSchema(tool: Tool, schema: StandardSchemaV1): void {
+  standardSchemas.set(tool, schema);
+}
+
+/** The Standard Schema attached to `tool`, if any. */
+export function standardSchemaOf(tool: Tool): StandardSchemaV1 | undefined {
+  return standardSchemas.get(tool);
+}
+
+/**
+ * Runs the Standard Schema's `validate` when it answers synchronously. A schema seen answering
+ * with a promise is skipped here (undefined) and checked by `validateWithStandardSchema` instead.
+ */
+export function validateWithStandardSchemaNow(
+  tool: Tool,
+  schema: StandardSchemaV1,
+  value: Record<string, unknown>,
+): ArgumentsValidation | undefined {
+  if (asynchronousSchemas.has(schema)) return undefined;
+  let outcome: ReturnType<StandardSchemaV1["~standard"]["validate"]>;
+  try {
+    outcome = schema["~standard"].validate(value);
+  } catch (error) {
+    return failedToRun(tool, error);
+  }
+  if (outcome instanceof Promise) {
+    asynchronousSchemas.add(schema);
+    outcome.catch(() => undefined);
+    return undefined;
+  }
+  return fromOutcome(tool, outcome);
+}
+
+/** Runs the Standard Schema's `validate`, waiting for it when it is asynchronous. */
+export async function validateWithStandardSchema(
+  tool: Tool,
+  schema: StandardSchemaV1,
+  value: Record<string, unknown>,
+): Promise<ArgumentsValidation> {
+  try {
+    return fromOutcome(tool, await schema["~standard"].validate(value));
+  } catch (error) {
+    return failedToRun(tool, error);
+  }
+}
+
+function failedToRun(tool: Tool, error: unknown): ArgumentsValidation {
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return { ok: false, message: `the input schema of tool '${tool.name}' failed while validating: ${reason}` };
+}
+
+function fromOutcome(tool: Tool, outcome: StandardSchemaV1Result<unknown>): ArgumentsValidation {
+  if (outcome.issues !== undefined) {
+    const reasons = outcome.issues.map(describeIssue);
+    return { ok: false, message: `invalid arguments for tool '${tool.name}': ${reasons.join("; ")}` };
+  }
+  const value = outcome.value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return {
+      ok: false,
+      message: `invalid arguments for tool '${tool.name}': its schema produced ${typeof value}, not an object`,
+    };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+function describeIssue(issue: StandardSchemaV1Issue): string {
+  if (issue.path === undefined || issue.path.length === 0) return issue.message;
+  const pointer = issue.path
+    .map((segment) => {
+      const key = typeof segment === "object" && segment !== null ? segment.key : segment;
+      return `/${String(key).replaceAll("~", "~0").replaceAll("/", "~1")}`;
+    })
+    .join("");
+  return `${pointer} ${issue.message}`;
+}

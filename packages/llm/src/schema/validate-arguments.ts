@@ -1,0 +1,77 @@
+import type { ErrorObject } from "ajv";
+import type { Tool } from "../tool-types.js";
+import { compileSchema } from "./compile-schema.js";
+import {
+  type ArgumentsValidation,
+  standardSchemaOf,
+  validateWithStandardSchema,
+  validateWithStandardSchemaNow,
+} from "./standard-validation.js";
+
+/**
+ * Checks a tool call's arguments against the tool's input schema (ajv, every error listed with its
+ * path, undeclared arguments dropped where the schema forbids them) and, for a tool made from a
+ * Standard Schema, against that schema's own `validate` when it answers synchronously. Works on a
+ * copy: `args` is never changed. Never throws: a failure carries a message the model can act on.
+ */
+export function validateToolArguments(tool: Tool, args: unknown): ArgumentsValidation {
+  const checked = validateAgainstJsonSchema(tool, args);
+  if (!checked.ok) return checked;
+  const standard = standardSchemaOf(tool);
+  if (standard === undefined) return checked;
+  return validateWithStandardSchemaNow(tool, standard, checked.value) ?? checked;
+}
+
+/** `validateToolArguments`, also waiting for a Standard Schema whose `validate` is asynchronous. */
+export async function validateToolArgumentsAsync(tool: Tool, args: unknown): Promise<ArgumentsValidation> {
+  const checked = validateAgainstJsonSchema(tool, args);
+  if (!checked.ok) return checked;
+  const standard = standardSchemaOf(tool);
+  if (standard === undefined) return checked;
+  return validateWithStandardSchema(tool, standard, checked.value);
+}
+
+function validateAgainstJsonSchema(tool: Tool, args: unknown): ArgumentsValidation {
+  const prefix = `invalid arguments for tool '${tool.name}'`;
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    return { ok: false, message: `${prefix}: expected a JSON object of arguments, got ${kindOf(args)}` };
+  }
+  let validate: ReturnType<typeof compileSchema>;
+  try {
+    validate = compileSchema(tool.inputSchema, tool.name);
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+  let copy: Record<string, unknown>;
+  try {
+    copy = structuredClone(args) as Record<string, unknown>;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, message: `${prefix}: arguments must be plain JSON data (${reason})` };
+  }
+  if (validate(copy)) return { ok: true, value: copy };
+  const reasons = (validate.errors ?? []).map(describeError);
+  return { ok: false, message: `${prefix}: ${[...new Set(reasons)].join("; ")}` };
+}
+
+function describeError(error: ErrorObject): string {
+  let reason = error.message ?? `fails '${error.keyword}'`;
+  if (error.keyword === "enum") {
+    const allowed: unknown = error.params.allowedValues;
+    if (Array.isArray(allowed)) reason += ` (${allowed.map((value) => JSON.stringify(value)).join(", ")})`;
+  }
+  if (error.keyword === "const") reason += ` (${JSON.stringify(error.params.allowedValue)})`;
+  return error.instancePath === "" ? reason : `${error.instancePath} ${reason}`;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "nothing";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return `a string ${JSON.stringify(shorten(value))}`;
+  return `a ${typeof value}`;
+}
+
+function shorten(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
