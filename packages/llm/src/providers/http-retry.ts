@@ -1,0 +1,127 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { type Dispatcher, request } from "undici";
+import { LlmError, ModelRequestError } from "../errors.js";
+import { redactSecrets } from "./redact-secrets.js";
+import { parseRetryAfter, retryDelayMs } from "./retry-delay.js";
+
+/** Longest part of a response body quoted in an error. */
+const EXCERPT_LENGTH = 500;
+
+/** One JSON POST to a model provider, retried on 429, 5xx and transport failures. */
+export interface JsonPostOptions {
+  /** The provider id named in errors ("openai", "anthropic"). */
+  provider: string;
+  url: string;
+  headers: Record<string, string>;
+  /** The request body, already serialised. */
+  body: string;
+  dispatcher?: Dispatcher;
+  /** Retries after the first attempt. */
+  maxRetries: number;
+  /** The deadline of each attempt. */
+  timeoutMs: number;
+  /** The caller's signal: cancels the attempt in flight and the waits between attempts. */
+  signal?: AbortSignal;
+  /** Values removed from every error message (API key, secret header values). */
+  secrets: readonly string[];
+}
+
+interface AttemptFailure {
+  status?: number;
+  reason: string;
+  retryable: boolean;
+  serverDelayMs?: number;
+  cause?: unknown;
+}
+
+/**
+ * Posts JSON and resolves with the parsed JSON reply. Retries with bounded exponential backoff
+ * honouring `retry-after`; each attempt has its own deadline. A caller abort rejects with the
+ * signal's reason; every other failure is a `ModelRequestError` with the key redacted.
+ */
+export async function postJsonWithRetry(options: JsonPostOptions): Promise<unknown> {
+  const attempts = options.maxRetries + 1;
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await attemptPost(options);
+    if (!("reason" in outcome)) return parseReply(options, outcome.text);
+    if (!outcome.retryable || attempt >= attempts) throw failure(options, outcome, attempt);
+    await sleep(retryDelayMs(attempt - 1, outcome.serverDelayMs), undefined, {
+      signal: options.signal,
+    }).catch((error: unknown) => {
+      throw options.signal?.aborted ? options.signal.reason : error;
+    });
+  }
+}
+
+async function attemptPost(options: JsonPostOptions): Promise<{ text: string } | AttemptFailure> {
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  try {
+    const response = await request(options.url, {
+      method: "POST",
+      headers: options.headers,
+      body: options.body,
+      dispatcher: options.dispatcher,
+      signal,
+    });
+    const text = await response.body.text();
+    const status = response.statusCode;
+    if (status >= 200 && status < 300) return { text };
+    const shouldRetry = headerValue(response.headers, "x-should-retry");
+    return {
+      status,
+      reason: `HTTP ${status}: ${excerpt(text, options.secrets)}`,
+      retryable: shouldRetry === undefined ? status === 429 || status >= 500 : shouldRetry === "true",
+      serverDelayMs: parseRetryAfter(
+        headerValue(response.headers, "retry-after-ms"),
+        headerValue(response.headers, "retry-after"),
+      ),
+    };
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    if (deadline.aborted) {
+      return { reason: `no reply within ${options.timeoutMs} ms (timeoutMs)`, retryable: true, cause: error };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return { reason: `transport error: ${message}`, retryable: true, cause: error };
+  }
+}
+
+function parseReply(options: JsonPostOptions, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new LlmError(
+      "MODEL_RESPONSE_INVALID",
+      `${options.provider} replied to POST ${options.url} with a body that is not JSON: ${excerpt(text, options.secrets)}`,
+      { cause: error },
+    );
+  }
+}
+
+function failure(options: JsonPostOptions, outcome: AttemptFailure, attempts: number): ModelRequestError {
+  const tries = attempts === 1 ? "1 attempt" : `${attempts} attempts`;
+  const message = redactSecrets(
+    `${options.provider} request POST ${options.url} failed after ${tries}: ${outcome.reason}`,
+    options.secrets,
+  );
+  return new ModelRequestError(message, {
+    provider: options.provider,
+    status: outcome.status,
+    cause: outcome.cause,
+  });
+}
+
+function excerpt(text: string, secrets: readonly string[]): string {
+  const clean = redactSecrets(text, secrets).replace(/\s+/g, " ").trim();
+  if (clean === "") return "(empty body)";
+  return clean.length > EXCERPT_LENGTH ? `${clean.slice(0, EXCERPT_LENGTH)}…` : clean;
+}
+
+function headerValue(
+  headers: Record<string, string | string[] | undefined>,
+  name: string,
+): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,111 @@
+import type { ToolCall, ToolCallResult } from "../model-types.js";
+import { validateToolArgumentsAsync } from "../schema/validate-arguments.js";
+import type { Tool, ToolCallContext, ToolResult } from "../tool-types.js";
+import { callWithDeadline } from "./call-with-deadline.js";
+import type { ToolLoopEvent } from "./tool-loop-types.js";
+
+/** What every tool call of a run shares. */
+export interface ToolCallEnvironment {
+  tools: ReadonlyMap<string, Tool>;
+  signal: AbortSignal | undefined;
+  toolTimeoutMs: number | undefined;
+  headers: Record<string, unknown> | undefined;
+  onEvent: ((event: ToolLoopEvent) => void) | undefined;
+  includeContent: boolean;
+}
+
+/**
+ * Answers one tool call. Every failure — unknown tool, arguments that are not JSON or fail the
+ * schema, a throwing or hanging tool — becomes an error result; only an abort of the run rejects.
+ */
+export async function executeToolCall(
+  call: ToolCall,
+  environment: ToolCallEnvironment,
+  iteration: number,
+): Promise<ToolCallResult> {
+  const { onEvent } = environment;
+  if (onEvent === undefined) return answer(call, environment);
+  const started = performance.now();
+  const content = environment.includeContent ? { arguments: call.argumentsText } : undefined;
+  onEvent({ type: "tool-call-started", toolName: call.name, callId: call.id, iteration, ...content });
+  const result = await answer(call, environment);
+  onEvent({
+    type: "tool-call-completed",
+    toolName: call.name,
+    callId: call.id,
+    iteration,
+    durationMs: performance.now() - started,
+    isError: result.isError,
+    ...(content === undefined ? undefined : { ...content, output: result.output }),
+  });
+  return result;
+}
+
+async function answer(call: ToolCall, environment: ToolCallEnvironment): Promise<ToolCallResult> {
+  const tool = environment.tools.get(call.name);
+  if (tool === undefined) return errorResult(call, unknownToolMessage(call.name, environment.tools));
+  const parsed = parseArguments(call);
+  if (typeof parsed === "string") return errorResult(call, parsed);
+  // The message already names the tool and lists each failing path.
+  const validated = await validateToolArgumentsAsync(tool, parsed.value);
+  if (!validated.ok) return errorResult(call, validated.message);
+  const { toolTimeoutMs } = environment;
+  const outcome = await callWithDeadline(
+    (signal) => tool.execute(validated.value, toolContext(call, environment, signal)),
+    environment.signal,
+    toolTimeoutMs,
+  );
+  if (outcome.status === "timed-out") {
+    return errorResult(call, `tool '${call.name}' timed out after ${toolTimeoutMs} ms`);
+  }
+  if (outcome.status === "failed")
+    return errorResult(call, JSON.stringify({ error: describeThrown(outcome.error) }));
+  return toCallResult(call, outcome.value);
+}
+
+function toolContext(call: ToolCall, environment: ToolCallEnvironment, signal: AbortSignal | undefined) {
+  const context: ToolCallContext = { callId: call.id };
+  if (signal !== undefined) context.signal = signal;
+  if (environment.toolTimeoutMs !== undefined) context.timeoutMs = environment.toolTimeoutMs;
+  if (environment.headers !== undefined) context.headers = environment.headers;
+  return context;
+}
+
+function parseArguments(call: ToolCall): { value: unknown } | string {
+  if (call.arguments !== undefined) return { value: call.arguments };
+  const text = call.argumentsText;
+  // Some servers send an empty string for a tool without parameters.
+  if (text.trim() === "") return { value: {} };
+  try {
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return `arguments for tool '${call.name}' are not valid JSON (${reason}); send a JSON object`;
+  }
+}
+
+function toCallResult(call: ToolCall, result: ToolResult): ToolCallResult {
+  if (typeof result !== "object" || result === null || typeof result.output !== "string") {
+    return errorResult(
+      call,
+      `tool '${call.name}' returned ${result === null ? "null" : typeof result}, expected { output: string, isError: boolean }`,
+    );
+  }
+  return { callId: call.id, name: call.name, output: result.output, isError: result.isError === true };
+}
+
+function errorResult(call: ToolCall, output: string): ToolCallResult {
+  return { callId: call.id, name: call.name, output, isError: true };
+}
+
+function unknownToolMessage(name: string, tools: ReadonlyMap<string, Tool>): string {
+  const known = Array.from(tools.keys());
+  return known.length === 0
+    ? `unknown tool '${name}': no tools are available`
+    : `unknown tool '${name}'; known tools: ${known.join(", ")}`;
+}
+
+function describeThrown(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return `Error: ${typeof error === "string" ? error : (JSON.stringify(error) ?? String(error))}`;
+}

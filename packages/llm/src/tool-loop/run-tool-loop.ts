@@ -1,0 +1,156 @@
+import { LlmError } from "../errors.js";
+import type {
+  ChatMessage,
+  ModelRequest,
+  ModelResponse,
+  ModelStopReason,
+  ToolCall,
+  ToolCallResult,
+} from "../model-types.js";
+import { checkLoopOptions } from "./check-loop-options.js";
+import { executeToolCall, type ToolCallEnvironment } from "./execute-tool-call.js";
+import { createRunDeadline, type RunDeadline } from "./run-deadline.js";
+import type { RunToolLoopOptions, ToolLoopResult, ToolLoopStopReason } from "./tool-loop-types.js";
+
+/**
+ * Calls the model, answers every tool call it asks for, and repeats until it stops or
+ * `maxIterations` model calls were made (then it stops with `max_iterations`, never throwing).
+ * Tool failures are error results the model reads; a failed model call or an abort rejects.
+ */
+export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoopResult> {
+  checkLoopOptions(options);
+  const { model, tools, onEvent } = options;
+  const maxIterations = options.maxIterations ?? 8;
+  const messages: ChatMessage[] =
+    typeof options.input === "string" ? [{ role: "user", content: options.input }] : options.input.slice();
+  const toolList = Array.from(tools.values());
+  const deadline = createRunDeadline(options.signal, options.timeoutMs);
+  const signal = deadline?.signal;
+  const parallel = options.parallelToolCalls ?? true;
+  const environment: ToolCallEnvironment = {
+    tools,
+    signal,
+    toolTimeoutMs: options.toolTimeoutMs,
+    headers: options.toolContext?.headers,
+    onEvent,
+    includeContent: options.includeContent === true,
+  };
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  let toolCalls = 0;
+  let lastText = "";
+  const finish = (text: string, stopReason: ToolLoopStopReason, iterations: number): ToolLoopResult => ({
+    text,
+    messages,
+    stopReason,
+    iterations,
+    usage,
+    provider: model.provider,
+    model: model.model,
+    toolCalls,
+  });
+
+  try {
+    for (let iteration = 1; ; iteration++) {
+      if (signal?.aborted) throw runAborted(signal.reason, deadline, options, iteration);
+      const request: ModelRequest = {
+        messages,
+        system: options.system,
+        tools: toolList,
+        temperature: options.temperature,
+        maxTokens: options.maxTokens,
+        parallelToolCalls: toolList.length > 0 ? parallel : undefined,
+        signal,
+      };
+      const response = await callModel(options, request, iteration, deadline);
+      usage.inputTokens += response.usage.inputTokens;
+      usage.outputTokens += response.usage.outputTokens;
+      messages.push(response.assistant);
+      if (response.text !== "") lastText = response.text;
+      const calls = response.toolCalls;
+      if (calls.length === 0) return finish(response.text, loopStopReason(response.stopReason), iteration);
+      let results: ToolCallResult[];
+      try {
+        results = await answerCalls(calls, environment, iteration, parallel);
+      } catch (error) {
+        throw signal?.aborted ? runAborted(error, deadline, options, iteration) : error;
+      }
+      toolCalls += calls.length;
+      messages.push({ role: "tool", results });
+      if (iteration >= maxIterations) return finish(lastText, "max_iterations", iteration);
+    }
+  } finally {
+    deadline?.dispose();
+  }
+}
+
+async function callModel(
+  options: RunToolLoopOptions,
+  request: ModelRequest,
+  iteration: number,
+  deadline: RunDeadline | undefined,
+): Promise<ModelResponse> {
+  const { model, onEvent } = options;
+  if (onEvent === undefined) {
+    try {
+      return await model.generate(request);
+    } catch (error) {
+      throw deadline?.signal.aborted ? runAborted(error, deadline, options, iteration) : error;
+    }
+  }
+  const base = { provider: model.provider, model: model.model, iteration };
+  const started = performance.now();
+  onEvent({ type: "model-call-started", ...base });
+  let response: ModelResponse;
+  try {
+    response = await model.generate(request);
+  } catch (error) {
+    const failure = deadline?.signal.aborted ? runAborted(error, deadline, options, iteration) : error;
+    const reported = failure instanceof Error ? failure : new Error(String(failure));
+    onEvent({ type: "model-call-failed", ...base, durationMs: performance.now() - started, error: reported });
+    throw failure;
+  }
+  onEvent({
+    type: "model-call-completed",
+    ...base,
+    durationMs: performance.now() - started,
+    usage: response.usage,
+    stopReason: response.stopReason,
+  });
+  return response;
+}
+
+async function answerCalls(
+  calls: ToolCall[],
+  environment: ToolCallEnvironment,
+  iteration: number,
+  parallel: boolean,
+): Promise<ToolCallResult[]> {
+  if (parallel && calls.length > 1) {
+    return Promise.all(calls.map((call) => executeToolCall(call, environment, iteration)));
+  }
+  const results: ToolCallResult[] = [];
+  for (const call of calls) results.push(await executeToolCall(call, environment, iteration));
+  return results;
+}
+
+/** The run's own deadline becomes `LOOP_LIMIT`; a caller abort rejects with the caller's reason. */
+function runAborted(
+  error: unknown,
+  deadline: RunDeadline | undefined,
+  options: RunToolLoopOptions,
+  iteration: number,
+): unknown {
+  if (deadline?.timedOut) {
+    return new LlmError(
+      "LOOP_LIMIT",
+      `runToolLoop: the run's timeoutMs of ${options.timeoutMs} ms passed during iteration ${iteration} ` +
+        `(model ${options.model.provider}/${options.model.model})`,
+      { cause: error },
+    );
+  }
+  return options.signal?.aborted ? options.signal.reason : error;
+}
+
+function loopStopReason(reason: ModelStopReason): ToolLoopStopReason {
+  return reason === "tool_calls" ? "other" : reason;
+}

@@ -1,0 +1,91 @@
+import type { ChatMessage, LanguageModel, ModelStopReason, TokenUsage } from "../model-types.js";
+import type { Tool, ToolCallContext } from "../tool-types.js";
+
+/** Options of `runToolLoop`. */
+export interface RunToolLoopOptions {
+  model: LanguageModel;
+  /** The tools the model may call, by name. */
+  tools: ReadonlyMap<string, Tool>;
+  /** The user prompt, or a conversation to continue (copied, never changed). */
+  input: string | readonly ChatMessage[];
+  system?: string;
+  /** Most model calls in one run; default 8, at least 1. */
+  maxIterations?: number;
+  temperature?: number;
+  maxTokens?: number;
+  /** Let the model ask for several calls per turn and run them concurrently; default true. */
+  parallelToolCalls?: boolean;
+  /** Deadline of each tool call; a tool still running then becomes an error result. */
+  toolTimeoutMs?: number;
+  /** Cancels the model call and the tool calls in flight. */
+  signal?: AbortSignal;
+  /** Deadline of the whole run. */
+  timeoutMs?: number;
+  /** Extra context handed to every tool call (for instance allowed caller headers). */
+  toolContext?: Omit<ToolCallContext, "signal" | "timeoutMs" | "callId">;
+  /** Receives model and tool call events; it must not throw (an exception rejects the run). */
+  onEvent?: (event: ToolLoopEvent) => void;
+  /** Put tool arguments and outputs in events; default false (they may hold personal data). */
+  includeContent?: boolean;
+}
+
+/** Why a run ended. */
+export type ToolLoopStopReason = "stop" | "length" | "content_filter" | "max_iterations" | "other";
+
+/** What a run produced. */
+export interface ToolLoopResult {
+  /** The final assistant text; with `max_iterations`, the last non-empty text the model wrote. */
+  text: string;
+  /** The whole conversation: the input, every assistant turn and every tool answer. */
+  messages: ChatMessage[];
+  stopReason: ToolLoopStopReason;
+  /** Model calls made. */
+  iterations: number;
+  /** Tokens summed over every model call. */
+  usage: TokenUsage;
+  provider: string;
+  model: string;
+  /** Tool calls answered. */
+  toolCalls: number;
+}
+
+/** Fields common to model call events. */
+interface ModelCallEventBase {
+  provider: string;
+  model: string;
+  iteration: number;
+}
+
+/** A model call is about to start, has completed, or has failed. */
+export type ModelCallEvent =
+  | (ModelCallEventBase & { type: "model-call-started" })
+  | (ModelCallEventBase & {
+      type: "model-call-completed";
+      durationMs: number;
+      usage: TokenUsage;
+      stopReason: ModelStopReason;
+    })
+  | (ModelCallEventBase & { type: "model-call-failed"; durationMs: number; error: Error });
+
+/** Fields common to tool call events. */
+interface ToolCallEventBase {
+  toolName: string;
+  callId: string;
+  iteration: number;
+  /** The raw arguments text; only with `includeContent`. */
+  arguments?: string;
+}
+
+/** A tool call is about to start or has been answered (errors included). */
+export type ToolCallEvent =
+  | (ToolCallEventBase & { type: "tool-call-started" })
+  | (ToolCallEventBase & {
+      type: "tool-call-completed";
+      durationMs: number;
+      isError: boolean;
+      /** The output the model reads; only with `includeContent`. */
+      output?: string;
+    });
+
+/** Every event of a tool loop run. */
+export type ToolLoopEvent = ModelCallEvent | ToolCallEvent;
