@@ -1,0 +1,96 @@
+import type { LookupFunction } from "node:net";
+import type { Dispatcher } from "undici";
+import { LlmToolsError } from "../errors.js";
+import { createGuardedDispatcher } from "./guarded-dispatcher.js";
+import { type HostAllowlist, prepareHostAllowlist } from "./host-allowlist.js";
+import { checkKnownOptions, dispatcherOption, integerOption, optionError } from "./option-checks.js";
+
+/** Guards and limits of http_fetch. */
+export interface HttpFetchOptions {
+  /** Exact host names (case-insensitive) allowed on every hop; empty or absent = any host. */
+  hostAllowlist?: readonly string[];
+  /** Response bytes kept; the rest is dropped and the result marked truncated. Default 1 MiB. */
+  maxBytes?: number;
+  /** Deadline for the whole fetch, body included. Default 15000 ms. */
+  timeoutMs?: number;
+  /** Allow loopback, private, link-local and metadata addresses. Default false. */
+  allowPrivateNetwork?: boolean;
+  /** Redirects followed (each hop re-checked). Default 5; 0 disables redirects. */
+  maxRedirects?: number;
+  /** Replaces the guarded dispatcher. The connect-time address guard is then the caller's business. */
+  dispatcher?: Dispatcher;
+  /** The DNS lookup the connect-time guard checks; defaults to `dns.lookup`. */
+  lookup?: LookupFunction;
+}
+
+/** HttpFetchOptions checked, with defaults applied and the dispatcher built. */
+export interface ResolvedHttpFetchOptions {
+  readonly hostAllowlist: HostAllowlist;
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
+  readonly maxRedirects: number;
+  readonly dispatcher: Dispatcher;
+}
+
+/** Default limits of http_fetch. */
+export const HTTP_FETCH_DEFAULTS = { maxBytes: 1024 * 1024, timeoutMs: 15_000, maxRedirects: 5 } as const;
+const DEFAULTS = HTTP_FETCH_DEFAULTS;
+
+const TOOL = "http_fetch";
+const KNOWN = [
+  "hostAllowlist",
+  "maxBytes",
+  "timeoutMs",
+  "allowPrivateNetwork",
+  "maxRedirects",
+  "dispatcher",
+  "lookup",
+] as const;
+const NO_OPTIONS: HttpFetchOptions = {};
+const resolved = new WeakMap<HttpFetchOptions, ResolvedHttpFetchOptions>();
+
+/**
+ * Checks http_fetch options and builds their dispatcher once per options object (later calls
+ * with the same object reuse it; options are read once, so change them by passing a new object).
+ */
+export function resolveHttpFetchOptions(options: HttpFetchOptions = NO_OPTIONS): ResolvedHttpFetchOptions {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw optionError(TOOL, "options", "an object", options);
+  }
+  const cached = resolved.get(options);
+  if (cached !== undefined) return cached;
+  checkKnownOptions(options, KNOWN, TOOL);
+  const hostAllowlist = options.hostAllowlist ?? [];
+  const custom = dispatcherOption<Dispatcher>(options.dispatcher, "dispatcher", TOOL);
+  const guardOnly = (["allowPrivateNetwork", "maxRedirects", "lookup"] as const).find(
+    (key) => options[key] !== undefined,
+  );
+  if (custom !== undefined && guardOnly !== undefined) {
+    throw new LlmToolsError(
+      "TOOL_OPTION_INVALID",
+      TOOL,
+      `${TOOL}: option '${guardOnly}' configures the built-in guarded dispatcher and has no effect with ` +
+        "option 'dispatcher' (build that one with createGuardedDispatcher)",
+    );
+  }
+  const maxRedirects = integerOption(options.maxRedirects, "maxRedirects", 0, DEFAULTS.maxRedirects, TOOL);
+  const result: ResolvedHttpFetchOptions = {
+    hostAllowlist: prepareHostAllowlist(hostAllowlist, TOOL),
+    maxBytes: integerOption(options.maxBytes, "maxBytes", 1, DEFAULTS.maxBytes, TOOL),
+    timeoutMs: integerOption(options.timeoutMs, "timeoutMs", 1, DEFAULTS.timeoutMs, TOOL),
+    maxRedirects,
+    dispatcher:
+      custom ??
+      createGuardedDispatcher({
+        hostAllowlist,
+        maxRedirections: maxRedirects,
+        toolName: TOOL,
+        ...(options.allowPrivateNetwork === undefined
+          ? {}
+          : { allowPrivateNetwork: options.allowPrivateNetwork }),
+        ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
+      }),
+  };
+  resolved.set(options, result);
+  return result;
+}
