@@ -25,7 +25,6 @@ const OPTIONS: Options = {
   strictRequired: false,
   // `format` is an annotation for the model: asserting formats needs a formats plugin.
   validateFormats: false,
-  addUsedSchema: false,
 };
 
 const META_SCHEMAS: Record<JsonSchemaDraft, string> = {

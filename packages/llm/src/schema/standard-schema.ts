@@ -56,7 +56,7 @@ export function toJsonSchema(input: JsonSchema | StandardSchemaV1, toolName?: st
   } catch (error) {
     throw new LlmError(
       "TOOL_INVALID",
-      `${where} (a ${vendor} Standard Schema) could not be converted to JSON Schema: ` +
+      `${where} (Standard Schema, vendor "${vendor}") could not be converted to JSON Schema: ` +
         `${error instanceof Error ? error.message : String(error)}; pass a JSON Schema instead`,
       { cause: error },
     );
@@ -64,14 +64,14 @@ export function toJsonSchema(input: JsonSchema | StandardSchemaV1, toolName?: st
   if (converted === undefined) {
     throw new LlmError(
       "TOOL_INVALID",
-      `${where} is a ${vendor} Standard Schema that cannot describe itself as JSON Schema ` +
+      `${where} is a Standard Schema (vendor "${vendor}") that cannot describe itself as JSON Schema ` +
         `(no ~standard.jsonSchema, toJSONSchema() or jsonSchema): pass a JSON Schema instead`,
     );
   }
   if (typeof converted !== "object" || converted === null || Array.isArray(converted)) {
     throw new LlmError(
       "TOOL_INVALID",
-      `${where} (a ${vendor} Standard Schema) converted to ${typeof converted}, not a JSON Schema object`,
+      `${where} (Standard Schema, vendor "${vendor}") converted to ${typeof converted}, not a JSON Schema object`,
     );
   }
   return converted as JsonSchema;
