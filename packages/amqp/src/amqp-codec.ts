@@ -1,0 +1,151 @@
+import type { Headers } from "@routekit/core";
+import { AmqpError } from "./amqp-error.js";
+import { amqpHeader, isReservedHeader } from "./amqp-headers.js";
+
+/** A message body as bytes plus the content type that says how to read them. */
+export interface EncodedBody {
+  readonly content: Buffer;
+  readonly contentType: string | undefined;
+}
+
+const TEXT = "text/plain; charset=utf-8";
+const JSON_TYPE = "application/json";
+const BYTES = "application/octet-stream";
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Encodes a body: Buffers and byte arrays as they are (application/octet-stream), strings as
+ * UTF-8 text (text/plain), `undefined` as an empty body without a content type, anything else
+ * as JSON (application/json). `contentType` overrides the type sent; strings and bytes are then
+ * sent as they are and other values as JSON.
+ */
+export function encodeBody(body: unknown, contentType?: string): EncodedBody {
+  if (Buffer.isBuffer(body)) return { content: body, contentType: contentType ?? BYTES };
+  if (body instanceof Uint8Array) {
+    return {
+      content: Buffer.from(body.buffer, body.byteOffset, body.byteLength),
+      contentType: contentType ?? BYTES,
+    };
+  }
+  if (typeof body === "string")
+    return { content: Buffer.from(body, "utf8"), contentType: contentType ?? TEXT };
+  if (body === undefined && contentType === undefined) return { content: EMPTY, contentType: undefined };
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(body);
+  } catch (error) {
+    throw new AmqpError("ENCODE_FAILED", `Cannot encode the message body as JSON: ${String(error)}`, {
+      cause: error,
+    });
+  }
+  if (text === undefined) {
+    throw new AmqpError(
+      "ENCODE_FAILED",
+      `Cannot encode a message body of type ${typeof body}: expected an object, array, string, number, boolean, null or Buffer`,
+    );
+  }
+  return { content: Buffer.from(text, "utf8"), contentType: contentType ?? JSON_TYPE };
+}
+
+/**
+ * Decodes a received body by its content type: JSON types (application/json, *+json) to values,
+ * text/* to strings (honouring the charset), anything else to the Buffer itself. An empty body
+ * without a content type is `undefined`. Throws DECODE_FAILED for invalid JSON or an unknown charset.
+ */
+export function decodeBody(content: Buffer, contentType: unknown): unknown {
+  if (typeof contentType !== "string" || contentType === "") {
+    return content.length === 0 ? undefined : content;
+  }
+  const [mediaType = "", ...parameters] = contentType.split(";").map((part) => part.trim().toLowerCase());
+  if (mediaType === JSON_TYPE || mediaType.endsWith("+json")) {
+    try {
+      return JSON.parse(content.toString("utf8"));
+    } catch (error) {
+      throw new AmqpError(
+        "DECODE_FAILED",
+        `The message has content type '${contentType}' but its body is not valid JSON (${content.length} bytes): ${String(error)}`,
+        { cause: error },
+      );
+    }
+  }
+  if (mediaType.startsWith("text/")) return content.toString(encodingOf(parameters, contentType));
+  return content;
+}
+
+function encodingOf(parameters: string[], contentType: string): BufferEncoding {
+  const charset = parameters
+    .find((parameter) => parameter.startsWith("charset="))
+    ?.slice(8)
+    .replace(/"/g, "");
+  if (charset === undefined || charset === "utf-8" || charset === "utf8") return "utf8";
+  if (charset === "us-ascii" || charset === "ascii") return "ascii";
+  if (charset === "iso-8859-1" || charset === "latin1") return "latin1";
+  if (charset === "utf-16le") return "utf16le";
+  throw new AmqpError(
+    "DECODE_FAILED",
+    `The message has content type '${contentType}' with charset '${charset}': expected utf-8, us-ascii, iso-8859-1 or utf-16le`,
+  );
+}
+
+/**
+ * Exchange headers as AMQP headers. Only JSON-safe data crosses: strings, finite numbers,
+ * booleans, null, arrays, plain objects, Dates (as ISO text) and Buffers. Functions, symbols,
+ * bigints, undefined and non-finite numbers are left out, as JSON does.
+ */
+export function toAmqpHeaders(headers: Headers): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const name of Object.keys(headers)) {
+    if (isReservedHeader(name)) continue;
+    if (Buffer.byteLength(name) > 255) {
+      throw new AmqpError("ENCODE_FAILED", `Header name '${name.slice(0, 40)}...' is longer than 255 bytes`);
+    }
+    const value = toFieldValue(headers[name], name, 0);
+    if (value !== SKIP) result[name] = value;
+  }
+  return result;
+}
+
+const SKIP = Symbol("skip");
+
+function toFieldValue(value: unknown, where: string, depth: number): unknown {
+  if (depth > 32) throw new AmqpError("ENCODE_FAILED", `Header '${where}' is nested deeper than 32 levels`);
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      return Number.isFinite(value) ? value : SKIP;
+    case "object":
+      return objectValue(value, where, depth);
+    default:
+      return SKIP;
+  }
+}
+
+function objectValue(value: object | null, where: string, depth: number): unknown {
+  if (value === null || Buffer.isBuffer(value)) return value;
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? SKIP : value.toISOString();
+  if (Array.isArray(value)) {
+    return value.map((item, index) => {
+      const converted = toFieldValue(item, `${where}[${index}]`, depth + 1);
+      return converted === SKIP ? null : converted;
+    });
+  }
+  const table: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const converted = toFieldValue(item, `${where}.${key}`, depth + 1);
+    if (converted !== SKIP) table[key] = converted;
+  }
+  return table;
+}
+
+/** AMQP headers as exchange headers (routekit's internal redelivery counter is left out). */
+export function fromAmqpHeaders(headers: Record<string, unknown> | undefined): Headers {
+  const result: Headers = {};
+  if (headers === undefined) return result;
+  for (const name of Object.keys(headers)) {
+    if (name !== amqpHeader.redeliveries) result[name] = headers[name];
+  }
+  return result;
+}

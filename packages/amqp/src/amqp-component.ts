@@ -1,0 +1,101 @@
+import { type Component, defineComponent } from "@routekit/core";
+import { AmqpConsumer, type ConsumerServices } from "./amqp-consumer.js";
+import { type AmqpEndpointConfig, amqpOptionSchema, resolveAmqpEndpoint } from "./amqp-options.js";
+import { createAmqpSend, type ProducerServices } from "./amqp-producer.js";
+import { pause, type ReconnectOptions } from "./backoff.js";
+import { ConfirmPublisher } from "./confirm-publisher.js";
+import { ConnectionManager } from "./connection-manager.js";
+import { RequestReplyClient } from "./request-reply-client.js";
+
+/** Resolved settings of an `amqp` component. */
+export interface AmqpSettings {
+  readonly url: string;
+  readonly reconnect: ReconnectOptions;
+  /** How long starting a consumer waits for the broker before the start fails. */
+  readonly connectTimeoutMs: number;
+  /** Prefix of the connection names the broker shows. */
+  readonly connectionName: string;
+}
+
+/** The `amqp:` component plus the close the plugin's lifecycle hook calls after routes stop. */
+export interface AmqpComponent extends Component<typeof amqpOptionSchema> {
+  /** Lets deliveries in progress settle, then closes channels and connections (reopened on demand). */
+  close(): Promise<void>;
+}
+
+/** How long closing waits for deliveries in progress to settle before closing anyway. */
+const DRAIN_LIMIT_MS = 10_000;
+
+/**
+ * Creates the `amqp:` component. Consumers and producers use separate connections (the
+ * broker throttles publishing connections under memory pressure, which must not stall acks);
+ * both are opened on first use.
+ */
+export function createAmqpComponent(settings: AmqpSettings): AmqpComponent {
+  let consumerConnection: ConnectionManager | undefined;
+  let producerConnection: ConnectionManager | undefined;
+  let publisher: ConfirmPublisher | undefined;
+  let requester: RequestReplyClient | undefined;
+  const consumers = new Set<AmqpConsumer>();
+  const manager = (role: string) =>
+    new ConnectionManager({
+      url: settings.url,
+      name: `${settings.connectionName} ${role}`,
+      reconnect: settings.reconnect,
+    });
+  const producerConnectionOf = () => {
+    producerConnection ??= manager("producer");
+    return producerConnection;
+  };
+
+  const producerServices: ProducerServices = {
+    publisher: () => {
+      publisher ??= new ConfirmPublisher(producerConnectionOf(), settings.reconnect);
+      return publisher;
+    },
+    requester: () => {
+      requester ??= new RequestReplyClient(producerConnectionOf(), settings.reconnect);
+      return requester;
+    },
+  };
+  const consumerServices: ConsumerServices = {
+    reconnect: settings.reconnect,
+    connectTimeoutMs: settings.connectTimeoutMs,
+    connection: () => {
+      consumerConnection ??= manager("consumer");
+      return consumerConnection;
+    },
+    track: (consumer) => consumers.add(consumer),
+  };
+
+  const component = defineComponent({
+    scheme: "amqp",
+    options: amqpOptionSchema,
+    createEndpoint(address, context) {
+      const config: AmqpEndpointConfig = resolveAmqpEndpoint(address);
+      return {
+        uri: address.uri,
+        send: createAmqpSend(config, producerServices),
+        createConsumer: (processor, route) =>
+          new AmqpConsumer(config, processor, route.routeId, context, consumerServices),
+      };
+    },
+  });
+
+  const close = async (): Promise<void> => {
+    const draining = [...consumers];
+    consumers.clear();
+    await Promise.all(draining.map((consumer) => consumer.stop()));
+    await Promise.race([Promise.all(draining.map((consumer) => consumer.drain())), pause(DRAIN_LIMIT_MS)]);
+    const closing = [publisher?.close(), requester?.close()];
+    publisher = undefined;
+    requester = undefined;
+    await Promise.all(closing);
+    const connections = [consumerConnection?.close(), producerConnection?.close()];
+    consumerConnection = undefined;
+    producerConnection = undefined;
+    await Promise.all(connections);
+  };
+
+  return { ...component, close };
+}

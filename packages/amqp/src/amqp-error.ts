@@ -1,0 +1,35 @@
+/** Codes of every error @routekit/amqp raises. */
+export type AmqpErrorCode =
+  | "OPTIONS_INVALID"
+  | "CONNECTION_FAILED"
+  | "TOPOLOGY_FAILED"
+  | "PUBLISH_FAILED"
+  | "PUBLISH_NACKED"
+  | "PUBLISH_UNROUTABLE"
+  | "PUBLISH_TIMEOUT"
+  | "REQUEST_TIMEOUT"
+  | "REMOTE_ROUTE_FAILED"
+  | "ENCODE_FAILED"
+  | "DECODE_FAILED";
+
+/** The one error class of @routekit/amqp; `code` says what kind of failure it is. */
+export class AmqpError extends Error {
+  override readonly name = "AmqpError";
+  readonly code: AmqpErrorCode;
+
+  constructor(code: AmqpErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** The URL with its password replaced, safe for messages and logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:)[^@/]*@/i, "$1***@");
+}
+
+/** A short description of anything thrown (amqplib errors carry the broker's reply text). */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,78 @@
+import { randomUUID } from "node:crypto";
+import type { Exchange } from "@routekit/core";
+import type { ConsumeMessage, Options } from "amqplib";
+import { decodeBody, encodeBody, fromAmqpHeaders, toAmqpHeaders } from "./amqp-codec.js";
+import { AmqpError } from "./amqp-error.js";
+import { amqpHeader, ERROR_REPLY_TYPE } from "./amqp-headers.js";
+import type { AmqpEndpointConfig } from "./amqp-options.js";
+import { declareForProducer } from "./amqp-topology.js";
+import type { ConfirmPublisher, PublishRequest } from "./confirm-publisher.js";
+import type { RequestReplyClient } from "./request-reply-client.js";
+
+/** Where a producer gets its (lazily connected) publishers. */
+export interface ProducerServices {
+  publisher(): ConfirmPublisher;
+  requester(): RequestReplyClient;
+}
+
+/**
+ * The `send` of an `amqp:` endpoint. InOnly: publish with confirm (resolves once the broker has
+ * the message). InOut: request-reply; the reply's body replaces the exchange's body and its
+ * headers are merged in; a reply reporting a failed route throws REMOTE_ROUTE_FAILED.
+ */
+export function createAmqpSend(
+  config: AmqpEndpointConfig,
+  services: ProducerServices,
+): (exchange: Exchange) => Promise<void> {
+  const { target, options } = config;
+  const exchangeName = target.kind === "queue" ? "" : target.exchange;
+  const routingKey = target.kind === "queue" ? target.queue : target.routingKey;
+  const prepare = (channel: Parameters<PublishRequest["prepare"]>[0]) => declareForProducer(channel, config);
+  const pattern = options.exchangePattern;
+
+  const requestOf = (exchange: Exchange): PublishRequest => {
+    const encoded = encodeBody(exchange.body, options.contentType);
+    const publishOptions: Options.Publish = {
+      headers: toAmqpHeaders(exchange.headers),
+      persistent: options.persistent,
+      mandatory: options.mandatory,
+      messageId: randomUUID(),
+    };
+    if (encoded.contentType !== undefined) publishOptions.contentType = encoded.contentType;
+    return {
+      exchange: exchangeName,
+      routingKey,
+      content: encoded.content,
+      options: publishOptions,
+      prepareKey: config.uri,
+      prepare,
+    };
+  };
+
+  return async (exchange) => {
+    if ((pattern ?? exchange.pattern) === "InOut") {
+      const reply = await services
+        .requester()
+        .request(requestOf(exchange), options.requestTimeout, exchange.signal);
+      applyReply(exchange, reply, config);
+      return;
+    }
+    await services
+      .publisher()
+      .publish(requestOf(exchange), Date.now() + options.sendTimeout, exchange.signal);
+  };
+}
+
+function applyReply(exchange: Exchange, reply: ConsumeMessage, config: AmqpEndpointConfig): void {
+  const headers = fromAmqpHeaders(reply.properties.headers);
+  if (reply.properties.type === ERROR_REPLY_TYPE) {
+    const route =
+      typeof headers[amqpHeader.route] === "string" ? ` (route '${headers[amqpHeader.route]}')` : "";
+    throw new AmqpError(
+      "REMOTE_ROUTE_FAILED",
+      `The consumer of '${config.uri}'${route} failed: ${String(headers[amqpHeader.error] ?? "no error text")}`,
+    );
+  }
+  exchange.body = decodeBody(reply.content, reply.properties.contentType);
+  Object.assign(exchange.headers, headers);
+}

@@ -1,0 +1,123 @@
+import { type ChannelModel, connect } from "amqplib";
+import { AmqpError, describeError, redactUrl } from "./amqp-error.js";
+import { backoffDelay, pause, type ReconnectOptions } from "./backoff.js";
+
+/** Settings of one managed connection. */
+export interface ConnectionManagerOptions {
+  readonly url: string;
+  /** Shown by the broker (`rabbitmqctl list_connections name`). */
+  readonly name: string;
+  readonly reconnect: ReconnectOptions;
+}
+
+/**
+ * One AMQP connection that comes back: when it drops, the next `acquire` waits for a
+ * reconnection made with exponential backoff. Users watch their own channels' `close` events
+ * and re-open them (re-declaring topology) on the connection `acquire` hands out.
+ */
+export class ConnectionManager {
+  readonly #options: ConnectionManagerOptions;
+  readonly #closing = new AbortController();
+  #connection: ChannelModel | undefined;
+  #connecting: Promise<ChannelModel> | undefined;
+  #lastError: unknown;
+
+  constructor(options: ConnectionManagerOptions) {
+    this.#options = options;
+  }
+
+  /** True once `close` was called. */
+  get closed(): boolean {
+    return this.#closing.signal.aborted;
+  }
+
+  /**
+   * An open connection: the current one, or the next one the reconnection loop opens.
+   * Rejects with CONNECTION_FAILED after `timeoutMs`, when `signal` aborts or when the manager closes.
+   */
+  acquire(timeoutMs: number, signal?: AbortSignal): Promise<ChannelModel> {
+    if (this.#connection !== undefined) return Promise.resolve(this.#connection);
+    if (this.closed) return Promise.reject(this.#failure("the connection was closed"));
+    if (this.#connecting === undefined) {
+      const connecting = this.#connectLoop();
+      connecting.catch(() => {});
+      this.#connecting = connecting;
+    }
+    return this.#race(this.#connecting, timeoutMs, signal);
+  }
+
+  /** Closes the connection and stops reconnecting. */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    const connection = this.#connection;
+    this.#connection = undefined;
+    if (connection !== undefined) await connection.close().catch(() => {});
+  }
+
+  async #connectLoop(): Promise<ChannelModel> {
+    for (let attempt = 1; ; attempt++) {
+      if (this.closed) throw this.#failure("the connection was closed");
+      try {
+        const connection = await connect(this.#options.url, {
+          timeout: 10_000,
+          clientProperties: { connection_name: this.#options.name },
+        });
+        if (this.closed) {
+          await connection.close().catch(() => {});
+          throw this.#failure("the connection was closed");
+        }
+        connection.on("error", (error: Error) => {
+          this.#lastError = error;
+        });
+        connection.on("close", () => this.#onClose(connection));
+        this.#connection = connection;
+        this.#connecting = undefined;
+        return connection;
+      } catch (error) {
+        if (error instanceof AmqpError) throw error;
+        this.#lastError = error;
+        await pause(backoffDelay(this.#options.reconnect, attempt), this.#closing.signal);
+      }
+    }
+  }
+
+  #onClose(connection: ChannelModel): void {
+    if (this.#connection === connection) this.#connection = undefined;
+  }
+
+  #race(
+    connecting: Promise<ChannelModel>,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<ChannelModel> {
+    return new Promise((resolve, reject) => {
+      const timer = Number.isFinite(timeoutMs)
+        ? setTimeout(
+            () => finish(() => reject(this.#failure(`no connection within ${timeoutMs} ms`))),
+            timeoutMs,
+          )
+        : undefined;
+      const onAbort = (): void => finish(() => reject(this.#failure("the wait was aborted")));
+      const finish = (settle: () => void): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        settle();
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      connecting.then(
+        (connection) => finish(() => resolve(connection)),
+        (error: unknown) => finish(() => reject(error)),
+      );
+    });
+  }
+
+  #failure(reason: string): AmqpError {
+    const last = this.#lastError === undefined ? "" : ` (last error: ${describeError(this.#lastError)})`;
+    return new AmqpError(
+      "CONNECTION_FAILED",
+      `Cannot reach RabbitMQ at ${redactUrl(this.#options.url)}: ${reason}${last}`,
+      { cause: this.#lastError },
+    );
+  }
+}

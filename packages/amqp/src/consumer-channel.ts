@@ -1,0 +1,111 @@
+import type { ConfirmChannel, ConsumeMessage } from "amqplib";
+import { declareForConsumer } from "./amqp-topology.js";
+import { backoffDelay, pause, type ReconnectOptions } from "./backoff.js";
+import type { ConnectionManager } from "./connection-manager.js";
+import { type DeliveryTarget, handleDelivery } from "./handle-delivery.js";
+
+/**
+ * One consuming channel of a route: declares the topology, consumes with the endpoint's
+ * prefetch, runs deliveries, and comes back on a new channel (with backoff) whenever the
+ * channel or the connection is lost, until it is cancelled.
+ */
+export class ConsumerChannel {
+  readonly #connections: () => ConnectionManager;
+  readonly #reconnect: ReconnectOptions;
+  readonly #target: DeliveryTarget;
+  readonly #pending = new Set<Promise<void>>();
+  #stopping = new AbortController();
+  #active = false;
+  #channel: ConfirmChannel | undefined;
+  #consumerTag: string | undefined;
+  #recovering: Promise<void> | undefined;
+
+  constructor(connections: () => ConnectionManager, reconnect: ReconnectOptions, target: DeliveryTarget) {
+    this.#connections = connections;
+    this.#reconnect = reconnect;
+    this.#target = target;
+  }
+
+  /** Starts consuming; rejects when the broker cannot be reached within `timeoutMs` or refuses the topology. */
+  async open(timeoutMs: number): Promise<void> {
+    this.#active = true;
+    this.#stopping = new AbortController();
+    await this.#connect(timeoutMs);
+  }
+
+  /** Stops taking deliveries (the broker stops sending; messages it sent meanwhile are handed back). */
+  async cancel(): Promise<void> {
+    this.#active = false;
+    this.#stopping.abort();
+    const channel = this.#channel;
+    const consumerTag = this.#consumerTag;
+    this.#consumerTag = undefined;
+    if (channel !== undefined && consumerTag !== undefined) await channel.cancel(consumerTag).catch(() => {});
+  }
+
+  /** Waits for deliveries in progress to settle (ack, re-publish, dead-letter), then closes the channel. */
+  async close(): Promise<void> {
+    await this.#recovering;
+    await Promise.allSettled([...this.#pending]);
+    const channel = this.#channel;
+    this.#channel = undefined;
+    if (channel !== undefined) await channel.close().catch(() => {});
+  }
+
+  async #connect(timeoutMs: number): Promise<void> {
+    const connection = await this.#connections().acquire(timeoutMs, this.#stopping.signal);
+    const channel = await connection.createConfirmChannel();
+    channel.on("error", () => {});
+    channel.on("close", () => this.#closed(channel));
+    try {
+      await channel.prefetch(this.#target.config.options.prefetch);
+      const queue = await declareForConsumer(channel, this.#target.config);
+      const reply = await channel.consume(queue, (message) => this.#deliver(channel, queue, message));
+      this.#channel = channel;
+      this.#consumerTag = reply.consumerTag;
+    } catch (error) {
+      await channel.close().catch(() => {});
+      throw error;
+    }
+    if (!this.#active) await this.cancel();
+  }
+
+  #deliver(channel: ConfirmChannel, queue: string, message: ConsumeMessage | null): void {
+    if (message === null) {
+      // The broker cancelled the consumer (e.g. the queue was deleted): start over.
+      if (this.#channel === channel && this.#active) channel.close().catch(() => {});
+      return;
+    }
+    if (!this.#active) {
+      try {
+        channel.nack(message, false, true);
+      } catch {}
+      return;
+    }
+    const settled = handleDelivery(channel, queue, message, this.#target);
+    this.#pending.add(settled);
+    settled.then(() => this.#pending.delete(settled));
+  }
+
+  #closed(channel: ConfirmChannel): void {
+    if (this.#channel !== channel) return;
+    this.#channel = undefined;
+    this.#consumerTag = undefined;
+    if (this.#active && this.#recovering === undefined) {
+      this.#recovering = this.#recover().finally(() => {
+        this.#recovering = undefined;
+      });
+    }
+  }
+
+  async #recover(): Promise<void> {
+    for (let attempt = 1; this.#active; attempt++) {
+      try {
+        await this.#connect(Number.POSITIVE_INFINITY);
+        return;
+      } catch {
+        await pause(backoffDelay(this.#reconnect, attempt), this.#stopping.signal);
+      }
+    }
+  }
+}

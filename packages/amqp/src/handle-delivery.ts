@@ -1,0 +1,157 @@
+import type { Exchange, RouteContext, RouteProcessor } from "@routekit/core";
+import type { ConfirmChannel, ConsumeMessage } from "amqplib";
+import { decodeBody, encodeBody, fromAmqpHeaders, toAmqpHeaders } from "./amqp-codec.js";
+import { amqpHeader, amqpProperty, ERROR_REPLY_TYPE } from "./amqp-headers.js";
+import { type AmqpEndpointConfig, deadLetterQueueOf } from "./amqp-options.js";
+import { publishConfirmed } from "./publish-confirmed.js";
+import { republishOptions } from "./republish-options.js";
+
+/** What a consumer channel hands to each delivery. */
+export interface DeliveryTarget {
+  readonly config: AmqpEndpointConfig;
+  readonly routeId: string;
+  readonly context: RouteContext;
+  readonly processor: RouteProcessor;
+  /** False once the consumer was stopped. */
+  active(): boolean;
+}
+
+/**
+ * Runs one delivery through the route and settles it: ack after success (and after the reply
+ * for a request); on failure re-publish with a raised redelivery count, or dead-letter when
+ * redeliveries are used up. Every re-publish is confirmed before the original is acked, so a
+ * crash in between duplicates a message but never loses one. Never rejects.
+ */
+export async function handleDelivery(
+  channel: ConfirmChannel,
+  queue: string,
+  message: ConsumeMessage,
+  target: DeliveryTarget,
+): Promise<void> {
+  try {
+    const redeliveries = redeliveryCount(message);
+    let body: unknown;
+    try {
+      body = decodeBody(message.content, message.properties.contentType);
+    } catch (error) {
+      // A body that cannot be decoded fails the same way every time: dead-letter it at once.
+      return await deadLetter(channel, queue, message, target, error, redeliveries);
+    }
+    const replyTo = message.properties.replyTo;
+    const exchange = target.context.createExchange({
+      body,
+      headers: fromAmqpHeaders(message.properties.headers),
+      pattern: typeof replyTo === "string" ? "InOut" : "InOnly",
+      properties: {
+        [amqpProperty.queue]: queue,
+        [amqpProperty.exchange]: message.fields.exchange,
+        [amqpProperty.routingKey]: message.fields.routingKey,
+        [amqpProperty.redelivered]: message.fields.redelivered,
+        [amqpProperty.redeliveries]: redeliveries,
+        [amqpProperty.messageId]: message.properties.messageId,
+        [amqpProperty.correlationId]: message.properties.correlationId,
+      },
+    });
+    exchange.fromEndpoint = target.config.uri;
+    await target.processor(exchange);
+    const error = exchange.error;
+    if (error === undefined) {
+      if (typeof replyTo === "string") await reply(channel, replyTo, message, exchange, target);
+      return channel.ack(message);
+    }
+    if (!target.active() && exchange.signal.aborted) {
+      // Stopped mid-message: hand it back untouched, for the next consumer.
+      return channel.nack(message, false, true);
+    }
+    if (typeof replyTo === "string") {
+      await replyError(channel, replyTo, message, error, target);
+      return channel.ack(message);
+    }
+    if (redeliveries < target.config.options.maxRedeliveries) {
+      const options = republishOptions(message, { [amqpHeader.redeliveries]: redeliveries + 1 });
+      await publishConfirmed(channel, "", queue, message.content, options);
+      return channel.ack(message);
+    }
+    await deadLetter(channel, queue, message, target, error, redeliveries);
+  } catch {
+    // The channel is gone (the broker redelivers unacked messages) or a re-publish failed:
+    // give the message back so it is not lost.
+    try {
+      channel.nack(message, false, true);
+    } catch {}
+  }
+}
+
+/** Redeliveries so far: routekit's own counter, or a quorum queue's `x-delivery-count`. */
+function redeliveryCount(message: ConsumeMessage): number {
+  const headers = message.properties.headers;
+  const own = headers?.[amqpHeader.redeliveries];
+  const quorum = headers?.["x-delivery-count"];
+  return Math.max(typeof own === "number" ? own : 0, typeof quorum === "number" ? quorum : 0);
+}
+
+async function deadLetter(
+  channel: ConfirmChannel,
+  queue: string,
+  message: ConsumeMessage,
+  target: DeliveryTarget,
+  error: unknown,
+  redeliveries: number,
+): Promise<void> {
+  const deadLetterQueue = deadLetterQueueOf(target.config);
+  if (deadLetterQueue === undefined) {
+    // Dead-lettering is off: reject, so the broker drops it or applies the queue's own policy.
+    return channel.nack(message, false, false);
+  }
+  const options = republishOptions(message, {
+    [amqpHeader.redeliveries]: redeliveries,
+    [amqpHeader.error]: errorText(error),
+    [amqpHeader.route]: target.routeId,
+    [amqpHeader.queue]: queue,
+    [amqpHeader.failedAt]: new Date().toISOString(),
+  });
+  await publishConfirmed(channel, "", deadLetterQueue, message.content, options);
+  channel.ack(message);
+}
+
+async function reply(
+  channel: ConfirmChannel,
+  replyTo: string,
+  message: ConsumeMessage,
+  exchange: Exchange,
+  target: DeliveryTarget,
+): Promise<void> {
+  let encoded: ReturnType<typeof encodeBody>;
+  let headers: Record<string, unknown>;
+  try {
+    encoded = encodeBody(exchange.body);
+    headers = toAmqpHeaders(exchange.headers);
+  } catch (error) {
+    return replyError(channel, replyTo, message, error, target);
+  }
+  const options: Parameters<typeof publishConfirmed>[4] = {
+    correlationId: message.properties.correlationId,
+    headers,
+  };
+  if (encoded.contentType !== undefined) options.contentType = encoded.contentType;
+  await publishConfirmed(channel, "", replyTo, encoded.content, options);
+}
+
+async function replyError(
+  channel: ConfirmChannel,
+  replyTo: string,
+  message: ConsumeMessage,
+  error: unknown,
+  target: DeliveryTarget,
+): Promise<void> {
+  await publishConfirmed(channel, "", replyTo, Buffer.alloc(0), {
+    correlationId: message.properties.correlationId,
+    type: ERROR_REPLY_TYPE,
+    headers: { [amqpHeader.error]: errorText(error), [amqpHeader.route]: target.routeId },
+  });
+}
+
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.length > 4000 ? `${text.slice(0, 4000)}...` : text;
+}

@@ -1,0 +1,49 @@
+import type { ConfirmChannel, Options } from "amqplib";
+import { AmqpError, describeError } from "./amqp-error.js";
+
+/**
+ * Publishes on a confirm channel and resolves when the broker confirmed the message.
+ * Rejects with PUBLISH_NACKED when the broker refuses it, with the channel's error when the
+ * channel closes first (a transient failure), and with PUBLISH_FAILED when the message cannot
+ * be encoded (e.g. headers over the 64 KiB table limit).
+ */
+export function publishConfirmed(
+  channel: ConfirmChannel,
+  exchange: string,
+  routingKey: string,
+  content: Buffer,
+  options: Options.Publish,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onConfirm = (error: unknown): void => {
+      if (error === null || error === undefined) resolve();
+      else if (describeError(error) === "message nacked") {
+        reject(
+          new AmqpError(
+            "PUBLISH_NACKED",
+            `The broker refused the message for ${describeTarget(exchange, routingKey)}`,
+          ),
+        );
+      } else reject(error);
+    };
+    try {
+      channel.publish(exchange, routingKey, content, options, onConfirm);
+    } catch (error) {
+      if (error instanceof Error && error.name === "IllegalOperationError") return reject(error);
+      reject(
+        new AmqpError(
+          "PUBLISH_FAILED",
+          `Cannot publish to ${describeTarget(exchange, routingKey)}: ${describeError(error)}`,
+          { cause: error },
+        ),
+      );
+    }
+  });
+}
+
+/** "queue 'orders'" or "exchange 'events' with routing key 'a.b'". */
+export function describeTarget(exchange: string, routingKey: string): string {
+  return exchange === ""
+    ? `queue '${routingKey}'`
+    : `exchange '${exchange}' with routing key '${routingKey}'`;
+}
