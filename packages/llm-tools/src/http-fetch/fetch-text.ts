@@ -6,7 +6,7 @@ import { describeUrl } from "./guarded-dispatcher.js";
 import { guardError } from "./guarded-lookup.js";
 import { isHostAllowed, normalizeHost } from "./host-allowlist.js";
 import { type HttpFetchOptions, resolveHttpFetchOptions } from "./http-fetch-options.js";
-import { decodeUtf8, readBody, readExcerpt } from "./read-body.js";
+import { decodeUtf8, discardBody, readBody, readExcerpt } from "./read-body.js";
 
 /** What http_fetch got back. */
 export interface HttpFetchResult {
@@ -59,7 +59,7 @@ export async function fetchText(
     const status = response.statusCode;
     const location = response.headers.location;
     if (status >= 300 && status < 400 && location !== undefined) {
-      response.body.destroy();
+      discardBody(response.body);
       throw new LlmToolsError(
         "TOOL_LIMIT_EXCEEDED",
         TOOL,

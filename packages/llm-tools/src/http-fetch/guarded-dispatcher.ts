@@ -73,9 +73,6 @@ function checkHop(
   redirected: boolean,
 ): Error | undefined {
   const where = redirected ? `redirect to ${describeUrl(target)}` : `request to ${describeUrl(target)}`;
-  if (target.protocol !== "http:" && target.protocol !== "https:") {
-    return guardError(toolName, `${toolName}: refused ${where}: only http and https are allowed`);
-  }
   if (!isHostAllowed(allowlist, target.hostname)) {
     return guardError(
       toolName,

@@ -61,6 +61,8 @@ export function resolveHttpFetchOptions(options: HttpFetchOptions = NO_OPTIONS):
   if (cached !== undefined) return cached;
   checkKnownOptions(options, KNOWN, TOOL);
   const hostAllowlist = options.hostAllowlist ?? [];
+  if (!Array.isArray(hostAllowlist))
+    throw optionError(TOOL, "hostAllowlist", "an array of host names", hostAllowlist);
   const custom = dispatcherOption<Dispatcher>(options.dispatcher, "dispatcher", TOOL);
   const guardOnly = (["allowPrivateNetwork", "maxRedirects", "lookup"] as const).find(
     (key) => options[key] !== undefined,

@@ -1,6 +1,13 @@
 /** A response body as undici hands it over: an async iterable of chunks that can be destroyed. */
 export interface ResponseBody extends AsyncIterable<Uint8Array> {
   destroy(error?: Error): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+}
+
+/** Closes a body that will not be read (further); the abort error this raises is expected. */
+export function discardBody(body: ResponseBody): void {
+  body.on("error", () => undefined);
+  body.destroy();
 }
 
 /** What `readBody` kept. */
@@ -31,7 +38,7 @@ export async function readBody(body: ResponseBody, maxBytes: number): Promise<Bo
       kept += chunk.length;
     }
   } finally {
-    if (truncated) body.destroy();
+    if (truncated) discardBody(body);
   }
   return { bytes: Buffer.concat(chunks, kept), truncated };
 }
@@ -51,6 +58,6 @@ export async function readExcerpt(body: ResponseBody, maxCharacters: number): Pr
   } catch {
     return "";
   } finally {
-    body.destroy();
+    discardBody(body);
   }
 }

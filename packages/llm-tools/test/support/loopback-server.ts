@@ -19,6 +19,8 @@ export interface LoopbackServer {
   readonly port: number;
   /** `http://127.0.0.1:<port>` */
   readonly origin: string;
+  /** True when the server also listens on [::1]. */
+  readonly ipv6: boolean;
   /** Every request received, in order: an empty list proves nothing reached the server. */
   readonly requests: RecordedRequest[];
   close(): Promise<void>;
@@ -63,6 +65,7 @@ export async function startLoopbackServer(handler: LoopbackHandler = answerOk): 
   }
   return {
     port,
+    ipv6: servers.length === 2,
     origin: `http://127.0.0.1:${port}`,
     requests,
     close: async () => {
