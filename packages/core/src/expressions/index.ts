@@ -1,0 +1,18 @@
+export type { CompiledExpression, Expression, ExpressionExchange } from "./expression-exchange.js";
+export { checkJsonPath, evaluateJsonPath, MAX_JSONPATH_LENGTH } from "./jsonpath.js";
+export { isMultiMatchPath } from "./jsonpath-syntax.js";
+export { parseXml } from "./parse-xml.js";
+export {
+  body,
+  type CompiledPredicate,
+  compileExpression,
+  compilePredicate,
+  constant,
+  header,
+  jsonpath,
+  simple,
+  xpath,
+} from "./simple.js";
+export { SIMPLE_FUNCTION_NAMES } from "./simple-functions.js";
+export { checkXPathSyntax, evaluateXPath, MAX_XPATH_LENGTH } from "./xpath.js";
+export { formatXPathNumber } from "./xpath-result.js";

@@ -1,0 +1,142 @@
+import fontoxpath from "fontoxpath";
+import { Document } from "slimdom";
+import { ExpressionError, RoutekitError } from "../errors.js";
+import { BoundedCache } from "./bounded-cache.js";
+import { describeValue } from "./expression-errors.js";
+import { parseXml } from "./parse-xml.js";
+import { rewriteForFirstItem } from "./xpath-first-item.js";
+import { xpathItemToString } from "./xpath-result.js";
+
+/** Longest XPath expression accepted. */
+export const MAX_XPATH_LENGTH = 4096;
+
+const ALL_RESULTS = fontoxpath.evaluateXPath.ALL_RESULTS_TYPE;
+const OPTIONS = { language: fontoxpath.evaluateXPath.XPATH_3_1_LANGUAGE };
+
+/** What we know about one expression; fontoxpath caches the compiled form itself, keyed by text. */
+interface XPathPlan {
+  /** The first-item rewrite (see xpath-first-item.ts); `null` when there is none, `undefined` until needed. */
+  rewritten: string | null | undefined;
+  /** Set once the original raised XPTY0004: the rewrite gives the same result wherever the original succeeds. */
+  preferRewritten: boolean;
+}
+
+const plans = new BoundedCache<XPathPlan>(1000);
+let syntaxDocument: Document | undefined;
+
+function errorCode(error: unknown): string | undefined {
+  const message = error instanceof Error ? error.message : String(error);
+  return /(?:^|Error: )([A-Z]{4}\d{4})/m.exec(message)?.[1];
+}
+
+function toXPathError(expression: string, error: unknown): RoutekitError {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = errorCode(error);
+  if (code === "XPST0003") {
+    const detail = /XPST0003: ([^\n]*)/.exec(message)?.[1] ?? "syntax error";
+    const shortDetail = detail.length > 120 ? `${detail.slice(0, 120)}…` : detail;
+    const location = /at <>:(\d+):(\d+)/.exec(message);
+    const line = Number(location?.[1] ?? 1);
+    const column = Number(location?.[2] ?? 1);
+    const where = line > 1 ? `line ${line}, column ${column}` : `column ${column}`;
+    return new ExpressionError(
+      expression,
+      `XPath "${expression}": syntax error at ${where}: ${shortDetail}`,
+      column,
+      {
+        cause: error,
+      },
+    );
+  }
+  const firstLine = message.split("\n")[0] ?? message;
+  if (code?.startsWith("XPST") === true) {
+    return new ExpressionError(expression, `XPath "${expression}": ${firstLine}`, undefined, {
+      cause: error,
+    });
+  }
+  return new RoutekitError("EXPRESSION_FAILED", `XPath "${expression}" failed: ${firstLine}`, {
+    cause: error,
+  });
+}
+
+function planFor(expression: string): XPathPlan {
+  let plan = plans.get(expression);
+  if (plan === undefined) {
+    if (typeof expression !== "string" || expression.trim() === "") {
+      throw new ExpressionError(
+        String(expression),
+        `XPath must be a non-empty text, found ${describeValue(expression)}`,
+      );
+    }
+    if (expression.length > MAX_XPATH_LENGTH) {
+      throw new ExpressionError(
+        expression.slice(0, 80),
+        `XPath is ${expression.length} characters long; the limit is ${MAX_XPATH_LENGTH}`,
+      );
+    }
+    plan = { rewritten: undefined, preferRewritten: false };
+    plans.set(expression, plan);
+  }
+  return plan;
+}
+
+function run(expression: string, document: Document): unknown[] {
+  return fontoxpath.evaluateXPath(expression, document, null, null, ALL_RESULTS, OPTIONS);
+}
+
+function evaluateItems(expression: string, document: Document): unknown[] {
+  const plan = planFor(expression);
+  if (plan.preferRewritten && typeof plan.rewritten === "string") {
+    try {
+      return run(plan.rewritten, document);
+    } catch {
+      // fall through: the original's own result or error is the one to report
+    }
+  }
+  try {
+    return run(expression, document);
+  } catch (error) {
+    if (errorCode(error) !== "XPTY0004") throw toXPathError(expression, error);
+    if (plan.rewritten === undefined) plan.rewritten = rewriteForFirstItem(expression) ?? null;
+    if (plan.rewritten === null) throw toXPathError(expression, error);
+    try {
+      const items = run(plan.rewritten, document);
+      plan.preferRewritten = true;
+      return items;
+    } catch {
+      throw toXPathError(expression, error);
+    }
+  }
+}
+
+/**
+ * Checks the syntax of an XPath expression without a document; throws an `ExpressionError`
+ * naming the expression and the column.
+ */
+export function checkXPathSyntax(expression: string): void {
+  planFor(expression);
+  syntaxDocument ??= new Document();
+  try {
+    fontoxpath.parseScript(expression, OPTIONS, syntaxDocument);
+  } catch (error) {
+    throw toXPathError(expression, error);
+  }
+}
+
+/**
+ * Evaluates an XPath expression with XPath 1.0 results: a node-set gives the string value of its
+ * first node (null when empty), numbers are formatted as XPath 1.0 does, booleans "true"/"false".
+ * XML text is parsed first (a `<!DOCTYPE` is refused).
+ */
+export function evaluateXPath(xml: string | Document, expression: string): string | null {
+  planFor(expression);
+  const document = typeof xml === "string" ? parseXml(xml) : xml;
+  if (!(document instanceof Document)) {
+    throw new RoutekitError(
+      "EXPRESSION_FAILED",
+      `XPath "${expression}": expected XML text or a parsed document, found ${describeValue(xml)}`,
+    );
+  }
+  const items = evaluateItems(expression, document);
+  return items.length === 0 ? null : xpathItemToString(items[0]);
+}
