@@ -169,6 +169,27 @@ describe("a tool made from a Standard Schema", () => {
     });
   });
 
+  it("runs a transforming schema once when execute gets the value validation produced", async () => {
+    const calls: unknown[] = [];
+    const tool = toTool({
+      name: "weather",
+      inputSchema: handmade((value) => {
+        calls.push(value);
+        return checkCity(value);
+      }),
+      execute: (args: Record<string, unknown>) => String(args.city),
+    });
+    const validated = await validateToolArgumentsAsync(tool, { city: "Oslo" });
+    expect(validated).toEqual({ ok: true, value: { city: "OSLO", days: 1 } });
+    expect(await tool.execute(validated.ok ? validated.value : {})).toEqual({
+      output: "OSLO",
+      isError: false,
+    });
+    expect(calls).toEqual([{ city: "Oslo" }]);
+    // A copy of that value is not known as validated: it goes through the schema again and fails.
+    expect((await tool.execute({ city: "OSLO", days: 1 })).isError).toBe(true);
+  });
+
   it("waits for an asynchronous validate in execute and in validateToolArgumentsAsync", async () => {
     const tool = toTool({
       name: "weather",
@@ -179,8 +200,10 @@ describe("a tool made from a Standard Schema", () => {
       ok: false,
       message: "invalid arguments for tool 'weather': /city must be a known city",
     });
-    // The synchronous check cannot wait: it reports what the JSON Schema says.
-    expect(validateToolArguments(tool, { city: "Rome" })).toEqual({ ok: true, value: { city: "Rome" } });
+    // The synchronous check cannot wait: it reports what the JSON Schema says, and execute still checks.
+    const partly = validateToolArguments(tool, { city: "Rome" });
+    expect(partly).toEqual({ ok: true, value: { city: "Rome" } });
+    expect((await tool.execute(partly.ok ? partly.value : {})).isError).toBe(true);
     expect(await tool.execute({ city: "Rome" })).toEqual({
       output: "invalid arguments for tool 'weather': /city must be a known city",
       isError: true,

@@ -3,7 +3,7 @@ import { validateSchema } from "../schema/compile-schema.js";
 import { resolveInputSchema } from "../schema/input-schema.js";
 import type { StandardSchemaV1 } from "../schema/standard-schema.js";
 import { attachStandardSchema } from "../schema/standard-validation.js";
-import { validateToolArgumentsAsync } from "../schema/validate-arguments.js";
+import { isValidatedFor, validateToolArgumentsAsync } from "../schema/validate-arguments.js";
 import {
   type JsonSchema,
   TOOL_NAME_PATTERN,
@@ -35,7 +35,8 @@ export function isCreatedTool(value: unknown): value is Tool {
 
 /**
  * Makes a `Tool` from a definition: checks the name and the schema (a Standard Schema is converted
- * to JSON Schema once), and wraps `execute` so that arguments are validated first, the result is
+ * to JSON Schema once), and wraps `execute` so that arguments are validated first (unless they are
+ * the value `validateToolArguments` already produced for this tool), the result is
  * always a `ToolResult`, errors become error results and `context.timeoutMs`/`signal` are honoured.
  */
 export function createTool(definition: ToolDefinition): Tool {
@@ -63,7 +64,9 @@ export function createTool(definition: ToolDefinition): Tool {
     source: definition.source ?? "native",
     original: definition.original,
     execute: async (args: Record<string, unknown>, context: ToolCallContext = {}): Promise<ToolResult> => {
-      const checked = await validateToolArgumentsAsync(tool, args);
+      const checked = isValidatedFor(tool, args)
+        ? { ok: true as const, value: args }
+        : await validateToolArgumentsAsync(tool, args);
       if (!checked.ok) return errorResult(checked.message);
       return runToolHandler(name, (handlerContext) => handler(checked.value, handlerContext), context);
     },

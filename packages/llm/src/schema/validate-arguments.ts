@@ -8,6 +8,10 @@ import {
   validateWithStandardSchemaNow,
 } from "./standard-validation.js";
 
+// Values a full validation produced, with the tool they were validated for: a tool's own execute
+// skips validating them again (a transforming Standard Schema must not run twice on its output).
+const validatedValues = new WeakMap<object, Tool>();
+
 /**
  * Checks a tool call's arguments against the tool's input schema (ajv, every error listed with its
  * path, undeclared arguments dropped where the schema forbids them) and, for a tool made from a
@@ -18,8 +22,10 @@ export function validateToolArguments(tool: Tool, args: unknown): ArgumentsValid
   const checked = validateAgainstJsonSchema(tool, args);
   if (!checked.ok) return checked;
   const standard = standardSchemaOf(tool);
-  if (standard === undefined) return checked;
-  return validateWithStandardSchemaNow(tool, standard, checked.value) ?? checked;
+  if (standard === undefined) return remember(tool, checked);
+  const outcome = validateWithStandardSchemaNow(tool, standard, checked.value);
+  // An asynchronous Standard Schema could not run: the value is not remembered as validated.
+  return outcome === undefined ? checked : remember(tool, outcome);
 }
 
 /** `validateToolArguments`, also waiting for a Standard Schema whose `validate` is asynchronous. */
@@ -27,8 +33,18 @@ export async function validateToolArgumentsAsync(tool: Tool, args: unknown): Pro
   const checked = validateAgainstJsonSchema(tool, args);
   if (!checked.ok) return checked;
   const standard = standardSchemaOf(tool);
-  if (standard === undefined) return checked;
-  return validateWithStandardSchema(tool, standard, checked.value);
+  if (standard === undefined) return remember(tool, checked);
+  return remember(tool, await validateWithStandardSchema(tool, standard, checked.value));
+}
+
+/** True when `args` is the value a full validation for `tool` produced (so it needs no second one). */
+export function isValidatedFor(tool: Tool, args: unknown): boolean {
+  return typeof args === "object" && args !== null && validatedValues.get(args) === tool;
+}
+
+function remember(tool: Tool, outcome: ArgumentsValidation): ArgumentsValidation {
+  if (outcome.ok) validatedValues.set(outcome.value, tool);
+  return outcome;
 }
 
 function validateAgainstJsonSchema(tool: Tool, args: unknown): ArgumentsValidation {
