@@ -3,17 +3,13 @@
  * renderers, argument validation and the registry, without the providers or the LLM step.
  */
 
-// Making tools
 export type { ToolDefinition } from "./adapter/create-tool.js";
 export { createTool } from "./adapter/create-tool.js";
-// Rendering for providers
 export type { AnthropicToolDefinition, OpenAiToolDefinition } from "./adapter/render.js";
 export { renderAnthropicTool, renderOpenAiTool } from "./adapter/render.js";
 export { toTool, toTools } from "./adapter/to-tool.js";
-// Errors
 export type { LlmErrorCode, ModelRequestErrorOptions, ToolExecutionErrorOptions } from "./errors.js";
 export { LLM_ERROR_CODES, LlmError, ModelRequestError, ToolExecutionError } from "./errors.js";
-// Schemas and validation
 export type { JsonSchemaDraft } from "./schema/compile-schema.js";
 export { validateSchema } from "./schema/compile-schema.js";
 export type { ToolParam, ToolParams } from "./schema/params-shorthand.js";
@@ -27,8 +23,6 @@ export { isStandardSchema, toJsonSchema } from "./schema/standard-schema.js";
 export type { ArgumentsValidation } from "./schema/standard-validation.js";
 export { validateToolArguments, validateToolArgumentsAsync } from "./schema/validate-arguments.js";
 
-// The registry
 export { ToolRegistry } from "./tool-registry.js";
-// The tool model
 export type { JsonSchema, Tool, ToolCallContext, ToolResult, ToolSource } from "./tool-types.js";
 export { TOOL_NAME_PATTERN } from "./tool-types.js";
