@@ -9,7 +9,7 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 30_000,
-    typecheck: { enabled: true, include: ["**/*.test-d.ts"], tsconfig: "./tsconfig.base.json" },
+    typecheck: { enabled: true, include: ["**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
     projects: [
       project("core", "packages/core"),
       project("llm", "packages/llm"),

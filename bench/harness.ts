@@ -1,0 +1,88 @@
+/** Statistics of repeated timed runs: per-operation time in nanoseconds. */
+export interface Stats {
+  medianNs: number;
+  minNs: number;
+  maxNs: number;
+  /** (max - min) / median, in percent. */
+  spreadPercent: number;
+  runs: number;
+}
+
+/** One row of the results: a subject beside its baseline, measured in the same process. */
+export interface BenchRow {
+  benchmark: string;
+  subject: string;
+  baseline: string;
+  subjectStats: Stats;
+  baselineStats: Stats;
+  /** subject time / baseline time (lower is better) unless `higherIsBetter`. */
+  ratio: number;
+  target: string;
+  met: boolean;
+  note?: string;
+}
+
+export interface BenchOptions {
+  quick: boolean;
+}
+
+/** Median, min, max of per-op times. */
+export function summarise(samplesNs: number[]): Stats {
+  const sorted = [...samplesNs].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  const min = sorted[0]!;
+  const max = sorted[sorted.length - 1]!;
+  return { medianNs: median, minNs: min, maxNs: max, spreadPercent: ((max - min) / median) * 100, runs: sorted.length };
+}
+
+/**
+ * Times `operation` run `iterations` times per run, after warm-up runs, interleaving nothing:
+ * returns per-operation nanoseconds per run.
+ */
+export async function measure(
+  operation: (iterations: number) => void | Promise<void>,
+  iterations: number,
+  runs: number,
+  warmups = 2,
+): Promise<Stats> {
+  for (let index = 0; index < warmups; index++) await operation(iterations);
+  const samples: number[] = [];
+  for (let index = 0; index < runs; index++) {
+    const started = process.hrtime.bigint();
+    await operation(iterations);
+    samples.push(Number(process.hrtime.bigint() - started) / iterations);
+  }
+  return summarise(samples);
+}
+
+/** Measures subject and baseline alternately (so drift hits both) and returns both stats. */
+export async function compare(
+  subject: (iterations: number) => void | Promise<void>,
+  baseline: (iterations: number) => void | Promise<void>,
+  iterations: number,
+  runs: number,
+): Promise<{ subject: Stats; baseline: Stats }> {
+  const subjectSamples: number[] = [];
+  const baselineSamples: number[] = [];
+  await measure(subject, iterations, 1, 2);
+  await measure(baseline, iterations, 1, 2);
+  for (let index = 0; index < runs; index++) {
+    subjectSamples.push((await measure(subject, iterations, 1, 0)).medianNs);
+    baselineSamples.push((await measure(baseline, iterations, 1, 0)).medianNs);
+  }
+  return { subject: summarise(subjectSamples), baseline: summarise(baselineSamples) };
+}
+
+export function formatNs(ns: number): string {
+  if (ns >= 1_000_000) return `${(ns / 1_000_000).toFixed(2)} ms`;
+  if (ns >= 1_000) return `${(ns / 1_000).toFixed(2)} µs`;
+  return `${ns.toFixed(0)} ns`;
+}
+
+export function printRow(row: BenchRow): void {
+  const perSecond = (ns: number) => Math.round(1e9 / ns).toLocaleString("en-US");
+  console.log(
+    `${row.benchmark}: ${row.subject} ${formatNs(row.subjectStats.medianNs)}/op (${perSecond(row.subjectStats.medianNs)}/s, ±${row.subjectStats.spreadPercent.toFixed(0)}%) | ` +
+      `${row.baseline} ${formatNs(row.baselineStats.medianNs)}/op (${perSecond(row.baselineStats.medianNs)}/s) | ratio ${row.ratio.toFixed(2)} | target ${row.target}: ${row.met ? "met" : "MISSED"}`,
+  );
+}

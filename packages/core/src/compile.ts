@@ -1,0 +1,55 @@
+import type { RouteProcessor } from "./component.js";
+import type { ContextInternals } from "./context-internals.js";
+import { createFailurePolicy, givingUp } from "./error-policy.js";
+import type { Processor } from "./exchange.js";
+import { compileExpression, compilePredicate } from "./expressions/index.js";
+import { createPipeline, type FailurePolicy } from "./pipeline.js";
+import { describeStep, type ErrorHandlingDefinition, type RouteDefinition, type StepDefinition } from "./route-definition.js";
+import { compilerFor, type CompileScope } from "./verbs.js";
+
+/**
+ * Compiles a route definition into its processor. Every block (the route and each nested block)
+ * becomes one pipeline sharing the route's failure policy: error handling is one mechanism
+ * around every step, not code inside each processor.
+ */
+export function compileRoute(
+  route: RouteDefinition,
+  builderErrorHandling: ErrorHandlingDefinition,
+  context: ContextInternals,
+  stopHooks: Array<() => void | Promise<void>>,
+): RouteProcessor {
+  const compileBlock = (steps: readonly StepDefinition[], prefix: string, policy: FailurePolicy): Processor => {
+    const scopeFor = (label: string): CompileScope => ({
+      context,
+      routeId: route.id,
+      label,
+      compileSteps: (nested, blockLabel) => compileBlock(nested, `${blockLabel} > `, policy),
+      endpoint: (uri) => context.endpoint(uri),
+      expression: compileExpression as CompileScope["expression"],
+      predicate: compilePredicate,
+      onRouteStop: (hook) => stopHooks.push(hook),
+    });
+    const processors: Processor[] = [];
+    const labels: string[] = [];
+    for (let index = 0; index < steps.length; index++) {
+      const step = steps[index]!;
+      const label = prefix + describeStep(step, index);
+      if (step.type === "filter" && step.steps === undefined) {
+        // `.filter(p)` without a block guards the rest of this block.
+        const rest = compileBlock(steps.slice(index + 1), `${label} > `, policy);
+        const predicate = compilePredicate(step.predicate);
+        processors.push((exchange) => (predicate(exchange) ? rest(exchange) : undefined));
+        labels.push(label);
+        break;
+      }
+      processors.push(compilerFor(step.type, route.id, label)(step as never, scopeFor(label)));
+      labels.push(label);
+    }
+    return createPipeline(processors, labels, route.id, policy);
+  };
+  // Steps inside onException clauses run without the route's handlers: an error there propagates.
+  const policy = createFailurePolicy(route, builderErrorHandling, context, (steps, label) =>
+    compileBlock(steps, `${label} > `, givingUp(route.id)),
+  );
+  return compileBlock(route.steps, "", policy);
+}

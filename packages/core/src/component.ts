@@ -1,0 +1,60 @@
+import type { RouteContext } from "./context-types.js";
+import type { Exchange, Processor } from "./exchange.js";
+import type { OptionSchema, OptionsOf } from "./endpoint-options.js";
+
+/** A parsed endpoint URI `scheme:path?options`, options already validated against the component's schema. */
+export interface EndpointAddress<TOptions = Record<string, unknown>> {
+  /** The URI as normalised (used as the endpoint's identity). */
+  readonly uri: string;
+  readonly scheme: string;
+  readonly path: string;
+  readonly options: TOptions;
+}
+
+/** What a route consumes from: started with the route, stopped (stops taking work) before it. */
+export interface Consumer {
+  /**
+   * Internal consumers (direct, seda) keep serving until in-flight work is done at shutdown;
+   * external ones (timers, brokers, HTTP) stop taking work first.
+   */
+  readonly internal?: boolean;
+  start(): void | Promise<void>;
+  /** Stop taking new work. In-flight exchanges are tracked by the context, which waits for them. */
+  stop(): void | Promise<void>;
+}
+
+/** Runs one exchange through a route; never throws; returns a promise only when a step was asynchronous. */
+export type RouteProcessor = (exchange: Exchange) => void | Promise<void>;
+
+/** Information about the route that owns a consumer. */
+export interface ConsumerRoute {
+  readonly routeId: string;
+}
+
+/** One addressable endpoint, shared by every producer and consumer of the same URI in a context. */
+export interface Endpoint {
+  readonly uri: string;
+  /** Sends the exchange to the endpoint. For InOut exchanges the reply replaces the body. */
+  readonly send: Processor;
+  /**
+   * Creates the consumer that feeds `processor` (the route). `processor` runs one exchange
+   * through the route with in-flight tracking and error handling; it never throws — a failure
+   * is left on `exchange.error` for the consumer to act on (reply, nack, dead-letter...).
+   * It returns a promise only when some step was asynchronous: `await` its result.
+   */
+  createConsumer?(processor: RouteProcessor, route: ConsumerRoute): Consumer;
+  start?(): void | Promise<void>;
+  stop?(): void | Promise<void>;
+}
+
+/** A component: a URI scheme, its option schema, and how it makes endpoints. */
+export interface Component<TSchema extends OptionSchema = OptionSchema> {
+  readonly scheme: string;
+  readonly options: TSchema;
+  createEndpoint(address: EndpointAddress<OptionsOf<TSchema>>, context: RouteContext): Endpoint;
+}
+
+/** Identity helper that keeps a component's option types. */
+export function defineComponent<TSchema extends OptionSchema>(component: Component<TSchema>): Component<TSchema> {
+  return component;
+}

@@ -1,0 +1,58 @@
+import { defineComponent } from "../component.js";
+import type { ContextInternals } from "../context-internals.js";
+import type { Exchange } from "../exchange.js";
+import { type Logger, levelEnabled } from "../logger.js";
+import type { LogLevel } from "../route-definition.js";
+
+/** Renders a value for a log line: strings as they are, other values as compact JSON. */
+export function renderValue(value: unknown, maxChars = 1000): string {
+  let text: string;
+  if (typeof value === "string") text = value;
+  else if (value instanceof Uint8Array) text = `<${value.byteLength} bytes>`;
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = String(value);
+    }
+  }
+  return text.length > maxChars ? `${text.slice(0, maxChars)}... (${text.length} chars)` : text;
+}
+
+/** Writes a line to the logger at a level. */
+export function writeLog(logger: Logger, level: LogLevel, line: string): void {
+  if (level !== "off") logger[level](line);
+}
+
+/** `log:name?level=info&showHeaders=true` — logs each exchange; `level=off` costs nothing. */
+export const logComponent = defineComponent({
+  scheme: "log",
+  options: {
+    level: { type: "enum", values: ["trace", "debug", "info", "warn", "error", "off"], default: "info" },
+    showBody: { type: "boolean", default: true },
+    showHeaders: { type: "boolean", default: false },
+    showProperties: { type: "boolean", default: false },
+    showAll: { type: "boolean", default: false },
+    maxChars: { type: "integer", default: 1000, min: 10 },
+  },
+  createEndpoint(address, context) {
+    const options = address.options;
+    const logger = (context as ContextInternals).logger;
+    const level = options.level as LogLevel;
+    const name = address.path === "" ? "log" : address.path;
+    if (level === "off") return { uri: address.uri, send() {} };
+    const describe = (exchange: Exchange): string => {
+      const parts = [`Id: ${exchange.id}`];
+      if (options.showAll || options.showHeaders) parts.push(`Headers: ${renderValue(exchange.headers, options.maxChars)}`);
+      if (options.showAll || options.showProperties) parts.push(`Properties: ${renderValue(exchange.properties, options.maxChars)}`);
+      if (options.showAll || options.showBody) parts.push(`Body: ${renderValue(exchange.body, options.maxChars)}`);
+      return `[${name}] Exchange[${parts.join(", ")}]`;
+    };
+    return {
+      uri: address.uri,
+      send(exchange) {
+        if (levelEnabled(level, "trace")) writeLog(logger, level, describe(exchange));
+      },
+    };
+  },
+});

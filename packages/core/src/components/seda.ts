@@ -1,0 +1,171 @@
+import { defineComponent, type RouteProcessor } from "../component.js";
+import type { ContextInternals } from "../context-internals.js";
+import type { RouteContext } from "../context-types.js";
+import { copyExchange, runtime } from "../create-exchange.js";
+import { RoutekitError } from "../errors.js";
+import type { Exchange } from "../exchange.js";
+import { BoundedQueue } from "./bounded-queue.js";
+
+/** A queued message; `done` is set when the producer waits for the consumer to finish. */
+interface SedaItem {
+  exchange: Exchange;
+  done: ((exchange: Exchange) => void) | undefined;
+}
+
+/** One seda name: a shared queue for competing consumers, or one queue per consumer route (pub-sub). */
+interface SedaChannel {
+  readonly name: string;
+  readonly capacity: number;
+  shared: BoundedQueue<SedaItem>;
+  subscribers: Map<string, BoundedQueue<SedaItem>> | undefined;
+}
+
+const channelsOf = (context: RouteContext): Map<string, SedaChannel> =>
+  context.service("routekit.seda", () => new Map<string, SedaChannel>());
+
+function settle(result: void | Promise<void>, then: () => void): void | Promise<void> {
+  if (result === undefined) return then();
+  return result.then(then);
+}
+
+/** Copies the consumer's outcome back into the producer's exchange (InOut). */
+function copyBack(from: Exchange, to: Exchange): void {
+  to.body = from.body;
+  to.headers = from.headers;
+  to.error = from.error;
+  const source = runtime(from);
+  const target = runtime(to);
+  target.failure = source.failure;
+  target.exhaustedIn = source.exhaustedIn;
+}
+
+/**
+ * `seda:name` — an in-memory bounded queue between routes. Producers wait when it is full
+ * (`blockWhenFull`, bounded by `offerTimeout`) or drop (`discardWhenFull`); InOut producers
+ * wait for the consumer (`waitForTaskToComplete`). Graceful stop drains the queue first.
+ */
+export const sedaComponent = defineComponent({
+  scheme: "seda",
+  options: {
+    size: { type: "integer", default: 1000, min: 1 },
+    concurrentConsumers: { type: "integer", default: 1, min: 1, max: 1000 },
+    blockWhenFull: { type: "boolean", default: true },
+    discardWhenFull: { type: "boolean", default: false },
+    offerTimeout: { type: "integer", default: 0, min: 0 },
+    waitForTaskToComplete: { type: "enum", values: ["IfReplyExpected", "Always", "Never"], default: "IfReplyExpected" },
+    timeout: { type: "integer", default: 30_000, min: 0 },
+    multipleConsumers: { type: "boolean", default: false },
+  },
+  createEndpoint(address, context) {
+    const options = address.options;
+    const name = address.path;
+    if (name === "") throw new RoutekitError("URI_INVALID", `Endpoint '${address.uri}': seda needs a name, e.g. 'seda:orders'`);
+    const internals = context as ContextInternals;
+    const channels = channelsOf(context);
+    let channel = channels.get(name);
+    if (channel === undefined) {
+      channel = { name, capacity: options.size, shared: new BoundedQueue(options.size), subscribers: undefined };
+      channels.set(name, channel);
+    } else if (address.uri.includes("size=") && channel.capacity !== options.size) {
+      throw new RoutekitError(
+        "ENDPOINT_OPTION_INVALID",
+        `Endpoint '${address.uri}': queue 'seda:${name}' already exists with size ${channel.capacity}; every endpoint of one queue must agree on size`,
+      );
+    }
+    const target = channel;
+    if (options.multipleConsumers) target.subscribers ??= new Map();
+
+    const offer = (queue: BoundedQueue<SedaItem>, item: SedaItem): void | Promise<void> => {
+      if (queue.tryOffer(item)) return;
+      if (options.discardWhenFull) {
+        internals.trackPending(-1);
+        internals.logger.warn(`seda:${name} is full (size ${target.capacity}): message ${item.exchange.id} discarded (discardWhenFull)`);
+        return;
+      }
+      if (!options.blockWhenFull) {
+        internals.trackPending(-1);
+        throw new RoutekitError("QUEUE_FULL", `Queue 'seda:${name}' is full (size ${target.capacity}) and blockWhenFull=false`);
+      }
+      return queue.offerWhenRoom(item, options.offerTimeout, `seda:${name}`).catch((error: unknown) => {
+        internals.trackPending(-1);
+        throw error;
+      });
+    };
+
+    const enqueue = (exchange: Exchange, done: SedaItem["done"]): void | Promise<void> => {
+      const queues = target.subscribers === undefined ? [target.shared] : [...target.subscribers.values()];
+      if (queues.length === 0) return;
+      let pending: Promise<void>[] | undefined;
+      queues.forEach((queue, index) => {
+        internals.trackPending(1);
+        const copy = index === 0 ? exchange : copyExchange(exchange);
+        const result = offer(queue, { exchange: copy, done: index === 0 ? done : undefined });
+        if (result !== undefined) (pending ??= []).push(result);
+      });
+      if (pending !== undefined) return Promise.all(pending).then(() => undefined);
+    };
+
+    return {
+      uri: address.uri,
+      send(exchange) {
+        const wait =
+          options.waitForTaskToComplete === "Always" ||
+          (options.waitForTaskToComplete === "IfReplyExpected" && exchange.pattern === "InOut");
+        const copy = copyExchange(exchange);
+        if (!wait) {
+          copy.pattern = "InOnly";
+          return enqueue(copy, undefined);
+        }
+        return new Promise<void>((resolve, reject) => {
+          const timer =
+            options.timeout > 0
+              ? setTimeout(
+                  () => reject(new RoutekitError("EXCHANGE_TIMEOUT", `No reply from 'seda:${name}' within ${options.timeout} ms (timeout)`)),
+                  options.timeout,
+                )
+              : undefined;
+          const accepted = enqueue(copy, (finished) => {
+            if (timer !== undefined) clearTimeout(timer);
+            copyBack(finished, exchange);
+            resolve();
+          });
+          if (accepted !== undefined) accepted.catch(reject);
+        });
+      },
+      createConsumer(processor: RouteProcessor, route) {
+        let running = false;
+        let queue = target.shared;
+        const loops: Promise<void>[] = [];
+        const loop = async (): Promise<void> => {
+          while (running) {
+            const item = queue.poll() ?? (await queue.take());
+            if (item === undefined) break;
+            const outcome = settle(processor(item.exchange), () => {
+              internals.trackPending(-1);
+              item.done?.(item.exchange);
+            });
+            if (outcome !== undefined) await outcome;
+          }
+        };
+        return {
+          internal: true,
+          start() {
+            if (running) return;
+            running = true;
+            if (target.subscribers !== undefined) {
+              queue = target.subscribers.get(route.routeId) ?? new BoundedQueue<SedaItem>(target.capacity);
+              target.subscribers.set(route.routeId, queue);
+            }
+            for (let index = 0; index < options.concurrentConsumers; index++) loops.push(loop());
+          },
+          async stop() {
+            running = false;
+            queue.release();
+            await Promise.all(loops.splice(0));
+            target.subscribers?.delete(route.routeId);
+          },
+        };
+      },
+    };
+  },
+});

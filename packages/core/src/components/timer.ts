@@ -1,0 +1,53 @@
+import { exhaustMap, from, of, type Subscription, take, timer } from "rxjs";
+import { defineComponent } from "../component.js";
+import { RoutekitError } from "../errors.js";
+
+/**
+ * `timer:name?period=1000&delay=0&repeatCount=0` — fires an InOnly exchange every period.
+ * A tick that comes while the previous exchange is still running is skipped (no backlog).
+ * Headers: `timer.name`, `timer.firedTime` (Date), `timer.counter` (from 1).
+ */
+export const timerComponent = defineComponent({
+  scheme: "timer",
+  options: {
+    period: { type: "integer", default: 1000, min: 1 },
+    delay: { type: "integer", default: 0, min: 0 },
+    repeatCount: { type: "integer", default: 0, min: 0, description: "0 = forever" },
+  },
+  createEndpoint(address, context) {
+    const { period, delay, repeatCount } = address.options;
+    const name = address.path;
+    if (name === "") throw new RoutekitError("URI_INVALID", `Endpoint '${address.uri}': timer needs a name, e.g. 'timer:tick'`);
+    return {
+      uri: address.uri,
+      send() {
+        throw new RoutekitError("ROUTE_INVALID", `Endpoint '${address.uri}': a timer can only be consumed from, not sent to`);
+      },
+      createConsumer(processor) {
+        let subscription: Subscription | undefined;
+        return {
+          start() {
+            let ticks = timer(delay, period);
+            if (repeatCount > 0) ticks = ticks.pipe(take(repeatCount));
+            subscription = ticks
+              .pipe(
+                exhaustMap((tick) => {
+                  const exchange = context.createExchange({
+                    headers: { "timer.name": name, "timer.firedTime": new Date(), "timer.counter": tick + 1 },
+                  });
+                  exchange.fromEndpoint = address.uri;
+                  const result = processor(exchange);
+                  return result === undefined ? of(undefined) : from(result);
+                }),
+              )
+              .subscribe();
+          },
+          stop() {
+            subscription?.unsubscribe();
+            subscription = undefined;
+          },
+        };
+      },
+    };
+  },
+});

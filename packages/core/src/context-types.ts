@@ -1,0 +1,80 @@
+import type { Component, Endpoint } from "./component.js";
+import type { EventBus } from "./events.js";
+import type { Exchange, ExchangePattern, Headers } from "./exchange.js";
+import type { RouteBuilder, RoutesFunction } from "./route-builder.js";
+import type { MockEndpoint } from "./components/mock.js";
+
+/** Lifecycle of a context. */
+export type ContextState = "created" | "starting" | "started" | "stopping" | "stopped";
+
+/** A package's way to add components, DSL-backed services and lifecycle work to a context. */
+export interface Plugin {
+  readonly name: string;
+  install(context: RouteContext): void;
+}
+
+/** Work a plugin needs to run when the context starts (after routes are added) and stops (after routes stop). */
+export interface LifecycleHook {
+  start?(): void | Promise<void>;
+  stop?(): void | Promise<void>;
+}
+
+/** Options of `context.stop`. */
+export interface StopOptions {
+  /** How long in-flight exchanges may take to finish before they are aborted (default 45000). */
+  timeoutMs?: number;
+}
+
+/** What `requestExchange` and `send` take. */
+export interface ExchangeInit<TBody = unknown> {
+  body?: TBody;
+  headers?: Headers;
+  properties?: Record<string, unknown>;
+  pattern?: ExchangePattern;
+  /** Abort the exchange when this signal fires (in addition to context shutdown). */
+  signal?: AbortSignal;
+  /** Abort the exchange after this many milliseconds. */
+  timeoutMs?: number;
+}
+
+/** A running route as the context sees it. */
+export interface RouteStatus {
+  readonly id: string;
+  readonly from: string;
+  readonly description: string | undefined;
+  readonly state: "stopped" | "started";
+  readonly inflight: number;
+}
+
+/** The runtime: endpoint registry, routes, plugins, lifecycle. */
+export interface RouteContext {
+  readonly state: ContextState;
+  readonly events: EventBus;
+  /** Adds routes from a builder or a function; routes added after start start at once. */
+  addRoutes(routes: RouteBuilder | RoutesFunction): Promise<void>;
+  /** Installs a plugin (components, services, lifecycle hooks). */
+  use(plugin: Plugin): this;
+  /** Registers a component under its scheme. */
+  addComponent(component: Component): this;
+  /** Registers work to run on start and stop. */
+  addLifecycle(hook: LifecycleHook): this;
+  /** A service registered by a plugin, created once per context. */
+  service<T>(key: string, create: (context: RouteContext) => T): T;
+  start(): Promise<void>;
+  stop(options?: StopOptions): Promise<void>;
+  startRoute(routeId: string): Promise<void>;
+  stopRoute(routeId: string, options?: StopOptions): Promise<void>;
+  removeRoute(routeId: string): Promise<void>;
+  routes(): RouteStatus[];
+  /** InOut: resolves with the reply body, rejects with the exchange's error. */
+  request<TReply = unknown>(uri: string, body?: unknown, headers?: Headers): Promise<TReply>;
+  /** InOut: resolves with the whole exchange (failed exchanges too: check `exchange.error`). */
+  requestExchange<TBody = unknown>(uri: string, init?: ExchangeInit): Promise<Exchange<TBody>>;
+  /** InOnly: resolves once the endpoint accepted the message. */
+  send(uri: string, body?: unknown, headers?: Headers): Promise<void>;
+  /** The endpoint for a URI (created once per context). `mock:` URIs give a MockEndpoint. */
+  endpoint(uri: `mock:${string}`): MockEndpoint;
+  endpoint(uri: string): Endpoint;
+  /** Creates an exchange bound to this context. */
+  createExchange<TBody = unknown>(init?: ExchangeInit<TBody>): Exchange<TBody>;
+}

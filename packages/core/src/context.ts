@@ -1,0 +1,355 @@
+import { aspectHandlers } from "./route-aspects.js";
+import type { Component, Endpoint } from "./component.js";
+import { compileRoute } from "./compile.js";
+import { directComponent } from "./components/direct.js";
+import { logComponent } from "./components/log.js";
+import { mockComponent, type MockEndpoint } from "./components/mock.js";
+import { sedaComponent } from "./components/seda.js";
+import { timerComponent } from "./components/timer.js";
+import type { ContextInternals } from "./context-internals.js";
+import type {
+  ContextState,
+  ExchangeInit,
+  LifecycleHook,
+  Plugin,
+  RouteContext,
+  RouteStatus,
+  StopOptions,
+} from "./context-types.js";
+import { RuntimeExchange } from "./create-exchange.js";
+import { RouteStepError, RoutekitError } from "./errors.js";
+import { EventBus } from "./events.js";
+import type { Exchange, Headers } from "./exchange.js";
+import { createConsoleLogger, type Logger } from "./logger.js";
+import { didYouMean } from "./nearest.js";
+import { RouteBuilder, routesFromFunction, type RoutesFunction } from "./route-builder.js";
+import { RouteRuntime } from "./route-runtime.js";
+import { stopRoutes } from "./shutdown.js";
+import { parseOptions, parseUri } from "./uri.js";
+import type { LogLevel } from "./route-definition.js";
+
+/** Options of `createContext`. */
+export interface ContextOptions {
+  /** A name for log lines and errors. */
+  name?: string;
+  logger?: Logger;
+  /** Threshold of the default console logger (default "info"). */
+  logLevel?: LogLevel;
+}
+
+const usesOriginalMessage = (routes: { errorHandling: { onException: { useOriginalMessage?: boolean }[]; errorHandler?: { useOriginalMessage?: boolean } | undefined } }[]): boolean =>
+  routes.some(
+    (route) =>
+      route.errorHandling.onException.some((clause) => clause.useOriginalMessage === true) ||
+      route.errorHandling.errorHandler?.useOriginalMessage === true,
+  );
+
+class DefaultContext implements ContextInternals {
+  readonly name: string;
+  readonly events = new EventBus();
+  readonly logger: Logger;
+  #state: ContextState = "created";
+  readonly #components = new Map<string, Component>();
+  readonly #endpoints = new Map<string, Endpoint>();
+  readonly #routes = new Map<string, RouteRuntime>();
+  readonly #lifecycle: LifecycleHook[] = [];
+  readonly #services = new Map<string, unknown>();
+  #controller = new AbortController();
+  #pending = 0;
+  #idle: Array<() => void> = [];
+  #routeCounter = 0;
+
+  constructor(options: ContextOptions) {
+    this.name = options.name ?? "routekit";
+    this.logger = options.logger ?? createConsoleLogger(options.logLevel);
+    for (const component of [directComponent, sedaComponent, timerComponent, logComponent, mockComponent]) {
+      this.addComponent(component as unknown as Component);
+    }
+  }
+
+  get state(): ContextState {
+    return this.#state;
+  }
+
+  get shutdownSignal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  trackPending(delta: number): void {
+    this.#pending += delta;
+    if (this.#pending === 0 && this.#idle.length > 0) {
+      const waiters = this.#idle;
+      this.#idle = [];
+      for (const resolve of waiters) resolve();
+    }
+  }
+
+  /** Resolves when no exchange is in flight or queued. */
+  whenIdle(): Promise<void> {
+    if (this.#pending === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  use(plugin: Plugin): this {
+    if (plugin === null || typeof plugin !== "object" || typeof plugin.install !== "function" || typeof plugin.name !== "string") {
+      throw new RoutekitError("PLUGIN_INVALID", `context.use() expects a plugin { name, install(context) } (found ${describe(plugin)})`);
+    }
+    plugin.install(this);
+    return this;
+  }
+
+  addComponent(component: Component): this {
+    if (component === null || typeof component !== "object" || typeof component.scheme !== "string" || typeof component.createEndpoint !== "function") {
+      throw new RoutekitError("PLUGIN_INVALID", `addComponent() expects a component { scheme, options, createEndpoint } (found ${describe(component)})`);
+    }
+    this.#components.set(component.scheme, component);
+    return this;
+  }
+
+  addLifecycle(hook: LifecycleHook): this {
+    this.#lifecycle.push(hook);
+    return this;
+  }
+
+  service<T>(key: string, create: (context: RouteContext) => T): T {
+    if (this.#services.has(key)) return this.#services.get(key) as T;
+    const value = create(this);
+    this.#services.set(key, value);
+    return value;
+  }
+
+  endpoint(uri: `mock:${string}`): MockEndpoint;
+  endpoint(uri: string): Endpoint;
+  endpoint(uri: string): Endpoint {
+    const cached = this.#endpoints.get(uri);
+    if (cached !== undefined) return cached;
+    const parsed = parseUri(uri);
+    const component = this.#components.get(parsed.scheme);
+    if (component === undefined) {
+      const known = [...this.#components.keys()];
+      throw new RoutekitError(
+        "COMPONENT_UNKNOWN",
+        `Endpoint '${uri}': no component for scheme '${parsed.scheme}'${didYouMean(parsed.scheme, known)}; known schemes: ${known.join(", ")} (a package adds more with context.use(plugin))`,
+      );
+    }
+    const options = parseOptions(parsed, component.options);
+    const endpoint = component.createEndpoint({ uri, scheme: parsed.scheme, path: parsed.path, options }, this);
+    this.#endpoints.set(uri, endpoint);
+    if (this.#state === "started" && endpoint.start !== undefined) {
+      Promise.resolve(endpoint.start()).catch((error: unknown) => this.logger.error(`Endpoint '${uri}' failed to start: ${String(error)}`));
+    }
+    return endpoint;
+  }
+
+  async addRoutes(routes: RouteBuilder | RoutesFunction): Promise<void> {
+    const builder =
+      routes instanceof RouteBuilder ? routes : typeof routes === "function" ? routesFromFunction(routes as RoutesFunction) : undefined;
+    if (builder === undefined) {
+      throw new RoutekitError("ROUTE_INVALID", `addRoutes() expects a RouteBuilder or a function (r) => {...} (found ${describe(routes)})`);
+    }
+    const { routes: definitions, errorHandling } = builder.build();
+    const ids = new Set<string>();
+    for (const definition of definitions) {
+      if (definition.id === "") {
+        do definition.id = `route${++this.#routeCounter}`;
+        while (this.#routes.has(definition.id) || ids.has(definition.id));
+      }
+      if (this.#routes.has(definition.id) || ids.has(definition.id)) {
+        throw new RoutekitError("ROUTE_INVALID", `Route id '${definition.id}' is already used in this context: route ids must be unique`);
+      }
+      ids.add(definition.id);
+    }
+    // Compile everything before registering anything: a bad route adds none of the batch.
+    const compiled = definitions.map((definition) => {
+      const stopHooks: Array<() => void | Promise<void>> = [];
+      const pipeline = compileRoute(definition, errorHandling, this, stopHooks);
+      const endpoint = this.endpoint(definition.from);
+      if (endpoint.createConsumer === undefined) {
+        throw new RoutekitError("ROUTE_INVALID", `Route '${definition.id}': endpoint '${definition.from}' cannot be consumed from (it is producer-only)`);
+      }
+      const route = new RouteRuntime(definition, pipeline, this, usesOriginalMessage([definition, { errorHandling }]));
+      for (const hook of stopHooks) route.onStop(hook);
+      route.consumer = endpoint.createConsumer(route.process, { routeId: definition.id });
+      return route;
+    });
+    const added: RouteRuntime[] = [];
+    try {
+      for (const route of compiled) {
+        for (const [handler, aspect] of aspectHandlers(route.definition)) handler.added(this, route.definition, aspect);
+        this.#routes.set(route.definition.id, route);
+        added.push(route);
+        if (this.events.has("route-added")) this.events.emit("route-added", { routeId: route.definition.id });
+      }
+    } catch (error) {
+      for (const route of added) await this.removeRoute(route.definition.id);
+      throw error;
+    }
+    if (this.#state === "started") {
+      for (const route of compiled) if (route.definition.autoStart) await this.#startRoute(route);
+    }
+  }
+
+  async start(): Promise<void> {
+    if (this.#state === "started" || this.#state === "starting") return;
+    if (this.#state === "stopping") throw new RoutekitError("CONTEXT_STATE", "Context is stopping: wait for stop() before starting it again");
+    this.#state = "starting";
+    this.#controller = new AbortController();
+    try {
+      for (const hook of this.#lifecycle) await hook.start?.();
+      for (const endpoint of this.#endpoints.values()) await endpoint.start?.();
+      for (const route of this.#routes.values()) if (route.definition.autoStart) await this.#startRoute(route);
+    } catch (error) {
+      this.#state = "started";
+      await this.stop({ timeoutMs: 1000 }).catch(() => undefined);
+      throw error;
+    }
+    this.#state = "started";
+    if (this.events.has("context-started")) this.events.emit("context-started", {});
+  }
+
+  async #startRoute(route: RouteRuntime): Promise<void> {
+    if (route.state === "started") return;
+    await route.consumer?.start();
+    route.state = "started";
+    if (this.events.has("route-started")) this.events.emit("route-started", { routeId: route.definition.id });
+  }
+
+  async stop(options: StopOptions = {}): Promise<void> {
+    if (this.#state === "stopped" || this.#state === "created") {
+      this.#state = "stopped";
+      return;
+    }
+    this.#state = "stopping";
+    const started = [...this.#routes.values()].filter((route) => route.state === "started");
+    let failure: unknown;
+    try {
+      await stopRoutes(started, this, options.timeoutMs ?? 45_000, this.#controller);
+    } catch (error) {
+      failure = error;
+    }
+    for (const route of started) {
+      route.state = "stopped";
+      if (this.events.has("route-stopped")) this.events.emit("route-stopped", { routeId: route.definition.id });
+    }
+    for (const endpoint of this.#endpoints.values()) await endpoint.stop?.();
+    for (const hook of [...this.#lifecycle].reverse()) await hook.stop?.();
+    this.#state = "stopped";
+    if (this.events.has("context-stopped")) this.events.emit("context-stopped", {});
+    if (failure !== undefined) throw failure;
+  }
+
+  async startRoute(routeId: string): Promise<void> {
+    const route = this.#route(routeId);
+    if (this.#state !== "started") {
+      throw new RoutekitError("CONTEXT_STATE", `Cannot start route '${routeId}': the context is ${this.#state}, not started`);
+    }
+    await this.#startRoute(route);
+  }
+
+  async stopRoute(routeId: string, options: StopOptions = {}): Promise<void> {
+    const route = this.#route(routeId);
+    if (route.state !== "started") return;
+    await stopRoutes([route], this, options.timeoutMs ?? 45_000, undefined);
+    route.state = "stopped";
+    if (this.events.has("route-stopped")) this.events.emit("route-stopped", { routeId });
+  }
+
+  async removeRoute(routeId: string): Promise<void> {
+    const route = this.#route(routeId);
+    await this.stopRoute(routeId);
+    this.#routes.delete(routeId);
+    for (const [handler, aspect] of aspectHandlers(route.definition)) handler.removed?.(this, route.definition, aspect);
+    if (this.events.has("route-removed")) this.events.emit("route-removed", { routeId });
+  }
+
+  #route(routeId: string): RouteRuntime {
+    const route = this.#routes.get(routeId);
+    if (route === undefined) {
+      const known = [...this.#routes.keys()];
+      throw new RoutekitError("ROUTE_INVALID", `No route with id '${routeId}'${didYouMean(routeId, known)}; routes: ${known.join(", ") || "(none)"}`);
+    }
+    return route;
+  }
+
+  routes(): RouteStatus[] {
+    return [...this.#routes.values()].map((route) => ({
+      id: route.definition.id,
+      from: route.definition.from,
+      description: route.definition.description,
+      state: route.state,
+      inflight: route.inflight.size,
+    }));
+  }
+
+  createExchange<TBody = unknown>(init: ExchangeInit<TBody> = {}): Exchange<TBody> {
+    let signal = this.#controller.signal;
+    if (init.signal !== undefined || init.timeoutMs !== undefined) {
+      const signals = [signal];
+      if (init.signal !== undefined) signals.push(init.signal);
+      if (init.timeoutMs !== undefined) signals.push(AbortSignal.timeout(init.timeoutMs));
+      signal = AbortSignal.any(signals);
+    }
+    return new RuntimeExchange(
+      this,
+      signal,
+      init.body as TBody,
+      init.headers === undefined ? {} : { ...init.headers },
+      init.properties === undefined ? {} : { ...init.properties },
+      init.pattern ?? "InOnly",
+    );
+  }
+
+  #ensureStarted(action: string, uri: string): void {
+    if (this.#state !== "started") {
+      throw new RoutekitError(
+        "CONTEXT_STATE",
+        `Cannot ${action} '${uri}': the context is ${this.#state}${this.#state === "created" ? " (call context.start() first)" : ""}`,
+      );
+    }
+  }
+
+  async requestExchange<TBody = unknown>(uri: string, init: ExchangeInit = {}): Promise<Exchange<TBody>> {
+    this.#ensureStarted("send to", uri);
+    const endpoint = this.endpoint(uri);
+    const exchange = this.createExchange({ ...init, pattern: init.pattern ?? "InOut" });
+    try {
+      await endpoint.send(exchange);
+    } catch (error) {
+      exchange.error = error instanceof Error ? error : new Error(String(error));
+    }
+    return exchange as Exchange<TBody>;
+  }
+
+  async request<TReply = unknown>(uri: string, body?: unknown, headers?: Headers): Promise<TReply> {
+    const exchange = await this.requestExchange(uri, { body, headers });
+    throwIfFailed(exchange);
+    return exchange.body as TReply;
+  }
+
+  async send(uri: string, body?: unknown, headers?: Headers): Promise<void> {
+    const exchange = await this.requestExchange(uri, { body, headers, pattern: "InOnly" });
+    throwIfFailed(exchange);
+  }
+}
+
+/** Rejects with the exchange's error, naming the route and step where it was raised. */
+function throwIfFailed(exchange: Exchange): void {
+  const error = exchange.error;
+  if (error === undefined) return;
+  const failure = (exchange as RuntimeExchange).failure;
+  if (failure === undefined || error instanceof RouteStepError) throw error;
+  throw new RouteStepError(failure.routeId, failure.step, error);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "object") return `an object with keys ${Object.keys(value as object).join(", ") || "(none)"}`;
+  return `${typeof value} ${String(value)}`;
+}
+
+/** Creates a context with the core components (direct, seda, timer, log, mock) installed. */
+export function createContext(options: ContextOptions = {}): RouteContext {
+  return new DefaultContext(options);
+}
+
+export type { DefaultContext };

@@ -1,0 +1,79 @@
+import { randomUUID } from "node:crypto";
+import type { RouteContext } from "./context-types.js";
+import type { Exchange, ExchangePattern, Headers } from "./exchange.js";
+
+let sequence = 0;
+const prefix = randomUUID().slice(0, 8);
+
+/** Where an exchange failed, recorded once at the innermost failing step. */
+export interface FailureLocation {
+  readonly routeId: string;
+  readonly step: string;
+}
+
+/** The runtime exchange. Internal fields carry engine state that never leaves the process. */
+export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
+  readonly id: string;
+  body: TBody;
+  headers: Headers;
+  properties: Record<string, unknown>;
+  pattern: ExchangePattern;
+  error: Error | undefined = undefined;
+  readonly context: RouteContext;
+  readonly signal: AbortSignal;
+  routeId: string | undefined = undefined;
+  fromEndpoint: string | undefined = undefined;
+  /** Set by `stop()`: no further step runs, in this route or its callers. */
+  stopped = false;
+  /** The route whose error handler handled an error: the rest of that route is skipped. */
+  haltedIn: string | undefined = undefined;
+  /** The step being redelivered and how many redeliveries it had. */
+  redeliveryStep: string | undefined = undefined;
+  redeliveries = 0;
+  /** The message as the first route received it (kept only when a handler uses the original message). */
+  original: { body: unknown; headers: Headers } | undefined = undefined;
+  /** Where the error was raised; set once. */
+  failure: FailureLocation | undefined = undefined;
+  /** The route whose error handler already dealt with `error` (no redelivery elsewhere). */
+  exhaustedIn: string | undefined = undefined;
+
+  constructor(
+    context: RouteContext,
+    signal: AbortSignal,
+    body: TBody,
+    headers: Headers,
+    properties: Record<string, unknown>,
+    pattern: ExchangePattern,
+  ) {
+    this.id = `${prefix}-${++sequence}`;
+    this.context = context;
+    this.signal = signal;
+    this.body = body;
+    this.headers = headers;
+    this.properties = properties;
+    this.pattern = pattern;
+  }
+}
+
+/** Engine view of any exchange (exchanges are always RuntimeExchange instances). */
+export function runtime(exchange: Exchange): RuntimeExchange {
+  return exchange as RuntimeExchange;
+}
+
+/**
+ * A new exchange carrying a copy of the message (headers and properties shallow-copied),
+ * for wire taps, multicast and split parts: changes to the copy never reach the original.
+ */
+export function copyExchange<TBody>(exchange: Exchange<TBody>, body: unknown = exchange.body): Exchange {
+  const copy = new RuntimeExchange(
+    exchange.context,
+    exchange.signal,
+    body,
+    { ...exchange.headers },
+    { ...exchange.properties },
+    exchange.pattern,
+  );
+  copy.routeId = exchange.routeId;
+  copy.fromEndpoint = exchange.fromEndpoint;
+  return copy;
+}

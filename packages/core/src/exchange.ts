@@ -1,0 +1,29 @@
+import type { RouteContext } from "./context-types.js";
+
+/** InOnly: fire and forget. InOut: the caller waits for the reply (the exchange's body after the route). */
+export type ExchangePattern = "InOnly" | "InOut";
+
+/** Message headers: travel with the message, also to brokers. */
+export type Headers = Record<string, unknown>;
+
+/** One message moving through routes. Camel's separate Out message is folded into `body`. */
+export interface Exchange<TBody = unknown> {
+  readonly id: string;
+  body: TBody;
+  headers: Headers;
+  /** Route-local state, never sent to another process. */
+  properties: Record<string, unknown>;
+  pattern: ExchangePattern;
+  /** Set when a step failed; routing stops unless an error handler clears it. */
+  error: Error | undefined;
+  readonly context: RouteContext;
+  /** Fires when the exchange times out or the context stops past its grace period. */
+  readonly signal: AbortSignal;
+  /** The route currently processing the exchange, when there is one. */
+  routeId: string | undefined;
+  /** The URI of the endpoint the exchange came from. */
+  fromEndpoint: string | undefined;
+}
+
+/** A step: may complete synchronously (no promise allocated) or return a promise. */
+export type Processor<TBody = unknown> = (exchange: Exchange<TBody>) => void | Promise<void>;

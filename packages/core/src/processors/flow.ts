@@ -1,0 +1,95 @@
+import { runtime } from "../create-exchange.js";
+import { RoutekitError } from "../errors.js";
+import type { Processor } from "../exchange.js";
+import type { ExpressionInput, LogLevel, PredicateInput } from "../route-definition.js";
+import type { LogStepOptions } from "../route-dsl.js";
+import { levelEnabled } from "../logger.js";
+import type { ContextInternals } from "../context-internals.js";
+import { renderValue, writeLog } from "../components/log.js";
+import { defineVerb } from "../verbs.js";
+
+const where = (route: { id: string; from: string }): string => `Route '${route.id || route.from}'`;
+
+defineVerb(
+  "process",
+  (recorder, processor: Processor, label?: string) => {
+    if (typeof processor !== "function") {
+      throw new RoutekitError("ROUTE_INVALID", `${where(recorder.route)}: process() expects a function (exchange) => void, found ${typeof processor}`);
+    }
+    return label === undefined ? { type: "process", processor } : { type: "process", processor, label };
+  },
+  (definition) => definition.processor,
+);
+
+defineVerb(
+  "to",
+  (recorder, uri: string) => {
+    if (typeof uri !== "string" || uri === "") {
+      throw new RoutekitError("ROUTE_INVALID", `${where(recorder.route)}: to() expects an endpoint URI (found ${JSON.stringify(uri)})`);
+    }
+    return { type: "to", uri };
+  },
+  (definition, scope) => scope.endpoint(definition.uri).send,
+);
+
+defineVerb(
+  "toD",
+  (recorder, uri: ExpressionInput<string>) => {
+    if (typeof uri !== "string" && typeof uri !== "function") {
+      throw new RoutekitError("ROUTE_INVALID", `${where(recorder.route)}: toD() expects a URI template or a function (found ${typeof uri})`);
+    }
+    return { type: "toD", uri };
+  },
+  (definition, scope) => {
+    const evaluate = scope.expression(definition.uri);
+    const context = scope.context;
+    return (exchange) => context.endpoint(String(evaluate(exchange))).send(exchange);
+  },
+);
+
+defineVerb(
+  "filter",
+  (recorder, predicate: PredicateInput) => {
+    if (typeof predicate !== "string" && typeof predicate !== "function") {
+      throw new RoutekitError("ROUTE_INVALID", `${where(recorder.route)}: filter() expects a predicate (a string or a function), found ${typeof predicate}`);
+    }
+    return { type: "filter", predicate, steps: undefined };
+  },
+  (definition, scope) => {
+    const matches = scope.predicate(definition.predicate);
+    const block = scope.compileSteps(definition.steps ?? [], scope.label);
+    return (exchange) => (matches(exchange) ? block(exchange) : undefined);
+  },
+);
+
+defineVerb(
+  "stop",
+  () => ({ type: "stop" }),
+  () => (exchange) => {
+    runtime(exchange).stopped = true;
+  },
+);
+
+const LEVELS: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "off"];
+
+defineVerb(
+  "log",
+  (recorder, message: ExpressionInput, options?: LogLevel | LogStepOptions) => {
+    const settings = typeof options === "string" ? { level: options } : (options ?? {});
+    const level = settings.level ?? "info";
+    if (!LEVELS.includes(level)) {
+      throw new RoutekitError("ROUTE_INVALID", `${where(recorder.route)}: log() level must be one of ${LEVELS.join(", ")} (found '${String(level)}')`);
+    }
+    return settings.logger === undefined
+      ? { type: "log", message, level }
+      : { type: "log", message, level, logger: settings.logger };
+  },
+  (definition, scope) => {
+    const level = definition.level;
+    if (!levelEnabled(level, "trace")) return () => undefined;
+    const evaluate = scope.expression(definition.message);
+    const logger = (scope.context as ContextInternals).logger;
+    const name = definition.logger ?? scope.routeId;
+    return (exchange) => writeLog(logger, level, `[${name}] ${renderValue(evaluate(exchange))}`);
+  },
+);

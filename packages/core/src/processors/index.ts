@@ -1,0 +1,4 @@
+// Loads every core verb so the DSL has them installed.
+import "./route-verbs.js";
+import "./message.js";
+import "./flow.js";

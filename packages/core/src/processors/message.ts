@@ -1,0 +1,85 @@
+import { RoutekitError } from "../errors.js";
+import type { Exchange } from "../exchange.js";
+import type { ExpressionInput } from "../route-definition.js";
+import { defineVerb, type Recorder } from "../verbs.js";
+
+function checkExpression(recorder: Recorder, verb: string, expression: unknown): ExpressionInput {
+  if (typeof expression !== "string" && typeof expression !== "function") {
+    throw new RoutekitError(
+      "ROUTE_INVALID",
+      `Route '${recorder.route.id || recorder.route.from}': ${verb}() expects an expression (a string or a function of the exchange), found ${expression === null ? "null" : typeof expression}`,
+    );
+  }
+  return expression as ExpressionInput;
+}
+
+function checkName(recorder: Recorder, verb: string, name: unknown): string {
+  if (typeof name !== "string" || name === "") {
+    throw new RoutekitError("ROUTE_INVALID", `Route '${recorder.route.id || recorder.route.from}': ${verb}() expects a non-empty name (found ${JSON.stringify(name)})`);
+  }
+  return name;
+}
+
+/** Sets the body from an expression; a promise result is awaited. */
+function bodySetter(evaluate: (exchange: Exchange) => unknown) {
+  return (exchange: Exchange): void | Promise<void> => {
+    const value = evaluate(exchange);
+    if (value instanceof Promise) {
+      return value.then((resolved) => {
+        exchange.body = resolved;
+      });
+    }
+    exchange.body = value;
+  };
+}
+
+for (const verb of ["setBody", "transform"] as const) {
+  defineVerb(
+    verb,
+    (recorder, expression: ExpressionInput) => ({ type: verb, expression: checkExpression(recorder, verb, expression) }),
+    (definition, scope) => bodySetter(scope.expression(definition.expression)),
+  );
+}
+
+defineVerb(
+  "setHeader",
+  (recorder, name: string, expression: ExpressionInput) => ({
+    type: "setHeader",
+    name: checkName(recorder, "setHeader", name),
+    expression: checkExpression(recorder, "setHeader", expression),
+  }),
+  (definition, scope) => {
+    const evaluate = scope.expression(definition.expression);
+    const name = definition.name;
+    return (exchange) => {
+      exchange.headers[name] = evaluate(exchange);
+    };
+  },
+);
+
+defineVerb(
+  "setProperty",
+  (recorder, name: string, expression: ExpressionInput) => ({
+    type: "setProperty",
+    name: checkName(recorder, "setProperty", name),
+    expression: checkExpression(recorder, "setProperty", expression),
+  }),
+  (definition, scope) => {
+    const evaluate = scope.expression(definition.expression);
+    const name = definition.name;
+    return (exchange) => {
+      exchange.properties[name] = evaluate(exchange);
+    };
+  },
+);
+
+defineVerb(
+  "removeHeader",
+  (recorder, name: string) => ({ type: "removeHeader", name: checkName(recorder, "removeHeader", name) }),
+  (definition) => {
+    const name = definition.name;
+    return (exchange) => {
+      delete exchange.headers[name];
+    };
+  },
+);

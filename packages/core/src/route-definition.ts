@@ -1,0 +1,115 @@
+import type { Exchange, Processor } from "./exchange.js";
+
+/** An expression: a `${...}` simple-language string, a constant string, or a function of the exchange. */
+export type ExpressionInput<TValue = unknown> = string | ((exchange: Exchange) => TValue);
+/** A predicate: a simple-language string or a function of the exchange. */
+export type PredicateInput = string | ((exchange: Exchange) => unknown);
+
+/** Log levels of `log` and `log:`. */
+export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "off";
+
+/** One step of a route, as recorded by the DSL. Plain data: printable, diffable, compilable. */
+export type StepDefinition =
+  | { type: "process"; processor: Processor; label?: string }
+  | { type: "to"; uri: string }
+  | { type: "toD"; uri: ExpressionInput<string> }
+  | { type: "setBody"; expression: ExpressionInput }
+  | { type: "transform"; expression: ExpressionInput }
+  | { type: "setHeader"; name: string; expression: ExpressionInput }
+  | { type: "removeHeader"; name: string }
+  | { type: "setProperty"; name: string; expression: ExpressionInput }
+  | { type: "log"; message: ExpressionInput; level: LogLevel; logger?: string }
+  | { type: "stop" }
+  | { type: "filter"; predicate: PredicateInput; steps: StepDefinition[] | undefined }
+  | { type: "custom"; name: string; args: unknown[] }
+  | ExtraStepDefinition;
+
+/**
+ * Step definitions contributed by the EIP modules (`choice`, `split`, ...), each a plain object
+ * discriminated on `type`; registered next to their compiler.
+ */
+export interface ExtraStepDefinition {
+  readonly type: `eip:${string}`;
+  readonly [key: string]: unknown;
+}
+
+/** A whole route: where it consumes from, its steps, its error handling and its aspects. */
+export interface RouteDefinition {
+  id: string;
+  from: string;
+  description: string | undefined;
+  steps: StepDefinition[];
+  /** Route-local error handling, recorded by `onException` / `errorHandler` on the route. */
+  errorHandling: ErrorHandlingDefinition;
+  /** Extra facets other packages attach (e.g. `llmTool`), keyed by aspect name. */
+  aspects: Record<string, unknown>;
+  autoStart: boolean;
+}
+
+/** Error class to match, as given to `onException`. */
+export type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** Redelivery policy (Camel's names and defaults). */
+export interface RedeliveryOptions {
+  /** Redeliveries after the first attempt; 0 = none, -1 = forever. Default 0. */
+  maximumRedeliveries?: number;
+  /** Delay before the first redelivery in ms. Default 1000. */
+  redeliveryDelay?: number;
+  /** Multiplier for exponential backoff; 1 = fixed delay. Default 1 (2 when `useExponentialBackOff`). */
+  backOffMultiplier?: number;
+  useExponentialBackOff?: boolean;
+  /** Upper bound of one delay in ms. Default 60000. */
+  maximumRedeliveryDelay?: number;
+  /** Keep redelivering while this predicate holds (on top of the count). */
+  retryWhile?: PredicateInput;
+}
+
+/** One `onException` clause. */
+export interface OnExceptionDefinition extends RedeliveryOptions {
+  errors: ErrorClass[];
+  /** Stop routing and reply to the caller without the error. */
+  handled?: boolean | PredicateInput;
+  /** Clear the error and carry on at the next step. */
+  continued?: boolean | PredicateInput;
+  /** Restore the body and headers the route received before running `step`. */
+  useOriginalMessage?: boolean;
+  /** Steps to run on the failed exchange (the error is visible as `${exception.message}`). */
+  steps?: StepDefinition[];
+  /** Only when this predicate holds. */
+  onWhen?: PredicateInput;
+}
+
+/** `errorHandler(...)`: the default for errors no `onException` clause matched. */
+export interface ErrorHandlerDefinition extends RedeliveryOptions {
+  /** Dead letter channel: where exhausted exchanges go; then they count as handled. */
+  deadLetterUri?: string;
+  useOriginalMessage?: boolean;
+}
+
+/** Both scopes of error handling: clauses are matched route-local first. */
+export interface ErrorHandlingDefinition {
+  onException: OnExceptionDefinition[];
+  errorHandler: ErrorHandlerDefinition | undefined;
+}
+
+/** A short label for a step in error messages: `#3 to(mock:a)`. */
+export function describeStep(step: StepDefinition, index: number): string {
+  const position = `#${index + 1}`;
+  switch (step.type) {
+    case "to":
+      return `${position} to(${step.uri})`;
+    case "toD":
+      return `${position} toD(${typeof step.uri === "string" ? step.uri : "fn"})`;
+    case "setHeader":
+    case "setProperty":
+      return `${position} ${step.type}(${step.name})`;
+    case "removeHeader":
+      return `${position} removeHeader(${step.name})`;
+    case "process":
+      return `${position} process${step.label === undefined ? "" : `(${step.label})`}`;
+    case "custom":
+      return `${position} ${step.name}`;
+    default:
+      return `${position} ${step.type.startsWith("eip:") ? step.type.slice(4) : step.type}`;
+  }
+}

@@ -1,0 +1,53 @@
+import type { Exchange, Processor } from "./exchange.js";
+import type { LogLevel } from "./route-definition.js";
+
+/** An expression over an exchange carrying `TBody`: a `${...}` string, a constant string, or a function. */
+export type ExpressionOf<TBody, TValue = unknown> = string | ((exchange: Exchange<TBody>) => TValue);
+/** A predicate over an exchange carrying `TBody`. */
+export type PredicateOf<TBody> = string | ((exchange: Exchange<TBody>) => unknown);
+/** A nested block: `(route) => route.to(...)...`. */
+export type Step<TBody = unknown> = (route: RouteDsl<TBody>) => unknown;
+
+/** Options of the `log` verb. */
+export interface LogStepOptions {
+  level?: LogLevel;
+  /** Logger name; default the route id. */
+  logger?: string;
+}
+
+/**
+ * The fluent route DSL. Each call records a step into a plain route definition; nothing runs
+ * until the context compiles and starts the route. Packages add verbs by declaration merging
+ * on this interface plus `defineStep(...)` at runtime.
+ */
+export interface RouteDsl<TBody = unknown> {
+  /** Names the route (default `route1`, `route2`, ...). Only on the route itself, not in a block. */
+  routeId(id: string): RouteDsl<TBody>;
+  description(text: string): RouteDsl<TBody>;
+  /** Runs a function on the exchange; may be async. */
+  process(processor: Processor<TBody>, label?: string): RouteDsl<TBody>;
+  /** Sends to an endpoint; for request-reply endpoints the reply becomes the body. */
+  to<TReply = TBody>(uri: string): RouteDsl<TReply>;
+  /** Like `to`, with a URI computed per exchange (`"seda:${header.kind}"`). */
+  toD<TReply = TBody>(uri: ExpressionOf<TBody, string>): RouteDsl<TReply>;
+  setBody<TResult>(expression: (exchange: Exchange<TBody>) => TResult): RouteDsl<Awaited<TResult>>;
+  setBody(expression: string): RouteDsl<unknown>;
+  /** Same as `setBody` (Camel's name for a message translation). */
+  transform<TResult>(expression: (exchange: Exchange<TBody>) => TResult): RouteDsl<Awaited<TResult>>;
+  transform(expression: string): RouteDsl<unknown>;
+  setHeader(name: string, expression: ExpressionOf<TBody>): RouteDsl<TBody>;
+  removeHeader(name: string): RouteDsl<TBody>;
+  setProperty(name: string, expression: ExpressionOf<TBody>): RouteDsl<TBody>;
+  /** Only exchanges matching the predicate continue; a type guard narrows the body type. */
+  filter<TNarrow extends TBody>(
+    predicate: (exchange: Exchange<TBody>) => exchange is Exchange<TNarrow>,
+  ): RouteDsl<TNarrow>;
+  filter(predicate: PredicateOf<TBody>): RouteDsl<TBody>;
+  /** Logs a message (an expression) at a level (default info). */
+  log(message: ExpressionOf<TBody>, options?: LogLevel | LogStepOptions): RouteDsl<TBody>;
+  /** Stops routing this exchange (its callers too); the reply is the current body. */
+  stop(): RouteDsl<TBody>;
+}
+
+/** The DSL at the start of a route, before any step. */
+export type FromDsl<TBody> = RouteDsl<TBody>;

@@ -1,0 +1,72 @@
+import type { Consumer, RouteProcessor } from "./component.js";
+import type { ContextInternals } from "./context-internals.js";
+import { runtime, type RuntimeExchange } from "./create-exchange.js";
+import type { Exchange, Processor } from "./exchange.js";
+import type { RouteDefinition } from "./route-definition.js";
+
+/** A route as it runs: its compiled pipeline, its consumer and its in-flight exchanges. */
+export class RouteRuntime {
+  readonly definition: RouteDefinition;
+  readonly inflight = new Set<RuntimeExchange>();
+  state: "stopped" | "started" = "stopped";
+  consumer: Consumer | undefined = undefined;
+  /** Runs one exchange through the route: never throws; a failure stays on `exchange.error`. */
+  readonly process: RouteProcessor;
+  readonly #stopHooks: Array<() => void | Promise<void>> = [];
+
+  constructor(definition: RouteDefinition, pipeline: Processor, context: ContextInternals, keepOriginal: boolean) {
+    this.definition = definition;
+    const id = definition.id;
+    const inflight = this.inflight;
+    const events = context.events;
+    const finish = (target: RuntimeExchange, previous: string | undefined, started: number): void => {
+      if (target.haltedIn === id) target.haltedIn = undefined;
+      inflight.delete(target);
+      target.routeId = previous;
+      context.trackPending(-1);
+      if (started !== 0) {
+        const durationMs = performance.now() - started;
+        if (target.error === undefined) events.emit("exchange-completed", { exchange: target, routeId: id, durationMs });
+        else events.emit("exchange-failed", { exchange: target, routeId: id, durationMs, error: target.error });
+      }
+    };
+    this.process = (exchange: Exchange) => {
+      const target = runtime(exchange);
+      const previous = target.routeId;
+      target.routeId = id;
+      if (keepOriginal && target.original === undefined) {
+        target.original = { body: target.body, headers: { ...target.headers } };
+      }
+      inflight.add(target);
+      context.trackPending(1);
+      let started = 0;
+      if (events.has("exchange-completed") || events.has("exchange-failed")) started = performance.now();
+      if (events.has("exchange-created")) events.emit("exchange-created", { exchange: target, routeId: id });
+      let result: void | Promise<void> = undefined;
+      try {
+        result = pipeline(target);
+      } catch (error) {
+        target.error = error instanceof Error ? error : new Error(String(error));
+      }
+      if (result !== undefined) {
+        return result.then(
+          () => finish(target, previous, started),
+          (error: unknown) => {
+            target.error = error instanceof Error ? error : new Error(String(error));
+            finish(target, previous, started);
+          },
+        );
+      }
+      finish(target, previous, started);
+    };
+  }
+
+  /** Work to run when the route stops taking new work (e.g. force-completing aggregations). */
+  onStop(hook: () => void | Promise<void>): void {
+    this.#stopHooks.push(hook);
+  }
+
+  async runStopHooks(): Promise<void> {
+    for (const hook of this.#stopHooks) await hook();
+  }
+}
