@@ -16,8 +16,22 @@ function exchangeOf(fields: Partial<ExpressionExchange> = {}): ExpressionExchang
 }
 
 const order = exchangeOf({
-  body: { kind: "book", items: [{ name: "Dune", price: 12.5 }, { name: "Emma", price: 7 }], "odd.key": "odd" },
-  headers: { n: 21, kind: "book", "Content-Type": "application/json", "a.b": "dotted", text: "Hello", empty: "" },
+  body: {
+    kind: "book",
+    items: [
+      { name: "Dune", price: 12.5 },
+      { name: "Emma", price: 7 },
+    ],
+    "odd.key": "odd",
+  },
+  headers: {
+    n: 21,
+    kind: "book",
+    "Content-Type": "application/json",
+    "a.b": "dotted",
+    text: "Hello",
+    empty: "",
+  },
   properties: { attempt: 2, tags: ["a", "b"] },
   routeId: "orders",
   fromEndpoint: "direct:orders",
@@ -114,7 +128,9 @@ describe("simple language: data access", () => {
   it("never returns functions found on values", () => {
     expect(evaluate("${body.toString}")).toBeUndefined();
     expect(evaluate("${body.hasOwnProperty}")).toBeUndefined();
-    expect(evaluate("${body[header.key]}", exchangeOf({ body: {}, headers: { key: "valueOf" } }))).toBeUndefined();
+    expect(
+      evaluate("${body[header.key]}", exchangeOf({ body: {}, headers: { key: "valueOf" } })),
+    ).toBeUndefined();
   });
 });
 

@@ -33,8 +33,10 @@ function toXPathError(expression: string, error: unknown): RoutekitError {
   const message = error instanceof Error ? error.message : String(error);
   const code = errorCode(error);
   if (code === "XPST0003") {
-    const detail = /XPST0003: ([^\n]*)/.exec(message)?.[1] ?? "syntax error";
-    const shortDetail = detail.length > 120 ? `${detail.slice(0, 120)}…` : detail;
+    const detail = /XPST0003: ([^\n]*)/.exec(message)?.[1] ?? "Failed to parse script";
+    // fontoxpath lists every token it could accept; past a few that helps nobody.
+    const shortDetail =
+      detail.length > 80 ? detail.replace(/Expected .*$/, "Expected an expression") : detail;
     const location = /at <>:(\d+):(\d+)/.exec(message);
     const line = Number(location?.[1] ?? 1);
     const column = Number(location?.[2] ?? 1);
