@@ -90,9 +90,8 @@ export async function tavilySearch(
     }
     if (signal?.aborted) throw signal.reason;
     if (error instanceof LlmToolsError) throw error;
-    throw failed(
-      `request to ${resolved.searchUrl} failed: ${redact(error instanceof Error ? error.message : String(error))}`,
-    );
+    const reason = error instanceof Error ? error.message : String(error);
+    throw failed(redact(`request to ${resolved.searchUrl} failed: ${reason}`));
   }
 }
 
