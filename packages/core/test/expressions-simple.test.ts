@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are simple-language expressions, not JavaScript templates
 import { describe, expect, it } from "vitest";
 import {
   body,

@@ -1,7 +1,8 @@
 import { RoutekitError } from "../errors.js";
 import { describeValue } from "./expression-errors.js";
 
-const BLOCKED = new Set(["__proto__", "constructor", "prototype"]);
+/** Keys that would lead into prototypes; no expression can read them. */
+export const BLOCKED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 const textDecoder = new TextDecoder();
 
 /**
@@ -14,7 +15,7 @@ export function readProperty(value: unknown, key: string): unknown {
     if (key === "length") return value.length;
     return undefined;
   }
-  if (typeof value !== "object" || BLOCKED.has(key)) return undefined;
+  if (typeof value !== "object" || BLOCKED_KEYS.has(key)) return undefined;
   if (!(key in value)) return undefined;
   const result = (value as Record<string, unknown>)[key];
   return typeof result === "function" ? undefined : result;
