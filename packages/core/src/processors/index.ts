@@ -2,3 +2,5 @@
 import "./route-verbs.js";
 import "./message.js";
 import "./flow.js";
+import "./routing/index.js";
+import "./resilience/index.js";

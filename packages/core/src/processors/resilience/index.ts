@@ -1,0 +1,2 @@
+// Resilience and error-handling EIPs: each file defines its verb (types, recording, compiling).
+export {};

@@ -1,0 +1,2 @@
+// Routing EIPs: each file defines its verb (types, recording, compiling).
+export {};
