@@ -101,17 +101,18 @@ describe("http_fetch refuses requests to the local network", () => {
   });
 
   it.each([
-    ["10.0.0.1", "private network (10.0.0.0/8)"],
-    ["169.254.169.254", "cloud metadata service (169.254.169.254)"],
-    ["fd00:ec2::254", "unique-local (fc00::/7)"],
-    ["::ffff:169.254.169.254", "cloud metadata service (169.254.169.254) embedded in an IPv4-mapped IPv6"],
-  ])("refuses a name resolving to %s before any connection", async (address, reason) => {
+    ["::1", "loopback (::1)"],
+    ["::ffff:127.0.0.1", "loopback (127.0.0.0/8) embedded in an IPv4-mapped IPv6 address as 127.0.0.1"],
+    ["127.0.0.2", "loopback (127.0.0.0/8)"],
+  ])("refuses a name resolving to %s at connect time, with no request sent", async (address, reason) => {
+    // Only loopback answers here: even a broken guard could not send traffic off this machine.
     const asked: string[] = [];
     const lookup = fakeLookup([{ address, family: address.includes(":") ? 6 : 4 }], asked);
-    const error = await refusal("http://internal.example.test/latest/meta-data/", { lookup });
+    const error = await refusal(`http://internal.example.test:${server.port}/latest/meta-data/`, { lookup });
     expect(error.code).toBe("TOOL_GUARD_REFUSED");
     expect(error.message).toContain(`it resolves to ${address}, ${reason}`);
     expect(asked).toEqual(["internal.example.test"]);
+    expect(server.requests).toEqual([]);
   });
 
   it("re-checks the allowlist on every redirect hop", async () => {
@@ -144,6 +145,30 @@ describe("createGuardedLookup", () => {
       lookup("name.example.test", { all }, (error, address, family) => resolve({ error, address, family }));
     });
   }
+
+  it.each([
+    ["10.0.0.1", "private network (10.0.0.0/8)"],
+    ["169.254.169.254", "cloud metadata service (169.254.169.254)"],
+    ["fd00:ec2::254", "unique-local (fc00::/7)"],
+    ["::ffff:169.254.169.254", "cloud metadata service (169.254.169.254) embedded in an IPv4-mapped IPv6"],
+  ])("refuses a name resolving to %s before any socket exists", async (address, reason) => {
+    // The lookup is called on its own: no dispatcher, no socket, so nothing can be sent anywhere.
+    const asked: string[] = [];
+    const guarded = createGuardedLookup(
+      "http_fetch",
+      fakeLookup([{ address, family: address.includes(":") ? 6 : 4 }], asked),
+    );
+    for (const all of [true, false]) {
+      const { error, address: handedOn } = await run(guarded, all);
+      expect(error).toBeInstanceOf(LlmToolsError);
+      expect((error as LlmToolsError).code).toBe("TOOL_GUARD_REFUSED");
+      expect(error?.message).toContain(
+        `refused to connect to 'name.example.test': it resolves to ${address}, ${reason}`,
+      );
+      expect(handedOn).toEqual([]);
+    }
+    expect(asked).toEqual(["name.example.test", "name.example.test"]);
+  });
 
   it("refuses the whole answer when any one address is refused", async () => {
     const guarded = createGuardedLookup(

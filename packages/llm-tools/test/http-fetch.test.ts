@@ -1,3 +1,4 @@
+import type { LookupFunction } from "node:net";
 import { Agent } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LlmToolsError } from "../src/errors.js";
@@ -146,7 +147,12 @@ describe("fetchText", () => {
   });
 
   it("matches the host allowlist exactly and case-insensitively", async () => {
-    const options: HttpFetchOptions = { allowPrivateNetwork: true, hostAllowlist: ["LocalHost"] };
+    // Every name resolves to 127.0.0.1, so even a broken allowlist could only reach this machine.
+    const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
+      if (lookupOptions.all === true) callback(null, [{ address: "127.0.0.1", family: 4 }]);
+      else callback(null, "127.0.0.1", 4);
+    };
+    const options: HttpFetchOptions = { allowPrivateNetwork: true, hostAllowlist: ["LocalHost"], lookup };
     const result = await fetchText(`http://LOCALHOST:${server.port}/text`, options);
     expect(result.text).toBe("hello");
     for (const host of ["127.0.0.1", "localhost.example", "sub.localhost"]) {

@@ -197,7 +197,7 @@ describe("tavilySearch", () => {
       { baseUrl: "api.tavily.com" },
       "option 'baseUrl' must be an absolute http or https URL without query or fragment",
     ],
-    [{ baseUrl: "https://api.tavily.com/?x=1" }, "option 'baseUrl' must be an absolute http or https URL"],
+    [{ baseUrl: "http://127.0.0.1:1/?x=1" }, "option 'baseUrl' must be an absolute http or https URL"],
     [{ timeoutMs: 0 }, "option 'timeoutMs' must be an integer >= 1 (found number 0)"],
     [{ includeAnswer: "yes" }, "option 'includeAnswer' must be true or false"],
     [

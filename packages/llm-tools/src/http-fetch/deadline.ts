@@ -6,12 +6,15 @@ export interface Deadline {
   timedOut(): boolean;
 }
 
+/** Node timers fire at once beyond this (about 24.8 days), so longer deadlines are capped to it. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * A real deadline: `AbortSignal.timeout` (undici's own timers are too coarse for short
  * deadlines) combined with the caller's signal.
  */
 export function createDeadline(timeoutMs: number, signal?: AbortSignal): Deadline {
-  const timeout = AbortSignal.timeout(timeoutMs);
+  const timeout = AbortSignal.timeout(Math.min(timeoutMs, LONGEST_TIMER_MS));
   const combined = signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
   return {
     signal: combined,

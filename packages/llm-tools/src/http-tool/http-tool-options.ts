@@ -23,13 +23,21 @@ export interface HttpToolOptions {
   headers?: Readonly<Record<string, string>>;
   /** Arguments sent in the query string on methods other than GET and HEAD. */
   query?: readonly string[];
-  /** Body encoding on methods other than GET and HEAD. Default "json". */
+  /**
+   * Body encoding on methods other than GET and HEAD: "json" (default) sends the remaining
+   * arguments as a JSON object with sorted keys, "form" URL-encodes them, "raw" sends the one
+   * remaining argument, which must be a string, as is (text/plain; no argument = empty body).
+   */
   body?: HttpToolBodyMode;
   /** Defaults to an open object schema listing the URL placeholders as required strings. */
   inputSchema?: JsonSchema;
   /** Deadline per call in milliseconds; a call's `context.timeoutMs` overrides it. Default 30000. */
   timeoutMs?: number;
-  /** Default "text". */
+  /**
+   * "text" (default): the body. "json": the body re-encoded compactly with `<`, `>`, `&` escaped
+   * as Go does (`\u003c`...; an empty body is `null`, a non-JSON body an error result).
+   * "status+text": the status, a line break, the body (`200\nhello`). Non-2xx ignores the mode.
+   */
   resultMode?: HttpToolResultMode;
   /** Response bytes read; the rest is dropped and `metadata.truncated` set. Default 1 MiB. */
   maxBytes?: number;
