@@ -64,6 +64,12 @@ describe("syntax errors name the expression and the column", () => {
     ["${header.a(1)}", "only functions can be called", 11],
     ["${body.items.nope()}", 'unknown function "nope"', 14],
     ["${1 2}", "expected an operator", 5],
+    [
+      "${jpath('$.a[')}",
+      'invalid argument of jpath() (JSONPath "$.a[": unclosed "[": expected "]" at column 4)',
+      9,
+    ],
+    ["${xpath('//a[')}", 'invalid argument of xpath() (XPath "//a[": syntax error at column 4', 9],
   ];
 
   for (const [text, message, column] of cases) {

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { RoutekitError } from "../errors.js";
 import { describeValue } from "./expression-errors.js";
-import { evaluateJsonPath } from "./jsonpath.js";
+import { checkJsonPath, evaluateJsonPath } from "./jsonpath.js";
 import { toXmlInput } from "./parse-xml.js";
 import { asNumber, textMatches, toText } from "./simple-values.js";
-import { evaluateXPath } from "./xpath.js";
+import { checkXPathSyntax, evaluateXPath } from "./xpath.js";
 
 type FixedFunction = (first: unknown, second: unknown, third: unknown) => unknown;
 type VariadicFunction = (values: readonly unknown[]) => unknown;
@@ -15,6 +15,8 @@ export type SimpleFunction = {
   readonly maxArguments: number;
   /** The document is the last argument and defaults to the body: `jpath('$.a')`, `header.doc.jpath('$.a')`. */
   readonly documentLast?: boolean;
+  /** Checks a literal first argument when the expression is compiled (a JSONPath, an XPath). */
+  readonly checkLiteral?: (value: string) => void;
 } & (
   | { readonly variadic: false; readonly evaluate: FixedFunction }
   | { readonly variadic: true; readonly evaluate: VariadicFunction }
@@ -127,6 +129,9 @@ const FUNCTIONS: Readonly<Record<string, SimpleFunction>> = {
       return evaluateJsonPath(document, path);
     }),
     documentLast: true,
+    checkLiteral: (path) => {
+      checkJsonPath(path);
+    },
   },
   xpath: {
     ...fixed(1, 2, (expression, document) => {
@@ -137,6 +142,7 @@ const FUNCTIONS: Readonly<Record<string, SimpleFunction>> = {
       return evaluateXPath(toXmlInput(document, "xpath()"), expression);
     }),
     documentLast: true,
+    checkLiteral: checkXPathSyntax,
   },
 };
 

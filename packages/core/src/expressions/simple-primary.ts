@@ -181,7 +181,17 @@ function parseCall(
       nameToken.start,
     );
   }
-  if (definition.documentLast && args.length === 1)
+  const [first] = args;
+  if (definition.checkLiteral !== undefined && first?.kind === "literal" && typeof first.value === "string") {
+    try {
+      definition.checkLiteral(first.value);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw syntaxError(stream.text, `invalid argument of ${name}() (${reason})`, first.start);
+    }
+  }
+  if (definition.documentLast && args.length === 1) {
     args.push({ kind: "root", name: "body", start: nameToken.start });
+  }
   return { kind: "call", name, args, start: nameToken.start };
 }
