@@ -6,6 +6,8 @@ import { type Channel, type ChannelModel, connect, type GetMessage } from "amqpl
 /** The broker the tests use (loopback only). */
 export const brokerUrl = process.env.AMQP_URL ?? "amqp://guest:guest@127.0.0.1:5672";
 
+const where = new URL(brokerUrl).host;
+
 async function probe(): Promise<boolean> {
   try {
     const connection = await connect(brokerUrl, { timeout: 3000 });
@@ -14,11 +16,11 @@ async function probe(): Promise<boolean> {
   } catch (error) {
     if (process.env.CI === "true") {
       throw new Error(
-        `RabbitMQ is not reachable at 127.0.0.1:5672 and CI=true requires it (${String(error)})`,
+        `RabbitMQ is not reachable at ${where} and CI=true requires it (${String(error)})`,
       );
     }
     console.warn(
-      "amqp tests skipped: no RabbitMQ on 127.0.0.1:5672 — start one with `rabbitmq-server -detached`",
+      `amqp tests skipped: no RabbitMQ on ${where} — start one with \`rabbitmq-server -detached\``,
     );
     return false;
   }
