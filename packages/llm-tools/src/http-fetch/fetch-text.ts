@@ -2,7 +2,7 @@ import { request } from "undici";
 import { LlmToolsError, ToolInputError } from "../errors.js";
 import { describe } from "../tool-input.js";
 import { createDeadline, type Deadline } from "./deadline.js";
-import { describeUrl } from "./guarded-dispatcher.js";
+import { describeUrl } from "./describe-url.js";
 import { guardError } from "./guarded-lookup.js";
 import { isHostAllowed, normalizeHost } from "./host-allowlist.js";
 import { type HttpFetchOptions, resolveHttpFetchOptions } from "./http-fetch-options.js";

@@ -1,6 +1,7 @@
 import { isIP, type LookupFunction } from "node:net";
 import { Agent, type Dispatcher, interceptors } from "undici";
 import { classifyAddress } from "./address-policy.js";
+import { describeUrl } from "./describe-url.js";
 import { createGuardedLookup, guardError } from "./guarded-lookup.js";
 import { type HostAllowlist, isHostAllowed, normalizeHost, prepareHostAllowlist } from "./host-allowlist.js";
 import { booleanOption, integerOption, optionError } from "./option-checks.js";
@@ -93,15 +94,6 @@ function blockedReason(hostname: string): string | undefined {
   return verdict.blocked
     ? `address ${host} is ${verdict.reason} (set allowPrivateNetwork: true to allow private addresses)`
     : undefined;
-}
-
-/** A URL for messages: user name and password are never shown. */
-export function describeUrl(url: URL): string {
-  if (url.username === "" && url.password === "") return url.href;
-  const copy = new URL(url.href);
-  copy.username = "";
-  copy.password = "";
-  return copy.href;
 }
 
 function refusedController(reason: Error): Dispatcher.DispatchController {

@@ -1,7 +1,7 @@
 import type { ToolCallContext, ToolResult } from "@routekit/llm/tool";
 import { Agent, type Dispatcher, interceptors, request } from "undici";
 import { createDeadline } from "../http-fetch/deadline.js";
-import { describeUrl } from "../http-fetch/guarded-dispatcher.js";
+import { describeUrl } from "../http-fetch/describe-url.js";
 import { decodeUtf8, readBody } from "../http-fetch/read-body.js";
 import { describe } from "../tool-input.js";
 import { expandHeaders, redact } from "./expand-headers.js";
