@@ -1,5 +1,5 @@
 export type { CompiledExpression, Expression, ExpressionExchange } from "./expression-exchange.js";
-export { checkJsonPath, evaluateJsonPath, MAX_JSONPATH_LENGTH } from "./jsonpath.js";
+export { type CheckedJsonPath, checkJsonPath, evaluateJsonPath, MAX_JSONPATH_LENGTH } from "./jsonpath.js";
 export { isMultiMatchPath } from "./jsonpath-syntax.js";
 export { parseXml } from "./parse-xml.js";
 export {

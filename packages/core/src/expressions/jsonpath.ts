@@ -8,12 +8,13 @@ export const MAX_JSONPATH_LENGTH = 4096;
 /** Distinct paths remembered before the caches (ours and the library's global one) are dropped. */
 const PATH_CACHE_LIMIT = 1000;
 
-interface CheckedPath {
+/** A JSONPath that passed `checkJsonPath`. */
+export interface CheckedJsonPath {
   readonly normalized: string;
   readonly multiMatch: boolean;
 }
 
-const checkedPaths = new Map<string, CheckedPath>();
+const checkedPaths = new Map<string, CheckedJsonPath>();
 const textDecoder = new TextDecoder();
 
 type JsonDocument = null | boolean | number | string | object;
@@ -22,7 +23,7 @@ type JsonDocument = null | boolean | number | string | object;
  * Checks a JSONPath and returns its normalized form (a missing leading `$` is added) and whether
  * it is a multi-match path. Throws an `ExpressionError` naming the path and the column.
  */
-export function checkJsonPath(path: string): CheckedPath {
+export function checkJsonPath(path: string): CheckedJsonPath {
   const known = checkedPaths.get(path);
   if (known !== undefined) return known;
   if (typeof path !== "string" || path.trim() === "") {
