@@ -4,8 +4,13 @@ import { createFailurePolicy, givingUp } from "./error-policy.js";
 import type { Processor } from "./exchange.js";
 import { compileExpression, compilePredicate } from "./expressions/index.js";
 import { createPipeline, type FailurePolicy } from "./pipeline.js";
-import { describeStep, type ErrorHandlingDefinition, type RouteDefinition, type StepDefinition } from "./route-definition.js";
-import { compilerFor, type CompileScope } from "./verbs.js";
+import {
+  describeStep,
+  type ErrorHandlingDefinition,
+  type RouteDefinition,
+  type StepDefinition,
+} from "./route-definition.js";
+import { type CompileScope, compilerFor } from "./verbs.js";
 
 /**
  * Compiles a route definition into its processor. Every block (the route and each nested block)
@@ -18,7 +23,11 @@ export function compileRoute(
   context: ContextInternals,
   stopHooks: Array<() => void | Promise<void>>,
 ): RouteProcessor {
-  const compileBlock = (steps: readonly StepDefinition[], prefix: string, policy: FailurePolicy): Processor => {
+  const compileBlock = (
+    steps: readonly StepDefinition[],
+    prefix: string,
+    policy: FailurePolicy,
+  ): Processor => {
     const scopeFor = (label: string): CompileScope => ({
       context,
       routeId: route.id,

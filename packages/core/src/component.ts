@@ -1,6 +1,6 @@
 import type { RouteContext } from "./context-types.js";
-import type { Exchange, Processor } from "./exchange.js";
 import type { OptionSchema, OptionsOf } from "./endpoint-options.js";
+import type { Exchange, Processor } from "./exchange.js";
 
 /** A parsed endpoint URI `scheme:path?options`, options already validated against the component's schema. */
 export interface EndpointAddress<TOptions = Record<string, unknown>> {
@@ -55,6 +55,8 @@ export interface Component<TSchema extends OptionSchema = OptionSchema> {
 }
 
 /** Identity helper that keeps a component's option types. */
-export function defineComponent<TSchema extends OptionSchema>(component: Component<TSchema>): Component<TSchema> {
+export function defineComponent<TSchema extends OptionSchema>(
+  component: Component<TSchema>,
+): Component<TSchema> {
   return component;
 }

@@ -1,8 +1,8 @@
 import type { Component, Endpoint } from "./component.js";
+import type { MockEndpoint } from "./components/mock.js";
 import type { EventBus } from "./events.js";
 import type { Exchange, ExchangePattern, Headers } from "./exchange.js";
 import type { RouteBuilder, RoutesFunction } from "./route-builder.js";
-import type { MockEndpoint } from "./components/mock.js";
 
 /** Lifecycle of a context. */
 export type ContextState = "created" | "starting" | "started" | "stopping" | "stopped";

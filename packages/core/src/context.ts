@@ -1,9 +1,8 @@
-import { aspectHandlers } from "./route-aspects.js";
-import type { Component, Endpoint } from "./component.js";
 import { compileRoute } from "./compile.js";
+import type { Component, Endpoint } from "./component.js";
 import { directComponent } from "./components/direct.js";
 import { logComponent } from "./components/log.js";
-import { mockComponent, type MockEndpoint } from "./components/mock.js";
+import { type MockEndpoint, mockComponent } from "./components/mock.js";
 import { sedaComponent } from "./components/seda.js";
 import { timerComponent } from "./components/timer.js";
 import type { ContextInternals } from "./context-internals.js";
@@ -17,16 +16,17 @@ import type {
   StopOptions,
 } from "./context-types.js";
 import { RuntimeExchange } from "./create-exchange.js";
-import { RouteStepError, RoutekitError } from "./errors.js";
+import { RoutekitError, RouteStepError } from "./errors.js";
 import { EventBus } from "./events.js";
 import type { Exchange, Headers } from "./exchange.js";
 import { createConsoleLogger, type Logger } from "./logger.js";
 import { didYouMean } from "./nearest.js";
-import { RouteBuilder, routesFromFunction, type RoutesFunction } from "./route-builder.js";
+import { aspectHandlers } from "./route-aspects.js";
+import { RouteBuilder, type RoutesFunction, routesFromFunction } from "./route-builder.js";
+import type { LogLevel } from "./route-definition.js";
 import { RouteRuntime } from "./route-runtime.js";
 import { stopRoutes } from "./shutdown.js";
 import { parseOptions, parseUri } from "./uri.js";
-import type { LogLevel } from "./route-definition.js";
 
 /** Options of `createContext`. */
 export interface ContextOptions {
@@ -37,7 +37,14 @@ export interface ContextOptions {
   logLevel?: LogLevel;
 }
 
-const usesOriginalMessage = (routes: { errorHandling: { onException: { useOriginalMessage?: boolean }[]; errorHandler?: { useOriginalMessage?: boolean } | undefined } }[]): boolean =>
+const usesOriginalMessage = (
+  routes: {
+    errorHandling: {
+      onException: { useOriginalMessage?: boolean }[];
+      errorHandler?: { useOriginalMessage?: boolean } | undefined;
+    };
+  }[],
+): boolean =>
   routes.some(
     (route) =>
       route.errorHandling.onException.some((clause) => clause.useOriginalMessage === true) ||
@@ -91,16 +98,32 @@ class DefaultContext implements ContextInternals {
   }
 
   use(plugin: Plugin): this {
-    if (plugin === null || typeof plugin !== "object" || typeof plugin.install !== "function" || typeof plugin.name !== "string") {
-      throw new RoutekitError("PLUGIN_INVALID", `context.use() expects a plugin { name, install(context) } (found ${describe(plugin)})`);
+    if (
+      plugin === null ||
+      typeof plugin !== "object" ||
+      typeof plugin.install !== "function" ||
+      typeof plugin.name !== "string"
+    ) {
+      throw new RoutekitError(
+        "PLUGIN_INVALID",
+        `context.use() expects a plugin { name, install(context) } (found ${describe(plugin)})`,
+      );
     }
     plugin.install(this);
     return this;
   }
 
   addComponent(component: Component): this {
-    if (component === null || typeof component !== "object" || typeof component.scheme !== "string" || typeof component.createEndpoint !== "function") {
-      throw new RoutekitError("PLUGIN_INVALID", `addComponent() expects a component { scheme, options, createEndpoint } (found ${describe(component)})`);
+    if (
+      component === null ||
+      typeof component !== "object" ||
+      typeof component.scheme !== "string" ||
+      typeof component.createEndpoint !== "function"
+    ) {
+      throw new RoutekitError(
+        "PLUGIN_INVALID",
+        `addComponent() expects a component { scheme, options, createEndpoint } (found ${describe(component)})`,
+      );
     }
     this.#components.set(component.scheme, component);
     return this;
@@ -133,19 +156,31 @@ class DefaultContext implements ContextInternals {
       );
     }
     const options = parseOptions(parsed, component.options);
-    const endpoint = component.createEndpoint({ uri, scheme: parsed.scheme, path: parsed.path, options }, this);
+    const endpoint = component.createEndpoint(
+      { uri, scheme: parsed.scheme, path: parsed.path, options },
+      this,
+    );
     this.#endpoints.set(uri, endpoint);
     if (this.#state === "started" && endpoint.start !== undefined) {
-      Promise.resolve(endpoint.start()).catch((error: unknown) => this.logger.error(`Endpoint '${uri}' failed to start: ${String(error)}`));
+      Promise.resolve(endpoint.start()).catch((error: unknown) =>
+        this.logger.error(`Endpoint '${uri}' failed to start: ${String(error)}`),
+      );
     }
     return endpoint;
   }
 
   async addRoutes(routes: RouteBuilder | RoutesFunction): Promise<void> {
     const builder =
-      routes instanceof RouteBuilder ? routes : typeof routes === "function" ? routesFromFunction(routes as RoutesFunction) : undefined;
+      routes instanceof RouteBuilder
+        ? routes
+        : typeof routes === "function"
+          ? routesFromFunction(routes as RoutesFunction)
+          : undefined;
     if (builder === undefined) {
-      throw new RoutekitError("ROUTE_INVALID", `addRoutes() expects a RouteBuilder or a function (r) => {...} (found ${describe(routes)})`);
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `addRoutes() expects a RouteBuilder or a function (r) => {...} (found ${describe(routes)})`,
+      );
     }
     const { routes: definitions, errorHandling } = builder.build();
     const ids = new Set<string>();
@@ -155,7 +190,10 @@ class DefaultContext implements ContextInternals {
         while (this.#routes.has(definition.id) || ids.has(definition.id));
       }
       if (this.#routes.has(definition.id) || ids.has(definition.id)) {
-        throw new RoutekitError("ROUTE_INVALID", `Route id '${definition.id}' is already used in this context: route ids must be unique`);
+        throw new RoutekitError(
+          "ROUTE_INVALID",
+          `Route id '${definition.id}' is already used in this context: route ids must be unique`,
+        );
       }
       ids.add(definition.id);
     }
@@ -165,9 +203,17 @@ class DefaultContext implements ContextInternals {
       const pipeline = compileRoute(definition, errorHandling, this, stopHooks);
       const endpoint = this.endpoint(definition.from);
       if (endpoint.createConsumer === undefined) {
-        throw new RoutekitError("ROUTE_INVALID", `Route '${definition.id}': endpoint '${definition.from}' cannot be consumed from (it is producer-only)`);
+        throw new RoutekitError(
+          "ROUTE_INVALID",
+          `Route '${definition.id}': endpoint '${definition.from}' cannot be consumed from (it is producer-only)`,
+        );
       }
-      const route = new RouteRuntime(definition, pipeline, this, usesOriginalMessage([definition, { errorHandling }]));
+      const route = new RouteRuntime(
+        definition,
+        pipeline,
+        this,
+        usesOriginalMessage([definition, { errorHandling }]),
+      );
       for (const hook of stopHooks) route.onStop(hook);
       route.consumer = endpoint.createConsumer(route.process, { routeId: definition.id });
       return route;
@@ -175,7 +221,8 @@ class DefaultContext implements ContextInternals {
     const added: RouteRuntime[] = [];
     try {
       for (const route of compiled) {
-        for (const [handler, aspect] of aspectHandlers(route.definition)) handler.added(this, route.definition, aspect);
+        for (const [handler, aspect] of aspectHandlers(route.definition))
+          handler.added(this, route.definition, aspect);
         this.#routes.set(route.definition.id, route);
         added.push(route);
         if (this.events.has("route-added")) this.events.emit("route-added", { routeId: route.definition.id });
@@ -191,13 +238,18 @@ class DefaultContext implements ContextInternals {
 
   async start(): Promise<void> {
     if (this.#state === "started" || this.#state === "starting") return;
-    if (this.#state === "stopping") throw new RoutekitError("CONTEXT_STATE", "Context is stopping: wait for stop() before starting it again");
+    if (this.#state === "stopping")
+      throw new RoutekitError(
+        "CONTEXT_STATE",
+        "Context is stopping: wait for stop() before starting it again",
+      );
     this.#state = "starting";
     this.#controller = new AbortController();
     try {
       for (const hook of this.#lifecycle) await hook.start?.();
       for (const endpoint of this.#endpoints.values()) await endpoint.start?.();
-      for (const route of this.#routes.values()) if (route.definition.autoStart) await this.#startRoute(route);
+      for (const route of this.#routes.values())
+        if (route.definition.autoStart) await this.#startRoute(route);
     } catch (error) {
       this.#state = "started";
       await this.stop({ timeoutMs: 1000 }).catch(() => undefined);
@@ -229,7 +281,8 @@ class DefaultContext implements ContextInternals {
     }
     for (const route of started) {
       route.state = "stopped";
-      if (this.events.has("route-stopped")) this.events.emit("route-stopped", { routeId: route.definition.id });
+      if (this.events.has("route-stopped"))
+        this.events.emit("route-stopped", { routeId: route.definition.id });
     }
     for (const endpoint of this.#endpoints.values()) await endpoint.stop?.();
     for (const hook of [...this.#lifecycle].reverse()) await hook.stop?.();
@@ -241,7 +294,10 @@ class DefaultContext implements ContextInternals {
   async startRoute(routeId: string): Promise<void> {
     const route = this.#route(routeId);
     if (this.#state !== "started") {
-      throw new RoutekitError("CONTEXT_STATE", `Cannot start route '${routeId}': the context is ${this.#state}, not started`);
+      throw new RoutekitError(
+        "CONTEXT_STATE",
+        `Cannot start route '${routeId}': the context is ${this.#state}, not started`,
+      );
     }
     await this.#startRoute(route);
   }
@@ -258,7 +314,8 @@ class DefaultContext implements ContextInternals {
     const route = this.#route(routeId);
     await this.stopRoute(routeId);
     this.#routes.delete(routeId);
-    for (const [handler, aspect] of aspectHandlers(route.definition)) handler.removed?.(this, route.definition, aspect);
+    for (const [handler, aspect] of aspectHandlers(route.definition))
+      handler.removed?.(this, route.definition, aspect);
     if (this.events.has("route-removed")) this.events.emit("route-removed", { routeId });
   }
 
@@ -266,7 +323,10 @@ class DefaultContext implements ContextInternals {
     const route = this.#routes.get(routeId);
     if (route === undefined) {
       const known = [...this.#routes.keys()];
-      throw new RoutekitError("ROUTE_INVALID", `No route with id '${routeId}'${didYouMean(routeId, known)}; routes: ${known.join(", ") || "(none)"}`);
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `No route with id '${routeId}'${didYouMean(routeId, known)}; routes: ${known.join(", ") || "(none)"}`,
+      );
     }
     return route;
   }
@@ -343,8 +403,22 @@ function throwIfFailed(exchange: Exchange): void {
 
 function describe(value: unknown): string {
   if (value === null) return "null";
-  if (typeof value === "object") return `an object with keys ${Object.keys(value as object).join(", ") || "(none)"}`;
+  if (typeof value === "object")
+    return `an object with keys ${Object.keys(value as object).join(", ") || "(none)"}`;
   return `${typeof value} ${String(value)}`;
+}
+
+/**
+ * Adds a lazily created, per-context property to every context (e.g. `context.tools`), for
+ * packages that extend `RouteContext` by declaration merging. The value is created on first read.
+ */
+export function defineContextProperty<TValue>(name: string, create: (context: RouteContext) => TValue): void {
+  Object.defineProperty(DefaultContext.prototype, name, {
+    configurable: true,
+    get(this: DefaultContext) {
+      return this.service(`property:${name}`, create);
+    },
+  });
 }
 
 /** Creates a context with the core components (direct, seda, timer, log, mock) installed. */

@@ -1,9 +1,8 @@
 import type { ContextInternals } from "./context-internals.js";
-import { runtime, type RuntimeExchange } from "./create-exchange.js";
+import { type RuntimeExchange, runtime } from "./create-exchange.js";
 import type { Processor } from "./exchange.js";
 import { compilePredicate } from "./expressions/index.js";
 import type { FailurePolicy } from "./pipeline.js";
-import { sleep } from "./sleep.js";
 import type {
   ErrorHandlerDefinition,
   ErrorHandlingDefinition,
@@ -13,6 +12,7 @@ import type {
   RouteDefinition,
   StepDefinition,
 } from "./route-definition.js";
+import { sleep } from "./sleep.js";
 
 /** Header names the error handler sets; visible to steps and expressions. */
 export const REDELIVERY_COUNTER = "routekit.redeliveryCounter";
@@ -36,7 +36,9 @@ interface Clause {
   readonly retryWhile: ((exchange: RuntimeExchange) => boolean) | undefined;
 }
 
-function flag(value: boolean | PredicateInput | undefined): ((exchange: RuntimeExchange) => boolean) | undefined {
+function flag(
+  value: boolean | PredicateInput | undefined,
+): ((exchange: RuntimeExchange) => boolean) | undefined {
   if (value === undefined || value === false) return undefined;
   if (value === true) return () => true;
   return compilePredicate(value);
@@ -45,7 +47,11 @@ function flag(value: boolean | PredicateInput | undefined): ((exchange: RuntimeE
 /** How far up the prototype chain `error` is from `errorClass` (0 = exact), or -1 when unrelated. */
 function distance(error: Error, errorClass: abstract new (...args: never[]) => Error): number {
   let depth = 0;
-  for (let proto = Object.getPrototypeOf(error); proto !== null; proto = Object.getPrototypeOf(proto), depth++) {
+  for (
+    let proto = Object.getPrototypeOf(error);
+    proto !== null;
+    proto = Object.getPrototypeOf(proto), depth++
+  ) {
     if (proto === errorClass.prototype) return depth;
   }
   return -1;
@@ -102,10 +108,17 @@ export function createFailurePolicy(
     }));
   const scopes = [toClauses(route.errorHandling.onException, "route "), toClauses(builder.onException, "")];
   const handler: ErrorHandlerDefinition = route.errorHandling.errorHandler ?? builder.errorHandler ?? {};
-  const handlerRetryWhile = handler.retryWhile === undefined ? undefined : compilePredicate(handler.retryWhile);
-  const deadLetter = handler.deadLetterUri === undefined ? undefined : context.endpoint(handler.deadLetterUri);
+  const handlerRetryWhile =
+    handler.retryWhile === undefined ? undefined : compilePredicate(handler.retryWhile);
+  const deadLetter =
+    handler.deadLetterUri === undefined ? undefined : context.endpoint(handler.deadLetterUri);
   const routeId = route.id;
-  if (scopes[0]!.length === 0 && scopes[1]!.length === 0 && deadLetter === undefined && (handler.maximumRedeliveries ?? 0) === 0) {
+  if (
+    scopes[0]!.length === 0 &&
+    scopes[1]!.length === 0 &&
+    deadLetter === undefined &&
+    (handler.maximumRedeliveries ?? 0) === 0
+  ) {
     return givingUp(routeId);
   }
 
@@ -120,7 +133,11 @@ export function createFailurePolicy(
     exchange.headers = { ...exchange.original.headers };
   };
 
-  const dispose = (exchange: RuntimeExchange, clause: Clause | undefined, resume: () => void | Promise<void>): void | Promise<void> => {
+  const dispose = (
+    exchange: RuntimeExchange,
+    clause: Clause | undefined,
+    resume: () => void | Promise<void>,
+  ): void | Promise<void> => {
     const error = exchange.error!;
     if (clause === undefined) {
       if (deadLetter === undefined) {
@@ -201,7 +218,11 @@ export function createFailurePolicy(
 }
 
 /** Runs `then` after a processor's result, synchronously when it completed synchronously. */
-function settle(result: void | Promise<void>, exchange: RuntimeExchange, then: () => void | Promise<void>): void | Promise<void> {
+function settle(
+  result: void | Promise<void>,
+  exchange: RuntimeExchange,
+  then: () => void | Promise<void>,
+): void | Promise<void> {
   if (result === undefined) return then();
   return result.then(then, (error: unknown) => {
     runtime(exchange).error = error instanceof Error ? error : new Error(String(error));

@@ -8,7 +8,13 @@ export interface RoutekitEvents {
   "exchange-created": { exchange: Exchange; routeId: string };
   "exchange-completed": { exchange: Exchange; routeId: string; durationMs: number };
   "exchange-failed": { exchange: Exchange; routeId: string; durationMs: number; error: Error };
-  "exchange-redelivered": { exchange: Exchange; routeId: string; attempt: number; delayMs: number; error: Error };
+  "exchange-redelivered": {
+    exchange: Exchange;
+    routeId: string;
+    attempt: number;
+    delayMs: number;
+    error: Error;
+  };
   "route-added": { routeId: string };
   "route-started": { routeId: string };
   "route-stopped": { routeId: string };

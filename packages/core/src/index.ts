@@ -1,8 +1,19 @@
 // Verbs install themselves on the DSL when loaded.
 import "./processors/index.js";
 
+// Components and endpoints
+export {
+  type Component,
+  type Consumer,
+  type ConsumerRoute,
+  defineComponent,
+  type Endpoint,
+  type EndpointAddress,
+  type RouteProcessor,
+} from "./component.js";
+export { MockEndpoint } from "./components/mock.js";
 // Context and lifecycle
-export { createContext, type ContextOptions } from "./context.js";
+export { type ContextOptions, createContext, defineContextProperty } from "./context.js";
 export type {
   ContextState,
   ExchangeInit,
@@ -12,14 +23,30 @@ export type {
   RouteStatus,
   StopOptions,
 } from "./context-types.js";
-
+export { copyExchange } from "./create-exchange.js";
+export type { OptionSchema, OptionSpec, OptionsOf } from "./endpoint-options.js";
+export { EXCEPTION_CAUGHT, REDELIVERED, REDELIVERY_COUNTER } from "./error-policy.js";
+export {
+  EndpointOptionError,
+  ExpressionError,
+  NoConsumerError,
+  RoutekitError,
+  type RoutekitErrorCode,
+  RouteStepError,
+} from "./errors.js";
+// Events, logging, errors
+export {
+  EventBus,
+  type RoutekitEventListener,
+  type RoutekitEvents,
+  type RoutekitEventType,
+} from "./events.js";
 // Exchange and processors
 export type { Exchange, ExchangePattern, Headers, Processor } from "./exchange.js";
-export { copyExchange } from "./create-exchange.js";
-
+export { createConsoleLogger, type Logger } from "./logger.js";
+export { defineRouteAspect, type RouteAspectHandler } from "./route-aspects.js";
 // DSL and route definitions
-export { RouteBuilder, type OnExceptionOptions, type RoutesFunction } from "./route-builder.js";
-export type { ExpressionOf, LogStepOptions, PredicateOf, RouteDsl, Step } from "./route-dsl.js";
+export { type OnExceptionOptions, RouteBuilder, type RoutesFunction } from "./route-builder.js";
 export type {
   ErrorClass,
   ErrorHandlerDefinition,
@@ -31,32 +58,6 @@ export type {
   RouteDefinition,
   StepDefinition,
 } from "./route-definition.js";
-export { defineStep, defineVerb, type CompileScope, type Recorder } from "./verbs.js";
-export { defineRouteAspect, type RouteAspectHandler } from "./route-aspects.js";
-
-// Components and endpoints
-export {
-  defineComponent,
-  type Component,
-  type Consumer,
-  type ConsumerRoute,
-  type Endpoint,
-  type EndpointAddress,
-  type RouteProcessor,
-} from "./component.js";
-export type { OptionSchema, OptionSpec, OptionsOf } from "./endpoint-options.js";
-export { parseUri, type ParsedUri } from "./uri.js";
-export { MockEndpoint } from "./components/mock.js";
-
-// Events, logging, errors
-export { EventBus, type RoutekitEventListener, type RoutekitEvents, type RoutekitEventType } from "./events.js";
-export { createConsoleLogger, type Logger } from "./logger.js";
-export {
-  EndpointOptionError,
-  ExpressionError,
-  NoConsumerError,
-  RouteStepError,
-  RoutekitError,
-  type RoutekitErrorCode,
-} from "./errors.js";
-export { EXCEPTION_CAUGHT, REDELIVERED, REDELIVERY_COUNTER } from "./error-policy.js";
+export type { ExpressionOf, LogStepOptions, PredicateOf, RouteDsl, Step } from "./route-dsl.js";
+export { type ParsedUri, parseUri } from "./uri.js";
+export { type CompileScope, defineStep, defineVerb, type Recorder } from "./verbs.js";

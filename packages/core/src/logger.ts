@@ -19,7 +19,8 @@ export function levelEnabled(level: LogLevel, threshold: LogLevel): boolean {
 /** The default logger: one line per call on stdout/stderr, with a level threshold (default info). */
 export function createConsoleLogger(threshold: LogLevel = "info"): Logger {
   const line = (level: LogLevel, write: (text: string) => void) => (message: string) => {
-    if (levelEnabled(level, threshold)) write(`${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${message}`);
+    if (levelEnabled(level, threshold))
+      write(`${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${message}`);
   };
   return {
     trace: line("trace", console.debug),

@@ -1,4 +1,4 @@
-import { runtime, type RuntimeExchange } from "./create-exchange.js";
+import { type RuntimeExchange, runtime } from "./create-exchange.js";
 import type { Exchange, Processor } from "./exchange.js";
 
 /**

@@ -82,7 +82,11 @@ export function onExceptionDefinition(
     );
   }
   const { step, ...rest } = options;
-  return { ...rest, errors: list, steps: step === undefined ? undefined : recorder.block(step as (route: never) => unknown) };
+  return {
+    ...rest,
+    errors: list,
+    steps: step === undefined ? undefined : recorder.block(step as (route: never) => unknown),
+  };
 }
 
 /**
@@ -98,7 +102,10 @@ export abstract class RouteBuilder {
   /** Starts a route consuming from `uri`; the body type parameter types the rest of the route. */
   from<TBody = unknown>(uri: string): RouteDsl<TBody> {
     if (typeof uri !== "string" || uri.trim() === "") {
-      throw new RoutekitError("ROUTE_INVALID", `from() expects an endpoint URI like 'direct:orders' (found ${JSON.stringify(uri)})`);
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `from() expects an endpoint URI like 'direct:orders' (found ${JSON.stringify(uri)})`,
+      );
     }
     const route: RouteDefinition = {
       id: "",
@@ -116,7 +123,15 @@ export abstract class RouteBuilder {
   /** Builder-wide exception clause: applies to every route of this builder. */
   onException(errors: ErrorClass | ErrorClass[], options?: OnExceptionOptions): this {
     const recorder = new StepRecorder(
-      { id: "(builder)", from: "", description: undefined, steps: [], errorHandling: emptyErrorHandling(), aspects: {}, autoStart: true },
+      {
+        id: "(builder)",
+        from: "",
+        description: undefined,
+        steps: [],
+        errorHandling: emptyErrorHandling(),
+        aspects: {},
+        autoStart: true,
+      },
       [],
       false,
     );

@@ -1,6 +1,6 @@
 import type { Consumer, RouteProcessor } from "./component.js";
 import type { ContextInternals } from "./context-internals.js";
-import { runtime, type RuntimeExchange } from "./create-exchange.js";
+import { type RuntimeExchange, runtime } from "./create-exchange.js";
 import type { Exchange, Processor } from "./exchange.js";
 import type { RouteDefinition } from "./route-definition.js";
 
@@ -14,7 +14,12 @@ export class RouteRuntime {
   readonly process: RouteProcessor;
   readonly #stopHooks: Array<() => void | Promise<void>> = [];
 
-  constructor(definition: RouteDefinition, pipeline: Processor, context: ContextInternals, keepOriginal: boolean) {
+  constructor(
+    definition: RouteDefinition,
+    pipeline: Processor,
+    context: ContextInternals,
+    keepOriginal: boolean,
+  ) {
     this.definition = definition;
     const id = definition.id;
     const inflight = this.inflight;
@@ -26,8 +31,10 @@ export class RouteRuntime {
       context.trackPending(-1);
       if (started !== 0) {
         const durationMs = performance.now() - started;
-        if (target.error === undefined) events.emit("exchange-completed", { exchange: target, routeId: id, durationMs });
-        else events.emit("exchange-failed", { exchange: target, routeId: id, durationMs, error: target.error });
+        if (target.error === undefined)
+          events.emit("exchange-completed", { exchange: target, routeId: id, durationMs });
+        else
+          events.emit("exchange-failed", { exchange: target, routeId: id, durationMs, error: target.error });
       }
     };
     this.process = (exchange: Exchange) => {
@@ -42,7 +49,7 @@ export class RouteRuntime {
       let started = 0;
       if (events.has("exchange-completed") || events.has("exchange-failed")) started = performance.now();
       if (events.has("exchange-created")) events.emit("exchange-created", { exchange: target, routeId: id });
-      let result: void | Promise<void> = undefined;
+      let result: void | Promise<void>;
       try {
         result = pipeline(target);
       } catch (error) {

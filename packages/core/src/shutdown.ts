@@ -13,7 +13,8 @@ function waitUntil(done: Promise<void>, timeoutMs: number): Promise<boolean> {
 }
 
 async function routesIdle(routes: readonly RouteRuntime[]): Promise<void> {
-  while (routes.some((route) => route.inflight.size > 0)) await new Promise((resolve) => setTimeout(resolve, 5));
+  while (routes.some((route) => route.inflight.size > 0))
+    await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 /**
@@ -33,13 +34,23 @@ export async function stopRoutes(
   const idle = controller === undefined ? routesIdle(routes) : context.whenIdle();
   let timedOut: string | undefined;
   if (!(await waitUntil(idle, timeoutMs))) {
-    const names = reversed.flatMap((route) => [...route.inflight].map((exchange) => `${exchange.id} in route '${route.definition.id}'`));
+    const names = reversed.flatMap((route) =>
+      [...route.inflight].map((exchange) => `${exchange.id} in route '${route.definition.id}'`),
+    );
     timedOut = names.length > 0 ? names.join(", ") : "queued messages";
-    controller?.abort(new RoutekitError("EXCHANGE_ABORTED", `Exchange aborted: the context did not stop within ${timeoutMs} ms`));
+    controller?.abort(
+      new RoutekitError(
+        "EXCHANGE_ABORTED",
+        `Exchange aborted: the context did not stop within ${timeoutMs} ms`,
+      ),
+    );
     await waitUntil(idle, 2_000);
   }
   for (const route of reversed) if (route.consumer?.internal === true) await route.consumer.stop();
   if (timedOut !== undefined) {
-    throw new RoutekitError("SHUTDOWN_TIMEOUT", `Stop timed out after ${timeoutMs} ms; in-flight work aborted: ${timedOut}`);
+    throw new RoutekitError(
+      "SHUTDOWN_TIMEOUT",
+      `Stop timed out after ${timeoutMs} ms; in-flight work aborted: ${timedOut}`,
+    );
   }
 }

@@ -1,5 +1,5 @@
-import { EndpointOptionError, RoutekitError } from "./errors.js";
 import type { OptionSchema, OptionSpec, OptionsOf } from "./endpoint-options.js";
+import { EndpointOptionError, RoutekitError } from "./errors.js";
 import { didYouMean } from "./nearest.js";
 
 /** An endpoint URI split into its parts; option values are still text. */
@@ -15,11 +15,17 @@ const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*$/;
 /** Splits `scheme:path?options`. Fails with URI_INVALID naming the URI and what is wrong. */
 export function parseUri(uri: string): ParsedUri {
   if (typeof uri !== "string" || uri.trim() === "") {
-    throw new RoutekitError("URI_INVALID", `Endpoint URI must be a non-empty string like 'direct:name' (found ${JSON.stringify(uri)})`);
+    throw new RoutekitError(
+      "URI_INVALID",
+      `Endpoint URI must be a non-empty string like 'direct:name' (found ${JSON.stringify(uri)})`,
+    );
   }
   const colon = uri.indexOf(":");
   if (colon <= 0) {
-    throw new RoutekitError("URI_INVALID", `Endpoint URI '${uri}' has no scheme: expected 'scheme:path', e.g. 'direct:orders'`);
+    throw new RoutekitError(
+      "URI_INVALID",
+      `Endpoint URI '${uri}' has no scheme: expected 'scheme:path', e.g. 'direct:orders'`,
+    );
   }
   const scheme = uri.slice(0, colon);
   if (!SCHEME.test(scheme)) {
@@ -53,7 +59,10 @@ function decode(uri: string, text: string): string {
 }
 
 /** Validates the query of a parsed URI against a component's option schema. */
-export function parseOptions<TSchema extends OptionSchema>(parsed: ParsedUri, schema: TSchema): OptionsOf<TSchema> {
+export function parseOptions<TSchema extends OptionSchema>(
+  parsed: ParsedUri,
+  schema: TSchema,
+): OptionsOf<TSchema> {
   const options: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(schema)) {
     if (spec.default !== undefined) options[name] = spec.default;
@@ -99,7 +108,8 @@ function convert(uri: string, name: string, text: string, spec: OptionSpec): unk
       return value;
     }
     case "enum":
-      if (!spec.values.includes(text)) return fail(`one of ${spec.values.join(", ")}${didYouMean(text, spec.values)}`);
+      if (!spec.values.includes(text))
+        return fail(`one of ${spec.values.join(", ")}${didYouMean(text, spec.values)}`);
       return text;
     case "list":
       return text

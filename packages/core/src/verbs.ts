@@ -89,7 +89,10 @@ export function defineStep<TArgs extends unknown[], TBody = unknown>(
 compilers.set("custom", ((definition: { name: string; args: unknown[] }, scope: CompileScope) => {
   const factory = stepFactories.get(definition.name);
   if (factory === undefined) {
-    throw new RoutekitError("ROUTE_INVALID", `Route '${scope.routeId}': step '${definition.name}' is not defined`);
+    throw new RoutekitError(
+      "ROUTE_INVALID",
+      `Route '${scope.routeId}': step '${definition.name}' is not defined`,
+    );
   }
   return (factory as (...args: unknown[]) => Processor)(...definition.args);
 }) as unknown as StepCompiler);

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
 import { createContext, type Logger, type RouteContext } from "@routekit/core";
+import { afterEach, describe, expect, it } from "vitest";
 
 let context: RouteContext;
 afterEach(async () => {
@@ -9,7 +9,14 @@ afterEach(async () => {
 const memoryLogger = (): Logger & { lines: string[] } => {
   const lines: string[] = [];
   const write = (level: string) => (message: string) => lines.push(`${level} ${message}`);
-  return { lines, trace: write("trace"), debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error") };
+  return {
+    lines,
+    trace: write("trace"),
+    debug: write("debug"),
+    info: write("info"),
+    warn: write("warn"),
+    error: write("error"),
+  };
 };
 
 describe("timer", () => {
@@ -48,9 +55,11 @@ describe("log", () => {
     );
     await context.start();
     await context.request("direct:l", { n: 1 }, { h: "v" });
-    expect(logger.lines[0]).toMatch(/^warn \[orders\] Exchange\[Id: .*, Headers: \{"h":"v"\}, Body: \{"n":1\}\]$/);
+    expect(logger.lines[0]).toMatch(
+      /^warn \[orders\] Exchange\[Id: .*, Headers: \{"h":"v"\}, Body: \{"n":1\}\]$/,
+    );
     expect(logger.lines[1]).toBe('debug [logged] body is {"n":1}');
-    expect(logger.lines[2]).toBe('info [logged] fn [object Object]');
+    expect(logger.lines[2]).toBe("info [logged] fn [object Object]");
     expect(logger.lines).toHaveLength(3);
   });
 });
@@ -88,13 +97,19 @@ describe("events", () => {
     context = createContext();
     const seen: string[] = [];
     context.events.on("route-started", (event) => seen.push(`started ${event.routeId}`));
-    context.events.on("exchange-completed", (event) => seen.push(`completed ${event.routeId} ${typeof event.durationMs}`));
-    const off = context.events.on("exchange-failed", (event) => seen.push(`failed ${event.routeId} ${event.error.message}`));
+    context.events.on("exchange-completed", (event) =>
+      seen.push(`completed ${event.routeId} ${typeof event.durationMs}`),
+    );
+    const off = context.events.on("exchange-failed", (event) =>
+      seen.push(`failed ${event.routeId} ${event.error.message}`),
+    );
     await context.addRoutes((r) => {
       r.from("direct:ok").routeId("ok");
-      r.from("direct:bad").routeId("bad").process(() => {
-        throw new Error("nope");
-      });
+      r.from("direct:bad")
+        .routeId("bad")
+        .process(() => {
+          throw new Error("nope");
+        });
     });
     await context.start();
     await context.request("direct:ok");

@@ -1,13 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
 import {
   createContext,
   EndpointOptionError,
   NoConsumerError,
   RouteBuilder,
   type RouteContext,
-  RouteStepError,
   RoutekitError,
+  RouteStepError,
 } from "@routekit/core";
+import { afterEach, describe, expect, it } from "vitest";
 
 let context: RouteContext;
 afterEach(async () => {
@@ -39,8 +39,13 @@ describe("request, requestExchange and send", () => {
   it("accepts a RouteBuilder class and nested direct calls", async () => {
     class Routes extends RouteBuilder {
       override configure(): void {
-        this.from("direct:a").routeId("a").to("direct:b").setBody((exchange) => `a(${String(exchange.body)})`);
-        this.from("direct:b").routeId("b").setBody((exchange) => `b(${String(exchange.body)})`);
+        this.from("direct:a")
+          .routeId("a")
+          .to("direct:b")
+          .setBody((exchange) => `a(${String(exchange.body)})`);
+        this.from("direct:b")
+          .routeId("b")
+          .setBody((exchange) => `b(${String(exchange.body)})`);
       }
     }
     context = createContext();
@@ -95,7 +100,9 @@ describe("failures name the route and the step", () => {
     expect((error as RouteStepError).routeId).toBe("boomer");
     expect((error as RouteStepError).step).toBe("#2 process(explode)");
     expect((error as RouteStepError).cause).toBeInstanceOf(TypeError);
-    expect((error as Error).message).toContain("Route 'boomer' failed at step #2 process(explode): TypeError: bad thing");
+    expect((error as Error).message).toContain(
+      "Route 'boomer' failed at step #2 process(explode): TypeError: bad thing",
+    );
     expect(context.endpoint("mock:never").receivedCount).toBe(0);
   });
 
@@ -112,7 +119,10 @@ describe("failures name the route and the step", () => {
     await context.start();
     const exchange = await context.requestExchange("direct:outer", { body: 1 });
     expect(exchange.error).toBeInstanceOf(RangeError);
-    await expect(context.request("direct:outer")).rejects.toMatchObject({ routeId: "inner", step: "#1 process" });
+    await expect(context.request("direct:outer")).rejects.toMatchObject({
+      routeId: "inner",
+      step: "#1 process",
+    });
     expect(context.endpoint("mock:never").receivedCount).toBe(0);
   });
 
@@ -132,7 +142,9 @@ describe("bad input is refused with a clear error", () => {
   it("malformed URIs", async () => {
     context = createContext();
     await expect(context.addRoutes((r) => r.from("no-scheme").to("mock:a"))).rejects.toThrow(/has no scheme/);
-    await expect(context.addRoutes((r) => r.from("direct:a").to(""))).rejects.toThrow(/to\(\) expects an endpoint URI/);
+    await expect(context.addRoutes((r) => r.from("direct:a").to(""))).rejects.toThrow(
+      /to\(\) expects an endpoint URI/,
+    );
     await expect(context.addRoutes((r) => r.from("direct:a").to("1bad:x"))).rejects.toThrow(/invalid scheme/);
     await expect(context.addRoutes((r) => r.from("direct:"))).rejects.toThrow(/direct needs a name/);
   });
@@ -146,15 +158,21 @@ describe("bad input is refused with a clear error", () => {
 
   it("unknown and ill-typed options name the option, the endpoint and the nearest valid one", async () => {
     context = createContext();
-    const unknown = await context.addRoutes((r) => r.from("seda:q?sise=5").to("mock:a")).catch((error: unknown) => error);
+    const unknown = await context
+      .addRoutes((r) => r.from("seda:q?sise=5").to("mock:a"))
+      .catch((error: unknown) => error);
     expect(unknown).toBeInstanceOf(EndpointOptionError);
     expect((unknown as EndpointOptionError).option).toBe("sise");
-    expect((unknown as Error).message).toContain("Endpoint 'seda:q?sise=5': unknown option 'sise' (did you mean size?)");
+    expect((unknown as Error).message).toContain(
+      "Endpoint 'seda:q?sise=5': unknown option 'sise' (did you mean size?)",
+    );
     await expect(context.addRoutes((r) => r.from("seda:q?size=many"))).rejects.toThrow(
       "option 'size' expects a integer (found 'many')",
     );
     await expect(context.addRoutes((r) => r.from("seda:q?size=0"))).rejects.toThrow("expects a value >= 1");
-    await expect(context.addRoutes((r) => r.from("timer:t?period=1.5"))).rejects.toThrow("expects an integer");
+    await expect(context.addRoutes((r) => r.from("timer:t?period=1.5"))).rejects.toThrow(
+      "expects an integer",
+    );
     await expect(context.addRoutes((r) => r.from("direct:a").to("log:x?level=loud"))).rejects.toThrow(
       "option 'level' expects one of trace, debug, info, warn, error, off",
     );
@@ -186,7 +204,9 @@ describe("bad input is refused with a clear error", () => {
   it("send before start and after stop", async () => {
     context = createContext();
     await context.addRoutes((r) => r.from("direct:a").to("mock:a"));
-    await expect(context.send("direct:a", 1)).rejects.toThrow("Cannot send to 'direct:a': the context is created (call context.start() first)");
+    await expect(context.send("direct:a", 1)).rejects.toThrow(
+      "Cannot send to 'direct:a': the context is created (call context.start() first)",
+    );
     await context.start();
     await context.stop();
     await expect(context.request("direct:a", 1)).rejects.toThrow("the context is stopped");
@@ -205,10 +225,18 @@ describe("bad input is refused with a clear error", () => {
     await expect(context.addRoutes((r) => r.from("direct:a").process("nope" as never))).rejects.toThrow(
       "process() expects a function",
     );
-    await expect(context.addRoutes((r) => r.from("direct:a").routeId(""))).rejects.toThrow("routeId() expects a non-empty string");
-    await expect(context.addRoutes((r) => r.from("direct:a").setHeader("", "x"))).rejects.toThrow("setHeader() expects a non-empty name");
-    await expect(context.addRoutes((r) => r.from("direct:a").setBody(42 as never))).rejects.toThrow("setBody() expects an expression");
-    await expect(context.addRoutes((r) => r.from("timer:t").to("mock:a").to("timer:t"))).resolves.toBeUndefined();
+    await expect(context.addRoutes((r) => r.from("direct:a").routeId(""))).rejects.toThrow(
+      "routeId() expects a non-empty string",
+    );
+    await expect(context.addRoutes((r) => r.from("direct:a").setHeader("", "x"))).rejects.toThrow(
+      "setHeader() expects a non-empty name",
+    );
+    await expect(context.addRoutes((r) => r.from("direct:a").setBody(42 as never))).rejects.toThrow(
+      "setBody() expects an expression",
+    );
+    await expect(
+      context.addRoutes((r) => r.from("timer:t").to("mock:a").to("timer:t")),
+    ).resolves.toBeUndefined();
     expect(() => context.use({} as never)).toThrow("context.use() expects a plugin");
   });
 
@@ -224,7 +252,9 @@ describe("bad input is refused with a clear error", () => {
   it("unknown route ids suggest the nearest", async () => {
     context = createContext();
     await context.addRoutes((r) => r.from("direct:a").routeId("orders"));
-    await expect(context.stopRoute("order")).rejects.toThrow("No route with id 'order' (did you mean orders?)");
+    await expect(context.stopRoute("order")).rejects.toThrow(
+      "No route with id 'order' (did you mean orders?)",
+    );
     expect(new RoutekitError("QUEUE_FULL", "x").code).toBe("QUEUE_FULL");
   });
 });
@@ -232,7 +262,12 @@ describe("bad input is refused with a clear error", () => {
 describe("route lifecycle", () => {
   it("stops and starts a route by id", async () => {
     context = createContext();
-    await context.addRoutes((r) => r.from("direct:a").routeId("a").setBody(() => "ok"));
+    await context.addRoutes((r) =>
+      r
+        .from("direct:a")
+        .routeId("a")
+        .setBody(() => "ok"),
+    );
     await context.start();
     await context.stopRoute("a");
     expect(context.routes()[0]?.state).toBe("stopped");
@@ -270,7 +305,10 @@ describe("route lifecycle", () => {
     context = createContext();
     await context.addRoutes((r) => {
       r.from("direct:caller").to("direct:stopper").to("mock:after");
-      r.from("direct:stopper").setBody(() => "stopped here").stop().to("mock:after");
+      r.from("direct:stopper")
+        .setBody(() => "stopped here")
+        .stop()
+        .to("mock:after");
     });
     await context.start();
     expect(await context.request("direct:caller", 1)).toBe("stopped here");

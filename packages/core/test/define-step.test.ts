@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
 import { createContext, defineStep, type RouteContext } from "@routekit/core";
+import { afterEach, describe, expect, it } from "vitest";
 import { shout } from "./support/shout-step.js";
 
 let context: RouteContext;
@@ -38,7 +38,9 @@ describe("defineStep", () => {
     expect(typeof broken).toBe("function");
     context = createContext();
     await expect(
-      context.addRoutes((r) => (r.from("direct:x") as unknown as { brokenStep(limit: number): unknown }).brokenStep(-1)),
+      context.addRoutes((r) =>
+        (r.from("direct:x") as unknown as { brokenStep(limit: number): unknown }).brokenStep(-1),
+      ),
     ).rejects.toThrow("limit must be >= 0 (found -1)");
   });
 });

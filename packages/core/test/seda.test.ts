@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
 import { createContext, type RouteContext } from "@routekit/core";
+import { afterEach, describe, expect, it } from "vitest";
 
 let context: RouteContext;
 afterEach(async () => {
@@ -17,10 +17,17 @@ const gate = () => {
 describe("seda", () => {
   it("queues InOnly messages for an asynchronous consumer", async () => {
     context = createContext();
-    await context.addRoutes((r) => r.from("seda:work").setBody((exchange) => `done ${String(exchange.body)}`).to("mock:out"));
+    await context.addRoutes((r) =>
+      r
+        .from("seda:work")
+        .setBody((exchange) => `done ${String(exchange.body)}`)
+        .to("mock:out"),
+    );
     await context.start();
     for (let index = 0; index < 5; index++) await context.send("seda:work", index);
-    const mock = context.endpoint("mock:out").expectedBodiesReceived("done 0", "done 1", "done 2", "done 3", "done 4");
+    const mock = context
+      .endpoint("mock:out")
+      .expectedBodiesReceived("done 0", "done 1", "done 2", "done 3", "done 4");
     await mock.assertIsSatisfied(2000);
   });
 
@@ -90,7 +97,9 @@ describe("seda", () => {
         }),
     );
     await context.start();
-    await expect(context.request("seda:fails", 1)).rejects.toThrow("Route 'failing' failed at step #1 process: Error: consumer broke");
+    await expect(context.request("seda:fails", 1)).rejects.toThrow(
+      "Route 'failing' failed at step #1 process: Error: consumer broke",
+    );
   });
 
   it("runs concurrent consumers", async () => {
@@ -106,7 +115,9 @@ describe("seda", () => {
       }),
     );
     await context.start();
-    await Promise.all(Array.from({ length: 8 }, (_, index) => context.send("seda:par?concurrentConsumers=4", index)));
+    await Promise.all(
+      Array.from({ length: 8 }, (_, index) => context.send("seda:par?concurrentConsumers=4", index)),
+    );
     await context.stop();
     expect(peak).toBe(4);
   });
@@ -159,7 +170,9 @@ describe("seda", () => {
     await context.send("seda:stuck", 1);
     await new Promise((resolve) => setTimeout(resolve, 10));
     const error = await context.stop({ timeoutMs: 50 }).catch((caught: unknown) => caught);
-    expect((error as Error).message).toMatch(/Stop timed out after 50 ms; in-flight work aborted: .* in route 'stuck'/);
+    expect((error as Error).message).toMatch(
+      /Stop timed out after 50 ms; in-flight work aborted: .* in route 'stuck'/,
+    );
     expect((aborted as Error).message).toContain("did not stop within 50 ms");
   });
 

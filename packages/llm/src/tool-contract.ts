@@ -8,8 +8,17 @@ export { createTool } from "./adapter/create-tool.js";
 export type { AnthropicToolDefinition, OpenAiToolDefinition } from "./adapter/render.js";
 export { renderAnthropicTool, renderOpenAiTool } from "./adapter/render.js";
 export { toTool, toTools } from "./adapter/to-tool.js";
+// Routes as tools: `.asLlmTool(name, options)` and `context.tools`.
+export { type AsLlmToolOptions, toolRegistryOf } from "./as-llm-tool.js";
 export type { LlmErrorCode, ModelRequestErrorOptions, ToolExecutionErrorOptions } from "./errors.js";
 export { LLM_ERROR_CODES, LlmError, ModelRequestError, ToolExecutionError } from "./errors.js";
+export {
+  createRouteTool,
+  type LlmToolAspect,
+  renderToolOutput,
+  TOOL_CALL_ID_HEADER,
+  TOOL_NAME_HEADER,
+} from "./route-tool.js";
 export type { JsonSchemaDraft } from "./schema/compile-schema.js";
 export { validateSchema } from "./schema/compile-schema.js";
 export type { ToolParam, ToolParams } from "./schema/params-shorthand.js";
@@ -22,7 +31,6 @@ export type {
 export { isStandardSchema, toJsonSchema } from "./schema/standard-schema.js";
 export type { ArgumentsValidation } from "./schema/standard-validation.js";
 export { validateToolArguments, validateToolArgumentsAsync } from "./schema/validate-arguments.js";
-
 export { ToolRegistry } from "./tool-registry.js";
 export type { JsonSchema, Tool, ToolCallContext, ToolResult, ToolSource } from "./tool-types.js";
 export { TOOL_NAME_PATTERN } from "./tool-types.js";

@@ -46,7 +46,12 @@ export class BoundedQueue<T> {
         waiting.timer = setTimeout(() => {
           const index = this.#producers.indexOf(waiting);
           if (index !== -1) this.#producers.splice(index, 1);
-          reject(new RoutekitError("QUEUE_FULL", `Queue '${name}' stayed full (capacity ${this.capacity}) for ${timeoutMs} ms (offerTimeout)`));
+          reject(
+            new RoutekitError(
+              "QUEUE_FULL",
+              `Queue '${name}' stayed full (capacity ${this.capacity}) for ${timeoutMs} ms (offerTimeout)`,
+            ),
+          );
         }, timeoutMs);
       }
       this.#producers.push(waiting);

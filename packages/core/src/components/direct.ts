@@ -19,12 +19,19 @@ const slotsOf = (context: RouteContext): Map<string, DirectSlot> =>
 export const directComponent = defineComponent({
   scheme: "direct",
   options: {
-    failIfNoConsumers: { type: "boolean", default: true, description: "Fail when no route consumes (else drop the message)" },
+    failIfNoConsumers: {
+      type: "boolean",
+      default: true,
+      description: "Fail when no route consumes (else drop the message)",
+    },
   },
   createEndpoint(address, context) {
     const name = address.path;
     if (name === "") {
-      throw new RoutekitError("URI_INVALID", `Endpoint '${address.uri}': direct needs a name, e.g. 'direct:orders'`);
+      throw new RoutekitError(
+        "URI_INVALID",
+        `Endpoint '${address.uri}': direct needs a name, e.g. 'direct:orders'`,
+      );
     }
     const slots = slotsOf(context);
     let slot = slots.get(name);

@@ -43,9 +43,12 @@ export const logComponent = defineComponent({
     if (level === "off") return { uri: address.uri, send() {} };
     const describe = (exchange: Exchange): string => {
       const parts = [`Id: ${exchange.id}`];
-      if (options.showAll || options.showHeaders) parts.push(`Headers: ${renderValue(exchange.headers, options.maxChars)}`);
-      if (options.showAll || options.showProperties) parts.push(`Properties: ${renderValue(exchange.properties, options.maxChars)}`);
-      if (options.showAll || options.showBody) parts.push(`Body: ${renderValue(exchange.body, options.maxChars)}`);
+      if (options.showAll || options.showHeaders)
+        parts.push(`Headers: ${renderValue(exchange.headers, options.maxChars)}`);
+      if (options.showAll || options.showProperties)
+        parts.push(`Properties: ${renderValue(exchange.properties, options.maxChars)}`);
+      if (options.showAll || options.showBody)
+        parts.push(`Body: ${renderValue(exchange.body, options.maxChars)}`);
       return `[${name}] Exchange[${parts.join(", ")}]`;
     };
     return {

@@ -42,7 +42,8 @@ export class MockEndpoint implements Endpoint {
       this.received.push(copyExchange(exchange));
     } else if (this.#retainLast > 0) {
       this.received.push(copyExchange(exchange));
-      if (this.received.length > this.#retainLast + Math.max(this.#retainFirst, 0)) this.received.splice(Math.max(this.#retainFirst, 0), 1);
+      if (this.received.length > this.#retainLast + Math.max(this.#retainFirst, 0))
+        this.received.splice(Math.max(this.#retainFirst, 0), 1);
     } else if (this.#retainFirst < 0) {
       this.received.push(copyExchange(exchange));
     }
@@ -115,14 +116,19 @@ export class MockEndpoint implements Endpoint {
       problems.push(`expected at least ${this.#minimumCount} messages, received ${this.#count}`);
     }
     if (this.#expectedBodies !== undefined && !isDeepStrictEqual(this.receivedBodies, this.#expectedBodies)) {
-      problems.push(`expected bodies ${renderValue(this.#expectedBodies)}, received ${renderValue(this.receivedBodies)}`);
+      problems.push(
+        `expected bodies ${renderValue(this.#expectedBodies)}, received ${renderValue(this.receivedBodies)}`,
+      );
     }
     for (const [name, value] of this.#expectedHeaders) {
       const found = this.received.find((exchange) => isDeepStrictEqual(exchange.headers[name], value));
       if (found === undefined) problems.push(`expected a message with header ${name}=${renderValue(value)}`);
     }
     if (problems.length > 0) {
-      throw new RoutekitError("ASSERTION_FAILED", `Mock endpoint '${this.uri}' is not satisfied: ${problems.join("; ")}`);
+      throw new RoutekitError(
+        "ASSERTION_FAILED",
+        `Mock endpoint '${this.uri}' is not satisfied: ${problems.join("; ")}`,
+      );
     }
   }
 }
@@ -135,7 +141,11 @@ export const mockComponent = defineComponent({
     retainLast: { type: "integer", default: 0, min: 0 },
   },
   createEndpoint(address) {
-    if (address.path === "") throw new RoutekitError("URI_INVALID", `Endpoint '${address.uri}': mock needs a name, e.g. 'mock:result'`);
+    if (address.path === "")
+      throw new RoutekitError(
+        "URI_INVALID",
+        `Endpoint '${address.uri}': mock needs a name, e.g. 'mock:result'`,
+      );
     return new MockEndpoint(address.uri, address.options.retainFirst, address.options.retainLast);
   },
 });

@@ -52,19 +52,32 @@ export const sedaComponent = defineComponent({
     blockWhenFull: { type: "boolean", default: true },
     discardWhenFull: { type: "boolean", default: false },
     offerTimeout: { type: "integer", default: 0, min: 0 },
-    waitForTaskToComplete: { type: "enum", values: ["IfReplyExpected", "Always", "Never"], default: "IfReplyExpected" },
+    waitForTaskToComplete: {
+      type: "enum",
+      values: ["IfReplyExpected", "Always", "Never"],
+      default: "IfReplyExpected",
+    },
     timeout: { type: "integer", default: 30_000, min: 0 },
     multipleConsumers: { type: "boolean", default: false },
   },
   createEndpoint(address, context) {
     const options = address.options;
     const name = address.path;
-    if (name === "") throw new RoutekitError("URI_INVALID", `Endpoint '${address.uri}': seda needs a name, e.g. 'seda:orders'`);
+    if (name === "")
+      throw new RoutekitError(
+        "URI_INVALID",
+        `Endpoint '${address.uri}': seda needs a name, e.g. 'seda:orders'`,
+      );
     const internals = context as ContextInternals;
     const channels = channelsOf(context);
     let channel = channels.get(name);
     if (channel === undefined) {
-      channel = { name, capacity: options.size, shared: new BoundedQueue(options.size), subscribers: undefined };
+      channel = {
+        name,
+        capacity: options.size,
+        shared: new BoundedQueue(options.size),
+        subscribers: undefined,
+      };
       channels.set(name, channel);
     } else if (address.uri.includes("size=") && channel.capacity !== options.size) {
       throw new RoutekitError(
@@ -79,12 +92,17 @@ export const sedaComponent = defineComponent({
       if (queue.tryOffer(item)) return;
       if (options.discardWhenFull) {
         internals.trackPending(-1);
-        internals.logger.warn(`seda:${name} is full (size ${target.capacity}): message ${item.exchange.id} discarded (discardWhenFull)`);
+        internals.logger.warn(
+          `seda:${name} is full (size ${target.capacity}): message ${item.exchange.id} discarded (discardWhenFull)`,
+        );
         return;
       }
       if (!options.blockWhenFull) {
         internals.trackPending(-1);
-        throw new RoutekitError("QUEUE_FULL", `Queue 'seda:${name}' is full (size ${target.capacity}) and blockWhenFull=false`);
+        throw new RoutekitError(
+          "QUEUE_FULL",
+          `Queue 'seda:${name}' is full (size ${target.capacity}) and blockWhenFull=false`,
+        );
       }
       return queue.offerWhenRoom(item, options.offerTimeout, `seda:${name}`).catch((error: unknown) => {
         internals.trackPending(-1);
@@ -100,7 +118,10 @@ export const sedaComponent = defineComponent({
         internals.trackPending(1);
         const copy = index === 0 ? exchange : copyExchange(exchange);
         const result = offer(queue, { exchange: copy, done: index === 0 ? done : undefined });
-        if (result !== undefined) (pending ??= []).push(result);
+        if (result !== undefined) {
+          pending ??= [];
+          pending.push(result);
+        }
       });
       if (pending !== undefined) return Promise.all(pending).then(() => undefined);
     };
@@ -120,7 +141,13 @@ export const sedaComponent = defineComponent({
           const timer =
             options.timeout > 0
               ? setTimeout(
-                  () => reject(new RoutekitError("EXCHANGE_TIMEOUT", `No reply from 'seda:${name}' within ${options.timeout} ms (timeout)`)),
+                  () =>
+                    reject(
+                      new RoutekitError(
+                        "EXCHANGE_TIMEOUT",
+                        `No reply from 'seda:${name}' within ${options.timeout} ms (timeout)`,
+                      ),
+                    ),
                   options.timeout,
                 )
               : undefined;

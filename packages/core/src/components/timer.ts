@@ -17,11 +17,18 @@ export const timerComponent = defineComponent({
   createEndpoint(address, context) {
     const { period, delay, repeatCount } = address.options;
     const name = address.path;
-    if (name === "") throw new RoutekitError("URI_INVALID", `Endpoint '${address.uri}': timer needs a name, e.g. 'timer:tick'`);
+    if (name === "")
+      throw new RoutekitError(
+        "URI_INVALID",
+        `Endpoint '${address.uri}': timer needs a name, e.g. 'timer:tick'`,
+      );
     return {
       uri: address.uri,
       send() {
-        throw new RoutekitError("ROUTE_INVALID", `Endpoint '${address.uri}': a timer can only be consumed from, not sent to`);
+        throw new RoutekitError(
+          "ROUTE_INVALID",
+          `Endpoint '${address.uri}': a timer can only be consumed from, not sent to`,
+        );
       },
       createConsumer(processor) {
         let subscription: Subscription | undefined;

@@ -1,11 +1,11 @@
+import { renderValue, writeLog } from "../components/log.js";
+import type { ContextInternals } from "../context-internals.js";
 import { runtime } from "../create-exchange.js";
 import { RoutekitError } from "../errors.js";
 import type { Processor } from "../exchange.js";
+import { levelEnabled } from "../logger.js";
 import type { ExpressionInput, LogLevel, PredicateInput } from "../route-definition.js";
 import type { LogStepOptions } from "../route-dsl.js";
-import { levelEnabled } from "../logger.js";
-import type { ContextInternals } from "../context-internals.js";
-import { renderValue, writeLog } from "../components/log.js";
 import { defineVerb } from "../verbs.js";
 
 const where = (route: { id: string; from: string }): string => `Route '${route.id || route.from}'`;
@@ -14,7 +14,10 @@ defineVerb(
   "process",
   (recorder, processor: Processor, label?: string) => {
     if (typeof processor !== "function") {
-      throw new RoutekitError("ROUTE_INVALID", `${where(recorder.route)}: process() expects a function (exchange) => void, found ${typeof processor}`);
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `${where(recorder.route)}: process() expects a function (exchange) => void, found ${typeof processor}`,
+      );
     }
     return label === undefined ? { type: "process", processor } : { type: "process", processor, label };
   },
@@ -25,7 +28,10 @@ defineVerb(
   "to",
   (recorder, uri: string) => {
     if (typeof uri !== "string" || uri === "") {
-      throw new RoutekitError("ROUTE_INVALID", `${where(recorder.route)}: to() expects an endpoint URI (found ${JSON.stringify(uri)})`);
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `${where(recorder.route)}: to() expects an endpoint URI (found ${JSON.stringify(uri)})`,
+      );
     }
     return { type: "to", uri };
   },
@@ -36,7 +42,10 @@ defineVerb(
   "toD",
   (recorder, uri: ExpressionInput<string>) => {
     if (typeof uri !== "string" && typeof uri !== "function") {
-      throw new RoutekitError("ROUTE_INVALID", `${where(recorder.route)}: toD() expects a URI template or a function (found ${typeof uri})`);
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `${where(recorder.route)}: toD() expects a URI template or a function (found ${typeof uri})`,
+      );
     }
     return { type: "toD", uri };
   },
@@ -51,7 +60,10 @@ defineVerb(
   "filter",
   (recorder, predicate: PredicateInput) => {
     if (typeof predicate !== "string" && typeof predicate !== "function") {
-      throw new RoutekitError("ROUTE_INVALID", `${where(recorder.route)}: filter() expects a predicate (a string or a function), found ${typeof predicate}`);
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `${where(recorder.route)}: filter() expects a predicate (a string or a function), found ${typeof predicate}`,
+      );
     }
     return { type: "filter", predicate, steps: undefined };
   },
@@ -78,7 +90,10 @@ defineVerb(
     const settings = typeof options === "string" ? { level: options } : (options ?? {});
     const level = settings.level ?? "info";
     if (!LEVELS.includes(level)) {
-      throw new RoutekitError("ROUTE_INVALID", `${where(recorder.route)}: log() level must be one of ${LEVELS.join(", ")} (found '${String(level)}')`);
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `${where(recorder.route)}: log() level must be one of ${LEVELS.join(", ")} (found '${String(level)}')`,
+      );
     }
     return settings.logger === undefined
       ? { type: "log", message, level }

@@ -15,7 +15,10 @@ function checkExpression(recorder: Recorder, verb: string, expression: unknown):
 
 function checkName(recorder: Recorder, verb: string, name: unknown): string {
   if (typeof name !== "string" || name === "") {
-    throw new RoutekitError("ROUTE_INVALID", `Route '${recorder.route.id || recorder.route.from}': ${verb}() expects a non-empty name (found ${JSON.stringify(name)})`);
+    throw new RoutekitError(
+      "ROUTE_INVALID",
+      `Route '${recorder.route.id || recorder.route.from}': ${verb}() expects a non-empty name (found ${JSON.stringify(name)})`,
+    );
   }
   return name;
 }
@@ -36,7 +39,10 @@ function bodySetter(evaluate: (exchange: Exchange) => unknown) {
 for (const verb of ["setBody", "transform"] as const) {
   defineVerb(
     verb,
-    (recorder, expression: ExpressionInput) => ({ type: verb, expression: checkExpression(recorder, verb, expression) }),
+    (recorder, expression: ExpressionInput) => ({
+      type: verb,
+      expression: checkExpression(recorder, verb, expression),
+    }),
     (definition, scope) => bodySetter(scope.expression(definition.expression)),
   );
 }

@@ -3,14 +3,20 @@ import { defineVerb, type Recorder } from "../verbs.js";
 
 function onRouteItself(recorder: Recorder, verb: string): void {
   if (!recorder.isRoot) {
-    throw new RoutekitError("ROUTE_INVALID", `Route '${recorder.route.id || recorder.route.from}': ${verb}() belongs on the route itself, not inside a block`);
+    throw new RoutekitError(
+      "ROUTE_INVALID",
+      `Route '${recorder.route.id || recorder.route.from}': ${verb}() belongs on the route itself, not inside a block`,
+    );
   }
 }
 
 defineVerb("routeId", (recorder, id: string) => {
   onRouteItself(recorder, "routeId");
   if (typeof id !== "string" || id.trim() === "") {
-    throw new RoutekitError("ROUTE_INVALID", `Route from '${recorder.route.from}': routeId() expects a non-empty string (found ${JSON.stringify(id)})`);
+    throw new RoutekitError(
+      "ROUTE_INVALID",
+      `Route from '${recorder.route.from}': routeId() expects a non-empty string (found ${JSON.stringify(id)})`,
+    );
   }
   recorder.route.id = id;
   return undefined;

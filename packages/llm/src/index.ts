@@ -1,0 +1,82 @@
+// @routekit/llm: the tool model (also on its own as "@routekit/llm/tool"), the llm: step, its loop
+// and the providers.
+
+export { LLM_HEADERS, LLM_MESSAGES_PROPERTY, llmComponent } from "./llm-component.js";
+export { LLM_EVENT_TYPES } from "./llm-events.js";
+export { type LlmPluginOptions, llmPlugin } from "./llm-plugin.js";
+// The LLM step
+export { LlmStepBuilder, type LlmStepOptions, llm } from "./llm-step-builder.js";
+export type {
+  AssistantMessage,
+  ChatMessage,
+  LanguageModel,
+  ModelRequest,
+  ModelResponse,
+  ModelStopReason,
+  SystemMessage,
+  TokenUsage,
+  ToolCall,
+  ToolCallResult,
+  ToolMessage,
+  UserMessage,
+} from "./model-types.js";
+// Providers
+export {
+  type AnthropicMessagesOptions,
+  anthropicMessages,
+  type OpenAiChatOptions,
+  openAiChat,
+  type ReplayModel,
+  type ReplayTranscript,
+  replayModel,
+} from "./providers/index.js";
+// Tool model and routes as tools
+export {
+  type AnthropicToolDefinition,
+  type ArgumentsValidation,
+  type AsLlmToolOptions,
+  createRouteTool,
+  createTool,
+  isStandardSchema,
+  type JsonSchema,
+  type JsonSchemaDraft,
+  LLM_ERROR_CODES,
+  LlmError,
+  type LlmErrorCode,
+  type LlmToolAspect,
+  ModelRequestError,
+  type OpenAiToolDefinition,
+  renderAnthropicTool,
+  renderOpenAiTool,
+  renderToolOutput,
+  type StandardSchemaV1,
+  TOOL_CALL_ID_HEADER,
+  TOOL_NAME_HEADER,
+  TOOL_NAME_PATTERN,
+  type Tool,
+  type ToolCallContext,
+  type ToolDefinition,
+  ToolExecutionError,
+  type ToolParam,
+  type ToolParams,
+  ToolRegistry,
+  type ToolResult,
+  type ToolSource,
+  toJsonSchema,
+  toolRegistryOf,
+  toTool,
+  toTools,
+  validateSchema,
+  validateToolArguments,
+  validateToolArgumentsAsync,
+} from "./tool-contract.js";
+// The loop and the conversation model
+export {
+  type ModelCallEvent,
+  type RunToolLoopOptions,
+  runToolLoop,
+  type ToolCallEvent,
+  type ToolLoopEvent,
+  type ToolLoopResult,
+  type ToolLoopStopReason,
+} from "./tool-loop/index.js";

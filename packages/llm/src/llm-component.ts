@@ -1,0 +1,137 @@
+import { defineComponent, type Exchange, type RouteContext, RoutekitError } from "@routekit/core";
+import "./as-llm-tool.js";
+import { LlmError } from "./errors.js";
+import { LLM_EVENT_TYPES } from "./llm-events.js";
+import type { ChatMessage, LanguageModel } from "./model-types.js";
+import { runToolLoop } from "./tool-loop/run-tool-loop.js";
+import type { ToolLoopEvent } from "./tool-loop/tool-loop-types.js";
+import type { Tool } from "./tool-types.js";
+
+/** Headers the LLM step sets on the exchange. */
+export const LLM_HEADERS = {
+  provider: "llm.provider",
+  model: "llm.model",
+  tokensIn: "llm.tokens.in",
+  tokensOut: "llm.tokens.out",
+  stopReason: "llm.stopReason",
+  iterations: "llm.iterations",
+  toolCalls: "llm.toolCalls",
+} as const;
+
+/** Property holding the whole conversation after the step (to continue it). */
+export const LLM_MESSAGES_PROPERTY = "llm.messages";
+
+/** The configured models of a context, by name. */
+export function modelsOf(context: RouteContext): Map<string, LanguageModel> {
+  return context.service("routekit.llm.models", () => new Map<string, LanguageModel>());
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : typeof value;
+}
+
+/** Reads the step's input: a prompt string or a message list. */
+function readInput(exchange: Exchange, uri: string): string | ChatMessage[] {
+  const body = exchange.body;
+  if (typeof body === "string") {
+    if (body.trim() === "") throw new LlmError("OPTION_INVALID", `${uri}: the body is an empty prompt`);
+    return body;
+  }
+  if (
+    Array.isArray(body) &&
+    body.every((message) => typeof message === "object" && message !== null && "role" in message)
+  ) {
+    return body as ChatMessage[];
+  }
+  throw new LlmError(
+    "OPTION_INVALID",
+    `${uri}: expected the body to be a prompt string or a list of messages ({ role, content }), found ${describe(body)}`,
+  );
+}
+
+/**
+ * `llm:MODEL?tools=a,b&maxIterations=6` — the LLM step: body in = the prompt or a message list,
+ * body out = the final assistant text; headers out = provider, model, tokens, stop reason,
+ * iterations. Tool calls are dispatched through the context's tool registry.
+ */
+export const llmComponent = defineComponent({
+  scheme: "llm",
+  options: {
+    tools: { type: "list", description: "tool names, or * for all" },
+    maxIterations: { type: "integer", default: 8, min: 1, max: 1000 },
+    systemPrompt: { type: "string" },
+    temperature: { type: "number", min: 0, max: 2 },
+    maxTokens: { type: "integer", min: 1 },
+    timeout: { type: "integer", min: 1 },
+    toolTimeout: { type: "integer", min: 1 },
+    parallelToolCalls: { type: "boolean", default: true },
+    allowHeaders: { type: "list" },
+    includeContent: { type: "boolean", default: false },
+  },
+  createEndpoint(address, context) {
+    const options = address.options;
+    const models = modelsOf(context);
+    const model = models.get(address.path);
+    if (model === undefined) {
+      const known = [...models.keys()];
+      throw new RoutekitError(
+        "URI_INVALID",
+        `Endpoint '${address.uri}': no model named '${address.path}'; configured models: ${known.join(", ") || "(none: install llmPlugin({ models }))"}`,
+      );
+    }
+    const wanted = options.tools ?? [];
+    const allTools = wanted.includes("*");
+    const resolveTools = (): Map<string, Tool> => {
+      const tools = context.tools.resolve(allTools ? "*" : wanted);
+      return new Map(tools.map((tool) => [tool.name, tool]));
+    };
+    const allowed = options.allowHeaders ?? [];
+    return {
+      uri: address.uri,
+      start() {
+        model.check?.();
+        if (!allTools) resolveTools();
+      },
+      async send(exchange) {
+        const input = readInput(exchange, address.uri);
+        const events = context.events;
+        const routeId = exchange.routeId;
+        const forward = LLM_EVENT_TYPES.some((type) => events.has(type))
+          ? (event: ToolLoopEvent) => {
+              const { type, ...rest } = event;
+              if (events.has(type)) events.emit(type, { ...rest, routeId, exchangeId: exchange.id } as never);
+            }
+          : undefined;
+        const headers: Record<string, unknown> = {};
+        for (const name of allowed) if (name in exchange.headers) headers[name] = exchange.headers[name];
+        const result = await runToolLoop({
+          model,
+          tools: resolveTools(),
+          input,
+          system: options.systemPrompt,
+          maxIterations: options.maxIterations,
+          temperature: options.temperature,
+          maxTokens: options.maxTokens,
+          parallelToolCalls: options.parallelToolCalls,
+          toolTimeoutMs: options.toolTimeout,
+          timeoutMs: options.timeout,
+          signal: exchange.signal,
+          toolContext: { headers },
+          onEvent: forward,
+          includeContent: options.includeContent,
+        });
+        exchange.body = result.text;
+        exchange.headers[LLM_HEADERS.provider] = result.provider;
+        exchange.headers[LLM_HEADERS.model] = result.model;
+        exchange.headers[LLM_HEADERS.tokensIn] = result.usage.inputTokens;
+        exchange.headers[LLM_HEADERS.tokensOut] = result.usage.outputTokens;
+        exchange.headers[LLM_HEADERS.stopReason] = result.stopReason;
+        exchange.headers[LLM_HEADERS.iterations] = result.iterations;
+        exchange.headers[LLM_HEADERS.toolCalls] = result.toolCalls;
+        exchange.properties[LLM_MESSAGES_PROPERTY] = result.messages;
+      },
+    };
+  },
+});

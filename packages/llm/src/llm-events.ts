@@ -1,0 +1,30 @@
+import type { ToolLoopEvent } from "./tool-loop/tool-loop-types.js";
+
+type Without<TEvent, TKey extends string> = TEvent extends unknown ? Omit<TEvent, TKey> : never;
+type EventOf<TType extends ToolLoopEvent["type"]> = Without<
+  Extract<ToolLoopEvent, { type: TType }>,
+  "type"
+> & {
+  /** The route whose LLM step made the call. */
+  routeId: string | undefined;
+  exchangeId: string;
+};
+
+declare module "@routekit/core" {
+  interface RoutekitEvents {
+    "model-call-started": EventOf<"model-call-started">;
+    "model-call-completed": EventOf<"model-call-completed">;
+    "model-call-failed": EventOf<"model-call-failed">;
+    "tool-call-started": EventOf<"tool-call-started">;
+    "tool-call-completed": EventOf<"tool-call-completed">;
+  }
+}
+
+/** The event types the LLM step forwards to `context.events`. */
+export const LLM_EVENT_TYPES = [
+  "model-call-started",
+  "model-call-completed",
+  "model-call-failed",
+  "tool-call-started",
+  "tool-call-completed",
+] as const;

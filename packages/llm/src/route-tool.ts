@@ -1,0 +1,60 @@
+import type { RouteContext, RouteDefinition } from "@routekit/core";
+import { createTool } from "./adapter/create-tool.js";
+import type { JsonSchema, Tool, ToolCallContext, ToolResult } from "./tool-types.js";
+
+/** What `asLlmTool` records on a route (its `llmTool` aspect). */
+export interface LlmToolAspect {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+}
+
+/** Headers a tool route always receives. */
+export const TOOL_NAME_HEADER = "llm.tool.name";
+export const TOOL_CALL_ID_HEADER = "llm.tool.call_id";
+
+/** Renders a route's reply as tool output: strings as they are, other values as JSON. */
+export function renderToolOutput(body: unknown): string {
+  if (typeof body === "string") return body;
+  if (body === undefined) return "null";
+  if (body instanceof Uint8Array) return new TextDecoder().decode(body);
+  return JSON.stringify(body) ?? "null";
+}
+
+/**
+ * A Tool backed by a route: each call runs on a NEW InOut exchange sent to the route's endpoint
+ * (body = the arguments object, headers `llm.tool.name` and `llm.tool.call_id` plus only the caller
+ * headers the LLM step allowed). A failing route becomes `{"error": "<Type>: <message>"}`.
+ */
+export function createRouteTool(context: RouteContext, route: RouteDefinition, aspect: LlmToolAspect): Tool {
+  const uri = route.from;
+  const execute = async (args: Record<string, unknown>, call: ToolCallContext): Promise<ToolResult> => {
+    const headers: Record<string, unknown> = { ...call.headers, [TOOL_NAME_HEADER]: aspect.name };
+    if (call.callId !== undefined) headers[TOOL_CALL_ID_HEADER] = call.callId;
+    const exchange = context.createExchange({
+      body: args,
+      headers,
+      pattern: "InOut",
+      signal: call.signal,
+      timeoutMs: call.timeoutMs,
+    });
+    try {
+      await context.endpoint(uri).send(exchange);
+    } catch (error) {
+      exchange.error = error instanceof Error ? error : new Error(String(error));
+    }
+    if (exchange.error !== undefined) {
+      const error = exchange.error;
+      return { isError: true, output: JSON.stringify({ error: `${error.name}: ${error.message}` }) };
+    }
+    return { isError: false, output: renderToolOutput(exchange.body), metadata: { routeId: route.id } };
+  };
+  return createTool({
+    name: aspect.name,
+    description: aspect.description,
+    inputSchema: aspect.inputSchema,
+    source: "route",
+    original: { routeId: route.id, uri },
+    execute,
+  });
+}
