@@ -61,3 +61,12 @@ export type {
 export type { ExpressionOf, LogStepOptions, PredicateOf, RouteDsl, Step } from "./route-dsl.js";
 export { type ParsedUri, parseUri } from "./uri.js";
 export { type CompileScope, defineStep, defineVerb, type Recorder } from "./verbs.js";
+// Expression engines, for packages that evaluate JSONPath and XPath outside the simple language
+export {
+  checkJsonPath,
+  checkXPathSyntax,
+  evaluateJsonPath,
+  evaluateXPath,
+  isMultiMatchPath,
+  parseXml,
+} from "./expressions/index.js";
