@@ -28,11 +28,16 @@ export function compileRoute(
     prefix: string,
     policy: FailurePolicy,
   ): Processor => {
-    const scopeFor = (label: string): CompileScope => ({
+    let restTaken = false;
+    const scopeFor = (label: string, index: number): CompileScope => ({
       context,
       routeId: route.id,
       label,
       compileSteps: (nested, blockLabel) => compileBlock(nested, `${blockLabel} > `, policy),
+      restOfBlock: () => {
+        restTaken = true;
+        return compileBlock(steps.slice(index + 1), `${label} > `, policy);
+      },
       endpoint: (uri) => context.endpoint(uri),
       expression: compileExpression as CompileScope["expression"],
       predicate: compilePredicate,
@@ -51,8 +56,9 @@ export function compileRoute(
         labels.push(label);
         break;
       }
-      processors.push(compilerFor(step.type, route.id, label)(step as never, scopeFor(label)));
+      processors.push(compilerFor(step.type, route.id, label)(step as never, scopeFor(label, index)));
       labels.push(label);
+      if (restTaken) break;
     }
     return createPipeline(processors, labels, route.id, policy);
   };

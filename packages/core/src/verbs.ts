@@ -16,6 +16,11 @@ export interface CompileScope {
   endpoint(uri: string): Endpoint;
   expression<TValue = unknown>(input: ExpressionInput<TValue>): (exchange: Exchange) => TValue;
   predicate(input: PredicateInput): (exchange: Exchange) => boolean;
+  /**
+   * Compiles the steps after this one in the same block and takes them over: the block ends with
+   * this step, which decides what runs them (e.g. `aggregate` runs them for each completed group).
+   */
+  restOfBlock(): Processor;
   /** Work to run when the route stops taking new work (before in-flight work is awaited). */
   onRouteStop(hook: () => void | Promise<void>): void;
 }
