@@ -337,7 +337,7 @@ class DefaultContext implements ContextInternals {
       from: route.definition.from,
       description: route.definition.description,
       state: route.state,
-      inflight: route.inflight.size,
+      inflight: route.inflight,
     }));
   }
 
@@ -368,28 +368,63 @@ class DefaultContext implements ContextInternals {
     }
   }
 
-  async requestExchange<TBody = unknown>(uri: string, init: ExchangeInit = {}): Promise<Exchange<TBody>> {
+  /** Sends an InOut (or given) exchange; the promise settles when the endpoint is done with it. */
+  #dispatch(uri: string, init: ExchangeInit): Exchange | Promise<Exchange> {
     this.#ensureStarted("send to", uri);
     const endpoint = this.endpoint(uri);
-    const exchange = this.createExchange({ ...init, pattern: init.pattern ?? "InOut" });
+    const exchange = this.createExchange(init);
+    let result: void | Promise<void>;
     try {
-      await endpoint.send(exchange);
+      result = endpoint.send(exchange);
     } catch (error) {
       exchange.error = error instanceof Error ? error : new Error(String(error));
+      return exchange;
     }
-    return exchange as Exchange<TBody>;
+    if (result === undefined) return exchange;
+    return result.then(
+      () => exchange,
+      (error: unknown) => {
+        exchange.error = error instanceof Error ? error : new Error(String(error));
+        return exchange;
+      },
+    );
   }
 
-  async request<TReply = unknown>(uri: string, body?: unknown, headers?: Headers): Promise<TReply> {
-    const exchange = await this.requestExchange(uri, { body, headers });
-    throwIfFailed(exchange);
-    return exchange.body as TReply;
+  requestExchange<TBody = unknown>(uri: string, init: ExchangeInit = {}): Promise<Exchange<TBody>> {
+    try {
+      const exchange = this.#dispatch(uri, { ...init, pattern: init.pattern ?? "InOut" });
+      return (exchange instanceof Promise ? exchange : Promise.resolve(exchange)) as Promise<Exchange<TBody>>;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
-  async send(uri: string, body?: unknown, headers?: Headers): Promise<void> {
-    const exchange = await this.requestExchange(uri, { body, headers, pattern: "InOnly" });
-    throwIfFailed(exchange);
+  request<TReply = unknown>(uri: string, body?: unknown, headers?: Headers): Promise<TReply> {
+    try {
+      const exchange = this.#dispatch(uri, { body, headers, pattern: "InOut" });
+      if (exchange instanceof Promise) return exchange.then((done) => replyOf(done) as TReply);
+      return Promise.resolve(replyOf(exchange) as TReply);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
+
+  send(uri: string, body?: unknown, headers?: Headers): Promise<void> {
+    try {
+      const exchange = this.#dispatch(uri, { body, headers, pattern: "InOnly" });
+      if (exchange instanceof Promise) return exchange.then((done) => void replyOf(done));
+      replyOf(exchange);
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+}
+
+/** The reply body, or the exchange's error thrown naming the route and step where it was raised. */
+function replyOf(exchange: Exchange): unknown {
+  throwIfFailed(exchange);
+  return exchange.body;
 }
 
 /** Rejects with the exchange's error, naming the route and step where it was raised. */

@@ -13,7 +13,8 @@ export interface FailureLocation {
 
 /** The runtime exchange. Internal fields carry engine state that never leaves the process. */
 export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
-  readonly id: string;
+  readonly #sequence: number;
+  #id: string | undefined = undefined;
   body: TBody;
   headers: Headers;
   properties: Record<string, unknown>;
@@ -23,6 +24,12 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   readonly signal: AbortSignal;
   routeId: string | undefined = undefined;
   fromEndpoint: string | undefined = undefined;
+  /** Unique in this process; built on first read (most exchanges never need it). */
+  get id(): string {
+    this.#id ??= `${prefix}-${this.#sequence}`;
+    return this.#id;
+  }
+
   /** Set by `stop()`: no further step runs, in this route or its callers. */
   stopped = false;
   /** The route whose error handler handled an error: the rest of that route is skipped. */
@@ -45,7 +52,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
     properties: Record<string, unknown>,
     pattern: ExchangePattern,
   ) {
-    this.id = `${prefix}-${++sequence}`;
+    this.#sequence = ++sequence;
     this.context = context;
     this.signal = signal;
     this.body = body;

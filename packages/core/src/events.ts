@@ -51,6 +51,11 @@ export class EventBus {
     if (listeners.size === 0) this.#listeners.delete(type);
   }
 
+  /** True when nobody listens to anything: lets hot paths skip every event check at once. */
+  get quiet(): boolean {
+    return this.#listeners.size === 0;
+  }
+
   /** True when someone listens to `type`. */
   has(type: RoutekitEventType): boolean {
     return this.#listeners.has(type);

@@ -1,20 +1,68 @@
-import { type RuntimeExchange, runtime } from "./create-exchange.js";
+import { runtime, type RuntimeExchange } from "./create-exchange.js";
 import type { Exchange, Processor } from "./exchange.js";
 
 /**
- * Decides what happens when step `index` of a pipeline fails (the error is on `exchange.error`):
+ * Decides what happens when a step of a pipeline fails (the error is on `exchange.error`):
  * redeliver (`again()` runs the failed step again and the rest), continue (`resume()` runs the
- * rest), or give up (mark the exchange exhausted and return). One policy per route.
+ * rest), or give up (mark the exchange exhausted and return). `attempt` is how many redeliveries
+ * this failing step already had for this exchange (0 on its first failure). One policy per route.
  */
 export type FailurePolicy = (
   exchange: RuntimeExchange,
   label: string,
+  attempt: number,
   again: () => void | Promise<void>,
   resume: () => void | Promise<void>,
 ) => void | Promise<void>;
 
 function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/** Per exchange, the routes whose error handling is switched off (inside doTry, circuitBreaker). */
+const suspended = new WeakMap<Exchange, string[]>();
+
+/**
+ * Runs `block` with route `routeId`'s error handling switched off for this exchange: a failure
+ * inside reaches the caller of `block` untouched (no redelivery, no onException), as a doTry or a
+ * circuit breaker needs. Routes called from inside (`direct:`) keep their own error handling.
+ */
+export function withoutErrorHandling(
+  exchange: Exchange,
+  routeId: string,
+  block: () => void | Promise<void>,
+): void | Promise<void> {
+  let routes = suspended.get(exchange);
+  if (routes === undefined) {
+    routes = [];
+    suspended.set(exchange, routes);
+  }
+  const scopes = routes;
+  scopes.push(routeId);
+  const leave = (): void => {
+    scopes.splice(scopes.lastIndexOf(routeId), 1);
+  };
+  let result: void | Promise<void>;
+  try {
+    result = block();
+  } catch (error) {
+    leave();
+    exchange.error = toError(error);
+    return;
+  }
+  if (result === undefined) {
+    leave();
+    return;
+  }
+  return result.then(leave, (error: unknown) => {
+    leave();
+    exchange.error = toError(error);
+  });
+}
+
+function errorHandlingSuspended(exchange: Exchange, routeId: string): boolean {
+  const routes = suspended.get(exchange);
+  return routes !== undefined && routes.includes(routeId);
 }
 
 /**
@@ -28,45 +76,46 @@ export function createPipeline(
   policy: FailurePolicy,
 ): Processor {
   const count = processors.length;
-  const runFrom = (target: RuntimeExchange, start: number): void | Promise<void> => {
+  // `attempt` counts the redeliveries of the step at `start` (the only one a redelivery re-enters).
+  const runFrom = (target: RuntimeExchange, start: number, attempt: number): void | Promise<void> => {
     for (let index = start; index < count; index++) {
       if (target.stopped || target.haltedIn !== undefined) return;
       let result: void | Promise<void>;
       try {
         result = processors[index]!(target);
       } catch (error) {
-        return fail(target, error, index);
+        return fail(target, error, index, index === start ? attempt : 0);
       }
       if (result !== undefined) {
+        const tried = index === start ? attempt : 0;
         return result.then(
-          () => (target.error !== undefined ? fail(target, target.error, index) : runFrom(target, index + 1)),
-          (error: unknown) => fail(target, error, index),
+          () => (target.error !== undefined ? fail(target, target.error, index, tried) : runFrom(target, index + 1, 0)),
+          (error: unknown) => fail(target, error, index, tried),
         );
       }
-      if (target.error !== undefined) return fail(target, target.error, index);
+      if (target.error !== undefined) return fail(target, target.error, index, index === start ? attempt : 0);
     }
   };
-  const fail = (target: RuntimeExchange, error: unknown, index: number): void | Promise<void> =>
-    failure(
-      target,
-      error,
-      labels[index]!,
-      () => runFrom(target, index),
-      () => runFrom(target, index + 1),
-    );
-  return (exchange: Exchange) => runFrom(runtime(exchange), 0);
-
-  function failure(
-    target: RuntimeExchange,
-    error: unknown,
-    label: string,
-    again: () => void | Promise<void>,
-    resume: () => void | Promise<void>,
-  ): void | Promise<void> {
+  const fail = (target: RuntimeExchange, error: unknown, index: number, attempt: number): void | Promise<void> => {
+    const label = labels[index]!;
     target.error = toError(error);
     if (target.failure === undefined) target.failure = { routeId, step: label };
-    // Already dealt with by this route's policy in a nested block: just propagate.
-    if (target.exhaustedIn === routeId) return;
-    return policy(target, label, again, resume);
-  }
+    // Already dealt with by this route's policy in a nested block, or inside a doTry / circuit
+    // breaker of this route: just propagate.
+    if (target.exhaustedIn === routeId || errorHandlingSuspended(target, routeId)) return;
+    try {
+      return policy(
+        target,
+        label,
+        attempt,
+        () => runFrom(target, index, attempt + 1),
+        () => runFrom(target, index + 1, 0),
+      );
+    } catch (policyError) {
+      // A failing retryWhile / handled predicate: that error ends the exchange, unhandled.
+      target.error = toError(policyError);
+      target.exhaustedIn = routeId;
+    }
+  };
+  return (exchange: Exchange) => runFrom(runtime(exchange), 0, 0);
 }

@@ -1,41 +1,43 @@
 import type { Consumer, RouteProcessor } from "./component.js";
 import type { ContextInternals } from "./context-internals.js";
-import { type RuntimeExchange, runtime } from "./create-exchange.js";
+import { runtime, type RuntimeExchange } from "./create-exchange.js";
 import type { Exchange, Processor } from "./exchange.js";
 import type { RouteDefinition } from "./route-definition.js";
 
-/** A route as it runs: its compiled pipeline, its consumer and its in-flight exchanges. */
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** A route as it runs: its compiled pipeline, its consumer and its in-flight count. */
 export class RouteRuntime {
   readonly definition: RouteDefinition;
-  readonly inflight = new Set<RuntimeExchange>();
+  /** Exchanges inside this route now. */
+  inflight = 0;
   state: "stopped" | "started" = "stopped";
   consumer: Consumer | undefined = undefined;
   /** Runs one exchange through the route: never throws; a failure stays on `exchange.error`. */
   readonly process: RouteProcessor;
   readonly #stopHooks: Array<() => void | Promise<void>> = [];
 
-  constructor(
-    definition: RouteDefinition,
-    pipeline: Processor,
-    context: ContextInternals,
-    keepOriginal: boolean,
-  ) {
+  constructor(definition: RouteDefinition, pipeline: Processor, context: ContextInternals, keepOriginal: boolean) {
     this.definition = definition;
     const id = definition.id;
-    const inflight = this.inflight;
     const events = context.events;
     const finish = (target: RuntimeExchange, previous: string | undefined, started: number): void => {
       if (target.haltedIn === id) target.haltedIn = undefined;
-      inflight.delete(target);
+      this.inflight--;
       target.routeId = previous;
-      context.trackPending(-1);
+      // Only the outermost route counts the exchange as pending work of the context.
+      if (previous === undefined) context.trackPending(-1);
       if (started !== 0) {
         const durationMs = performance.now() - started;
-        if (target.error === undefined)
-          events.emit("exchange-completed", { exchange: target, routeId: id, durationMs });
-        else
-          events.emit("exchange-failed", { exchange: target, routeId: id, durationMs, error: target.error });
+        if (target.error === undefined) events.emit("exchange-completed", { exchange: target, routeId: id, durationMs });
+        else events.emit("exchange-failed", { exchange: target, routeId: id, durationMs, error: target.error });
       }
+    };
+    const observed = (target: RuntimeExchange): number => {
+      if (events.has("exchange-created")) events.emit("exchange-created", { exchange: target, routeId: id });
+      return events.has("exchange-completed") || events.has("exchange-failed") ? performance.now() : 0;
     };
     this.process = (exchange: Exchange) => {
       const target = runtime(exchange);
@@ -44,22 +46,20 @@ export class RouteRuntime {
       if (keepOriginal && target.original === undefined) {
         target.original = { body: target.body, headers: { ...target.headers } };
       }
-      inflight.add(target);
-      context.trackPending(1);
-      let started = 0;
-      if (events.has("exchange-completed") || events.has("exchange-failed")) started = performance.now();
-      if (events.has("exchange-created")) events.emit("exchange-created", { exchange: target, routeId: id });
+      this.inflight++;
+      if (previous === undefined) context.trackPending(1);
+      const started = events.quiet ? 0 : observed(target);
       let result: void | Promise<void>;
       try {
         result = pipeline(target);
       } catch (error) {
-        target.error = error instanceof Error ? error : new Error(String(error));
+        target.error = asError(error);
       }
       if (result !== undefined) {
         return result.then(
           () => finish(target, previous, started),
           (error: unknown) => {
-            target.error = error instanceof Error ? error : new Error(String(error));
+            target.error = asError(error);
             finish(target, previous, started);
           },
         );

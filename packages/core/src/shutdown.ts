@@ -13,7 +13,7 @@ function waitUntil(done: Promise<void>, timeoutMs: number): Promise<boolean> {
 }
 
 async function routesIdle(routes: readonly RouteRuntime[]): Promise<void> {
-  while (routes.some((route) => route.inflight.size > 0))
+  while (routes.some((route) => route.inflight > 0))
     await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
@@ -34,9 +34,9 @@ export async function stopRoutes(
   const idle = controller === undefined ? routesIdle(routes) : context.whenIdle();
   let timedOut: string | undefined;
   if (!(await waitUntil(idle, timeoutMs))) {
-    const names = reversed.flatMap((route) =>
-      [...route.inflight].map((exchange) => `${exchange.id} in route '${route.definition.id}'`),
-    );
+    const names = reversed
+      .filter((route) => route.inflight > 0)
+      .map((route) => `route '${route.definition.id}' (${route.inflight} in flight)`);
     timedOut = names.length > 0 ? names.join(", ") : "queued messages";
     controller?.abort(
       new RoutekitError(

@@ -133,6 +133,7 @@ export const sedaComponent = defineComponent({
           options.waitForTaskToComplete === "Always" ||
           (options.waitForTaskToComplete === "IfReplyExpected" && exchange.pattern === "InOut");
         const copy = copyExchange(exchange);
+        copy.routeId = undefined;
         if (!wait) {
           copy.pattern = "InOnly";
           return enqueue(copy, undefined);
