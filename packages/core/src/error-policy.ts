@@ -1,5 +1,5 @@
 import type { ContextInternals } from "./context-internals.js";
-import { type RuntimeExchange, runtime } from "./create-exchange.js";
+import type { RuntimeExchange } from "./create-exchange.js";
 import type { Processor } from "./exchange.js";
 import { compilePredicate } from "./expressions/index.js";
 import type { FailurePolicy } from "./pipeline.js";
@@ -29,6 +29,8 @@ export function givingUp(routeId: string): FailurePolicy {
 
 interface Clause {
   readonly definition: OnExceptionDefinition;
+  /** The clause's redelivery options, completed from the error handler's (Camel inherits them too). */
+  readonly redelivery: RedeliveryOptions;
   readonly steps: Processor | undefined;
   readonly onWhen: ((exchange: RuntimeExchange) => boolean) | undefined;
   readonly handled: ((exchange: RuntimeExchange) => boolean) | undefined;
@@ -58,8 +60,11 @@ function distance(error: Error, errorClass: abstract new (...args: never[]) => E
 }
 
 /** The matching clause with the most specific error class; route-local clauses are tried first. */
-function match(scopes: readonly (readonly Clause[])[], exchange: RuntimeExchange): Clause | undefined {
-  const error = exchange.error!;
+function match(
+  scopes: readonly (readonly Clause[])[],
+  exchange: RuntimeExchange,
+  error: Error,
+): Clause | undefined {
   for (const clauses of scopes) {
     let best: Clause | undefined;
     let bestDistance = Number.POSITIVE_INFINITY;
@@ -77,10 +82,30 @@ function match(scopes: readonly (readonly Clause[])[], exchange: RuntimeExchange
   return undefined;
 }
 
-function delayFor(options: RedeliveryOptions, attempt: number): number {
+/** The delay before redelivery number `attempt` (1-based): exponential backoff, capped. */
+export function redeliveryDelayFor(options: RedeliveryOptions, attempt: number): number {
   const base = options.redeliveryDelay ?? 1000;
   const multiplier = options.backOffMultiplier ?? (options.useExponentialBackOff === true ? 2 : 1);
   return Math.min(base * multiplier ** (attempt - 1), options.maximumRedeliveryDelay ?? 60_000);
+}
+
+const REDELIVERY_KEYS = [
+  "maximumRedeliveries",
+  "redeliveryDelay",
+  "backOffMultiplier",
+  "useExponentialBackOff",
+  "maximumRedeliveryDelay",
+  "retryWhile",
+] as const;
+
+/** `own`'s redelivery options, each missing one taken from `inherited`. */
+function inherit(own: RedeliveryOptions, inherited: RedeliveryOptions): RedeliveryOptions {
+  const result: Record<string, unknown> = {};
+  for (const key of REDELIVERY_KEYS) {
+    const value = own[key] ?? inherited[key];
+    if (value !== undefined) result[key] = value;
+  }
+  return result as RedeliveryOptions;
 }
 
 /**
@@ -94,22 +119,26 @@ export function createFailurePolicy(
   context: ContextInternals,
   compileClause: (steps: readonly StepDefinition[], label: string) => Processor,
 ): FailurePolicy {
-  const toClauses = (definitions: readonly OnExceptionDefinition[], scope: string): Clause[] =>
-    definitions.map((definition, index) => ({
-      definition,
-      steps:
-        definition.steps === undefined || definition.steps.length === 0
-          ? undefined
-          : compileClause(definition.steps, `onException[${scope}${index}]`),
-      onWhen: definition.onWhen === undefined ? undefined : compilePredicate(definition.onWhen),
-      handled: flag(definition.handled),
-      continued: flag(definition.continued),
-      retryWhile: definition.retryWhile === undefined ? undefined : compilePredicate(definition.retryWhile),
-    }));
-  const scopes = [toClauses(route.errorHandling.onException, "route "), toClauses(builder.onException, "")];
   const handler: ErrorHandlerDefinition = route.errorHandling.errorHandler ?? builder.errorHandler ?? {};
   const handlerRetryWhile =
     handler.retryWhile === undefined ? undefined : compilePredicate(handler.retryWhile);
+  const toClauses = (definitions: readonly OnExceptionDefinition[], scope: string): Clause[] =>
+    definitions.map((definition, index) => {
+      const redelivery = inherit(definition, handler);
+      return {
+        definition,
+        redelivery,
+        steps:
+          definition.steps === undefined || definition.steps.length === 0
+            ? undefined
+            : compileClause(definition.steps, `onException[${scope}${index}]`),
+        onWhen: definition.onWhen === undefined ? undefined : compilePredicate(definition.onWhen),
+        handled: flag(definition.handled),
+        continued: flag(definition.continued),
+        retryWhile: redelivery.retryWhile === undefined ? undefined : compilePredicate(redelivery.retryWhile),
+      };
+    });
+  const scopes = [toClauses(route.errorHandling.onException, "route "), toClauses(builder.onException, "")];
   const deadLetter =
     handler.deadLetterUri === undefined ? undefined : context.endpoint(handler.deadLetterUri);
   const routeId = route.id;
@@ -117,7 +146,8 @@ export function createFailurePolicy(
     scopes[0]!.length === 0 &&
     scopes[1]!.length === 0 &&
     deadLetter === undefined &&
-    (handler.maximumRedeliveries ?? 0) === 0
+    (handler.maximumRedeliveries ?? 0) === 0 &&
+    handlerRetryWhile === undefined
   ) {
     return givingUp(routeId);
   }
@@ -133,28 +163,42 @@ export function createFailurePolicy(
     exchange.headers = { ...exchange.original.headers };
   };
 
+  const deadLetterChannel = (
+    exchange: RuntimeExchange,
+    error: Error,
+    send: Processor,
+  ): void | Promise<void> => {
+    const failure = exchange.failure;
+    if (handler.useOriginalMessage === true) restoreOriginal(exchange);
+    exchange.properties[EXCEPTION_CAUGHT] = error;
+    exchange.headers["routekit.exception"] = `${error.name}: ${error.message}`;
+    exchange.headers["routekit.failedRouteId"] = failure?.routeId ?? routeId;
+    if (failure !== undefined) exchange.headers["routekit.failedStep"] = failure.step;
+    clear(exchange);
+    return settle(
+      () => send(exchange),
+      exchange,
+      () => {
+        // Delivered: the exchange counts as handled. A failing dead letter endpoint is not
+        // swallowed: its error goes back to the caller, so the message is never lost silently.
+        if (exchange.error === undefined) exchange.haltedIn = routeId;
+        else exchange.exhaustedIn = routeId;
+      },
+    );
+  };
+
   const dispose = (
     exchange: RuntimeExchange,
+    error: Error,
     clause: Clause | undefined,
     resume: () => void | Promise<void>,
   ): void | Promise<void> => {
-    const error = exchange.error!;
     if (clause === undefined) {
       if (deadLetter === undefined) {
         exchange.exhaustedIn = routeId;
         return;
       }
-      const failure = exchange.failure;
-      if (handler.useOriginalMessage === true) restoreOriginal(exchange);
-      exchange.properties[EXCEPTION_CAUGHT] = error;
-      exchange.headers["routekit.exception"] = `${error.name}: ${error.message}`;
-      exchange.headers["routekit.failedRouteId"] = failure?.routeId ?? routeId;
-      if (failure !== undefined) exchange.headers["routekit.failedStep"] = failure.step;
-      clear(exchange);
-      return settle(deadLetter.send(exchange), exchange, () => {
-        if (exchange.error === undefined) exchange.haltedIn = routeId;
-        else exchange.exhaustedIn = routeId;
-      });
+      return deadLetterChannel(exchange, error, deadLetter.send);
     }
     const definition = clause.definition;
     if (definition.useOriginalMessage === true) restoreOriginal(exchange);
@@ -178,31 +222,32 @@ export function createFailurePolicy(
       exchange.failure = failure;
       exchange.exhaustedIn = routeId;
     };
-    if (clause.steps === undefined) return finish();
-    return settle(clause.steps(exchange), exchange, finish);
+    const steps = clause.steps;
+    if (steps === undefined) return finish();
+    return settle(() => steps(exchange), exchange, finish);
   };
 
-  return (exchange, label, again, resume) => {
+  return (exchange, label, attempt, again, resume) => {
+    const error = exchange.error!;
+    // An error that a called route (direct:) already gave up on is not redelivered here:
+    // redelivery happens only in the route where the error was raised.
     const fromSubRoute = exchange.exhaustedIn !== undefined;
-    const clause = match(scopes, exchange);
-    const options: RedeliveryOptions = clause?.definition ?? handler;
+    const clause = match(scopes, exchange, error);
+    const options = clause === undefined ? handler : clause.redelivery;
     const retryWhile = clause === undefined ? handlerRetryWhile : clause.retryWhile;
     const maximum = options.maximumRedeliveries ?? 0;
-    const attempt = exchange.redeliveryStep === label ? exchange.redeliveries + 1 : 1;
+    const next = attempt + 1;
     const mayRetry =
       !fromSubRoute &&
       !exchange.signal.aborted &&
-      (maximum === -1 || attempt <= maximum || (retryWhile !== undefined && maximum === 0)) &&
+      (maximum === -1 || next <= maximum || (retryWhile !== undefined && maximum === 0)) &&
       (retryWhile === undefined || retryWhile(exchange));
-    if (!mayRetry) return dispose(exchange, clause, resume);
-    exchange.redeliveryStep = label;
-    exchange.redeliveries = attempt;
-    const delayMs = delayFor(options, attempt);
-    const error = exchange.error!;
+    if (!mayRetry) return dispose(exchange, error, clause, resume);
+    const delayMs = redeliveryDelayFor(options, next);
     if (context.events.has("exchange-redelivered")) {
-      context.events.emit("exchange-redelivered", { exchange, routeId, attempt, delayMs, error });
+      context.events.emit("exchange-redelivered", { exchange, routeId, attempt: next, delayMs, error });
     }
-    exchange.headers[REDELIVERY_COUNTER] = attempt;
+    exchange.headers[REDELIVERY_COUNTER] = next;
     exchange.headers[REDELIVERED] = true;
     return sleep(delayMs, exchange.signal).then(
       () => {
@@ -210,6 +255,7 @@ export function createFailurePolicy(
         return again();
       },
       (abort: unknown) => {
+        // Aborted while waiting (timeout or shutdown): the exchange fails with the abort reason.
         exchange.error = abort instanceof Error ? abort : error;
         exchange.exhaustedIn = routeId;
       },
@@ -217,15 +263,22 @@ export function createFailurePolicy(
   };
 }
 
-/** Runs `then` after a processor's result, synchronously when it completed synchronously. */
+/** Runs `then` after `run`'s result, synchronously when it completed synchronously. */
 function settle(
-  result: void | Promise<void>,
+  run: () => void | Promise<void>,
   exchange: RuntimeExchange,
   then: () => void | Promise<void>,
 ): void | Promise<void> {
+  let result: void | Promise<void>;
+  try {
+    result = run();
+  } catch (error) {
+    exchange.error = error instanceof Error ? error : new Error(String(error));
+    return then();
+  }
   if (result === undefined) return then();
   return result.then(then, (error: unknown) => {
-    runtime(exchange).error = error instanceof Error ? error : new Error(String(error));
+    exchange.error = error instanceof Error ? error : new Error(String(error));
     return then();
   });
 }

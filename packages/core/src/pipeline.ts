@@ -1,4 +1,4 @@
-import { runtime, type RuntimeExchange } from "./create-exchange.js";
+import { type RuntimeExchange, runtime } from "./create-exchange.js";
 import type { Exchange, Processor } from "./exchange.js";
 
 /**
@@ -89,14 +89,22 @@ export function createPipeline(
       if (result !== undefined) {
         const tried = index === start ? attempt : 0;
         return result.then(
-          () => (target.error !== undefined ? fail(target, target.error, index, tried) : runFrom(target, index + 1, 0)),
+          () =>
+            target.error !== undefined
+              ? fail(target, target.error, index, tried)
+              : runFrom(target, index + 1, 0),
           (error: unknown) => fail(target, error, index, tried),
         );
       }
       if (target.error !== undefined) return fail(target, target.error, index, index === start ? attempt : 0);
     }
   };
-  const fail = (target: RuntimeExchange, error: unknown, index: number, attempt: number): void | Promise<void> => {
+  const fail = (
+    target: RuntimeExchange,
+    error: unknown,
+    index: number,
+    attempt: number,
+  ): void | Promise<void> => {
     const label = labels[index]!;
     target.error = toError(error);
     if (target.failure === undefined) target.failure = { routeId, step: label };

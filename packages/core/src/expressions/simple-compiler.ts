@@ -105,7 +105,9 @@ function compileRoot(name: RootName): Evaluator {
     case "fromEndpoint":
       return (exchange) => exchange.fromEndpoint;
     case "exception":
-      return (exchange) => exchange.error;
+      // Inside onException steps, doTry catch blocks and fallbacks the error is cleared from the
+      // exchange and kept in the "routekit.exceptionCaught" property (EXCEPTION_CAUGHT).
+      return (exchange) => exchange.error ?? exchange.properties["routekit.exceptionCaught"];
     case "exchangePattern":
       return (exchange) => exchange.pattern;
   }
