@@ -90,7 +90,8 @@ export function optionalBoolean(input: ToolInput, key: string, toolName: string)
 export function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return value.length > 40 ? "a string" : `the string ${JSON.stringify(value)}`;
+  if (typeof value === "string")
+    return value.length > 40 ? "a string" : `the string ${JSON.stringify(value)}`;
   if (typeof value === "object") return "an object";
   return `${typeof value} ${String(value)}`;
 }

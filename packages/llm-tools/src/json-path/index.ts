@@ -1,0 +1,13 @@
+export { checkDocumentSize } from "./document-size.js";
+export {
+  JSON_PATH_DEFAULTS,
+  type JsonPathOptions,
+  type ResolvedJsonPathOptions,
+  resolveJsonPathOptions,
+} from "./json-path-options.js";
+export {
+  JSON_PATH_INPUT_SCHEMA,
+  type JsonPathQuery,
+  readJsonPathQuery,
+  runJsonPath,
+} from "./run-json-path.js";

@@ -1,0 +1,7 @@
+export { readXPathQuery, runXPath, XPATH_INPUT_SCHEMA, type XPathQuery } from "./run-xpath.js";
+export {
+  type ResolvedXPathOptions,
+  resolveXPathOptions,
+  XPATH_DEFAULTS,
+  type XPathOptions,
+} from "./xpath-options.js";

@@ -1,0 +1,67 @@
+import { checkXPathSyntax } from "@routekit/core";
+import { LlmToolsError } from "../errors.js";
+import { checkKnownOptions, integerOption, optionError } from "../http-fetch/option-checks.js";
+
+/** Options of xpath. */
+export interface XPathOptions {
+  /**
+   * A fixed XPath expression. When set, the body supplies only the document: XML text, or an
+   * `{xml}` object: the enrichment form `xpath({ xpath: "string(//title)" })`.
+   */
+  xpath?: string;
+  /** Largest XML text accepted, in UTF-8 bytes. Default 1 MiB. */
+  maxDocumentBytes?: number;
+}
+
+/** XPathOptions checked, with defaults applied. */
+export interface ResolvedXPathOptions {
+  readonly xpath: string | undefined;
+  readonly maxDocumentBytes: number;
+}
+
+/** Default limits of xpath. */
+export const XPATH_DEFAULTS = { maxDocumentBytes: 1024 * 1024 } as const;
+
+const TOOL = "xpath";
+const KNOWN = ["xpath", "maxDocumentBytes"] as const;
+const resolved = new WeakMap<XPathOptions, ResolvedXPathOptions>();
+const NO_OPTIONS: XPathOptions = {};
+
+/**
+ * Checks xpath options once per options object; a fixed expression is checked for syntax here,
+ * so a bad one fails when the route is added.
+ */
+export function resolveXPathOptions(options: XPathOptions = NO_OPTIONS): ResolvedXPathOptions {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw optionError(TOOL, "options", "an object", options);
+  }
+  const cached = resolved.get(options);
+  if (cached !== undefined) return cached;
+  checkKnownOptions(options, KNOWN, TOOL);
+  const { xpath } = options;
+  if (xpath !== undefined) {
+    if (typeof xpath !== "string" || xpath.trim() === "") {
+      throw optionError(TOOL, "xpath", "a non-empty XPath expression", xpath);
+    }
+    try {
+      checkXPathSyntax(xpath);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new LlmToolsError("TOOL_OPTION_INVALID", TOOL, `${TOOL}: option 'xpath' is invalid: ${reason}`, {
+        cause: error,
+      });
+    }
+  }
+  const result: ResolvedXPathOptions = {
+    xpath,
+    maxDocumentBytes: integerOption(
+      options.maxDocumentBytes,
+      "maxDocumentBytes",
+      1,
+      XPATH_DEFAULTS.maxDocumentBytes,
+      TOOL,
+    ),
+  };
+  resolved.set(options, result);
+  return result;
+}
