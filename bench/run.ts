@@ -1,0 +1,82 @@
+import { writeFile } from "node:fs/promises";
+import { cpus, totalmem } from "node:os";
+import { type BenchOptions, type BenchRow, formatNs, printRow } from "./harness.js";
+
+/** Every benchmark by name, loaded only when it runs. */
+const BENCHES: Record<string, () => Promise<(options: BenchOptions) => Promise<BenchRow[]>>> = {
+  direct: async () => (await import("./direct.js")).runDirectBench,
+  seda: async () => (await import("./seda.js")).runSedaBench,
+  eips: async () => (await import("./eips.js")).runEipsBench,
+  scaling: async () => (await import("./scaling.js")).runScalingBench,
+  peers: async () => (await import("./peers.js")).runPeersBench,
+  llm: async () => (await import("./llm.js")).runLlmBench,
+  tools: async () => (await import("./tools.js")).runToolsBench,
+  amqp: async () => (await import("./amqp.js")).runAmqpBench,
+};
+
+function table(rows: BenchRow[]): string {
+  const lines = [
+    "| benchmark | subject | median | spread | baseline | median | ratio | target | met |",
+    "|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const row of rows) {
+    lines.push(
+      `| ${row.benchmark} | ${row.subject} | ${formatNs(row.subjectStats.medianNs)} | ±${row.subjectStats.spreadPercent.toFixed(0)}% | ${row.baseline} | ${formatNs(row.baselineStats.medianNs)} | ${row.ratio.toFixed(2)} | ${row.target} | ${row.met ? "yes" : "**no**"} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const quick = args.includes("--quick");
+  const names = args.filter((arg) => !arg.startsWith("--"));
+  const unknown = names.filter((name) => !(name in BENCHES));
+  if (unknown.length > 0) {
+    console.error(`Unknown benchmark ${unknown.join(", ")}; available: ${Object.keys(BENCHES).join(", ")}`);
+    process.exit(2);
+  }
+  const selected = names.length > 0 ? names : Object.keys(BENCHES);
+  const rows: BenchRow[] = [];
+  const notes: string[] = [];
+  for (const name of selected) {
+    const started = Date.now();
+    console.log(`== ${name}${quick ? " (quick)" : ""}`);
+    try {
+      const run = await BENCHES[name]!();
+      const result = await run({ quick });
+      for (const row of result) printRow(row);
+      rows.push(...result);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      notes.push(`- ${name}: not run — ${message}`);
+      console.log(`${name}: not run — ${message}`);
+      if (process.env.CI === "true" && !/broker|RabbitMQ|ECONNREFUSED/i.test(message)) process.exitCode = 1;
+    }
+    console.log(`   (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  }
+  if (quick && !args.includes("--write")) return;
+  const cpu = cpus()[0]?.model ?? "unknown CPU";
+  const report = [
+    "# Benchmark results",
+    "",
+    `Written by \`pnpm bench${names.length > 0 ? ` ${names.join(" ")}` : ""}${quick ? " --quick" : ""}\` on ${new Date().toISOString().slice(0, 10)}.`,
+    `Machine: ${cpu}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version} (${process.platform} ${process.arch}).`,
+    "",
+    "Each row measures a subject beside its baseline in the same process, alternating runs after a warm-up;",
+    "times are per operation (median over runs, spread = (max - min) / median). The ratio is subject / baseline",
+    "time: it is the claim, the absolute numbers are context.",
+    "",
+    table(rows),
+    "",
+    ...rows.filter((row) => row.note !== undefined).map((row) => `- ${row.benchmark}: ${row.note}`),
+    ...notes,
+    "",
+    "Per-step cost against route length: [scaling.svg](scaling.svg).",
+    "",
+  ].join("\n");
+  await writeFile(new URL("./RESULTS.md", import.meta.url), report);
+  console.log("wrote bench/RESULTS.md");
+}
+
+await main();
