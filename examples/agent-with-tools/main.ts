@@ -9,6 +9,7 @@ import {
 } from "@routekit/llm";
 import { scriptedAgent } from "./scripted-agent.js";
 
+// #region choose-model
 /** A real model when a key is set, otherwise a scripted one (no network). */
 function chooseModel(): LanguageModel {
   if (process.env.OPENAI_API_KEY !== undefined || process.env.OPENAI_BASE_URL !== undefined) {
@@ -20,14 +21,18 @@ function chooseModel(): LanguageModel {
   console.log("(no OPENAI_API_KEY or ANTHROPIC_API_KEY: using a scripted model)");
   return scriptedAgent();
 }
+// #endregion
 
 const orders: Record<string, { status: string; totalUsd: number }> = {
   "A-17": { status: "shipped", totalUsd: 120 },
 };
 
+// #region plugin
 const context = createContext({ logLevel: "warn" });
 context.use(llmPlugin({ models: { agent: chooseModel() } }));
+// #endregion
 
+// #region routes
 await context.addRoutes((r) => {
   // A route as a tool: the body is the arguments object, the reply body is the tool output.
   r.from("direct:tool.order_status")
@@ -50,7 +55,9 @@ await context.addRoutes((r) => {
     .routeId("agent")
     .to(llm("agent").tools("order_status", "convert_currency").maxIterations(4).includeContent().uri());
 });
+// #endregion
 
+// #region register
 // A tool that is not a route: a plain object with the `params` shorthand.
 context.tools.register({
   name: "convert_currency",
@@ -64,7 +71,9 @@ context.tools.register({
     return { amount: Math.round(Number(amount) * rate * 100) / 100, currency: to };
   },
 });
+// #endregion
 
+// #region events
 // Tool calls as they happen; `includeContent()` above puts arguments and outputs in the events.
 context.events.on("tool-call-completed", (event) => {
   const status = event.isError ? "error" : "ok";
@@ -72,7 +81,9 @@ context.events.on("tool-call-completed", (event) => {
     `tool ${event.toolName}(${event.arguments ?? ""}) ${status} in ${event.durationMs.toFixed(1)} ms -> ${event.output ?? ""}`,
   );
 });
+// #endregion
 
+// #region request
 await context.start();
 const reply = await context.requestExchange("direct:ask", {
   body: "What is the status of order A-17, and what is its total in euros?",
@@ -84,3 +95,4 @@ console.log(
   `model calls: ${String(iterations)}, tool calls: ${String(reply.headers[LLM_HEADERS.toolCalls])}`,
 );
 await context.stop();
+// #endregion
