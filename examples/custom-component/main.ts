@@ -1,6 +1,7 @@
 import { createContext, EndpointOptionError } from "@routekit/core";
 import { memoryPlugin } from "./memory-component.js";
 
+// #region use
 const context = createContext({ logLevel: "warn" });
 context.use(memoryPlugin());
 
@@ -9,7 +10,9 @@ await context.addRoutes((r) => {
   r.from("direct:recall").routeId("recall").to("memory:notes?operation=get");
   r.from("direct:forget").routeId("forget").to("memory:notes?operation=delete");
 });
+// #endregion
 
+// #region validation
 // Options are checked when a route is added: the error names the option and the nearest valid one.
 try {
   await context.addRoutes((r) => {
@@ -19,6 +22,7 @@ try {
   if (!(error instanceof EndpointOptionError)) throw error;
   console.log(`rejected: ${error.message}`);
 }
+// #endregion
 try {
   await context.addRoutes((r) => {
     r.from("direct:bad-value").to("memory:notes?operation=fetch");
@@ -28,6 +32,7 @@ try {
   console.log(`rejected: ${error.message}`);
 }
 
+// #region run
 await context.start();
 await context.request("direct:remember", "buy milk", { key: "today" });
 console.log("recall today ->", await context.request("direct:recall", undefined, { key: "today" }));
@@ -39,3 +44,4 @@ const failed = await context.requestExchange("direct:recall", { body: "?" });
 console.log(`missing key -> ${failed.error?.message}`);
 
 await context.stop();
+// #endregion
