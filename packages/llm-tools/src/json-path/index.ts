@@ -6,6 +6,7 @@ export {
   resolveJsonPathOptions,
 } from "./json-path-options.js";
 export {
+  JSON_PATH_DOCUMENT_INPUT_SCHEMA,
   JSON_PATH_INPUT_SCHEMA,
   type JsonPathQuery,
   readJsonPathQuery,

@@ -21,6 +21,16 @@ export const JSON_PATH_INPUT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+/**
+ * JSON Schema of the json_path tool input when the path is fixed by the options: the arguments
+ * object is the document to query.
+ */
+export const JSON_PATH_DOCUMENT_INPUT_SCHEMA = {
+  type: "object",
+  description: "The JSON document to query (the JSONPath is fixed by the tool).",
+  additionalProperties: true,
+} as const;
+
 const TOOL = "json_path";
 const textDecoder = new TextDecoder();
 

@@ -1,4 +1,10 @@
-export { readXPathQuery, runXPath, XPATH_INPUT_SCHEMA, type XPathQuery } from "./run-xpath.js";
+export {
+  readXPathQuery,
+  runXPath,
+  XPATH_DOCUMENT_INPUT_SCHEMA,
+  XPATH_INPUT_SCHEMA,
+  type XPathQuery,
+} from "./run-xpath.js";
 export {
   type ResolvedXPathOptions,
   resolveXPathOptions,

@@ -18,6 +18,14 @@ export const XPATH_INPUT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+/** JSON Schema of the xpath tool input when the expression is fixed by the options. */
+export const XPATH_DOCUMENT_INPUT_SCHEMA = {
+  type: "object",
+  properties: { xml: XPATH_INPUT_SCHEMA.properties.xml },
+  required: ["xml"],
+  additionalProperties: false,
+} as const;
+
 const TOOL = "xpath";
 const textDecoder = new TextDecoder();
 

@@ -1,0 +1,97 @@
+/**
+ * @routekit/llm-tools: the seed's tools, each shipped twice — a DSL step (importing this package
+ * adds `.httpFetch()`, `.jsonPath()`, `.xpath()`, `.regexExtract()`, `.mathEval()` and
+ * `.tavilyWebSearch()` to every route) and a RouteBuilder wrapper mounting it as an LLM tool —
+ * plus `httpTool` (a REST endpoint as a native tool) and the input helpers custom tools share.
+ */
+
+// Errors and tool input parsing
+export { LlmToolsError, type LlmToolsErrorCode, ToolInputError } from "./errors.js";
+// http_fetch
+export {
+  type AddressVerdict,
+  classifyAddress,
+  createGuardedDispatcher,
+  createGuardedLookup,
+  fetchText,
+  type GuardedDispatcherOptions,
+  HTTP_FETCH_DEFAULTS,
+  HTTP_FETCH_INPUT_SCHEMA,
+  type HttpFetchHeaders,
+  type HttpFetchOptions,
+  type HttpFetchResult,
+  type HttpFetchStepResult,
+  type ResolvedHttpFetchOptions,
+  readHttpFetchUrl,
+  resolveHttpFetchOptions,
+  runHttpFetch,
+} from "./http-fetch/index.js";
+// httpTool
+export {
+  type HttpTool,
+  type HttpToolBodyMode,
+  type HttpToolDescription,
+  type HttpToolOptions,
+  type HttpToolResultMode,
+  httpTool,
+} from "./http-tool/index.js";
+// json_path
+export {
+  JSON_PATH_DEFAULTS,
+  JSON_PATH_DOCUMENT_INPUT_SCHEMA,
+  JSON_PATH_INPUT_SCHEMA,
+  type JsonPathOptions,
+  type JsonPathQuery,
+  type ResolvedJsonPathOptions,
+  readJsonPathQuery,
+  resolveJsonPathOptions,
+  runJsonPath,
+} from "./json-path/index.js";
+// DSL steps
+export { httpFetch } from "./steps/http-fetch-step.js";
+export { jsonPath } from "./steps/json-path-step.js";
+export { tavilyWebSearch } from "./steps/web-search-step.js";
+export { xpath } from "./steps/xpath-step.js";
+export {
+  describe as describeToolValue,
+  optionalBoolean,
+  optionalNumber,
+  optionalString,
+  parseToolInput,
+  requireString,
+  type ToolInput,
+} from "./tool-input.js";
+// web_search
+export {
+  type ResolvedTavilyOptions,
+  readWebSearchInput,
+  resolveTavilyKey,
+  resolveTavilyOptions,
+  runWebSearch,
+  TAVILY_BASE_URL,
+  type TavilyWebSearchOptions,
+  tavilySearch,
+  WEB_SEARCH_INPUT_SCHEMA,
+  type WebSearchHit,
+  type WebSearchInput,
+  type WebSearchResult,
+  type WebSearchStepResult,
+} from "./web-search/index.js";
+// RouteBuilder wrappers
+export { HttpFetchTool, type HttpFetchToolOptions } from "./wrappers/http-fetch-tool.js";
+export { JsonPathTool, type JsonPathToolOptions } from "./wrappers/json-path-tool.js";
+export { TavilyWebSearchTool, type TavilyWebSearchToolOptions } from "./wrappers/tavily-web-search-tool.js";
+export type { ToolWrapperOptions } from "./wrappers/tool-wrapper-options.js";
+export { XPathTool, type XPathToolOptions } from "./wrappers/xpath-tool.js";
+// xpath
+export {
+  type ResolvedXPathOptions,
+  readXPathQuery,
+  resolveXPathOptions,
+  runXPath,
+  XPATH_DEFAULTS,
+  XPATH_DOCUMENT_INPUT_SCHEMA,
+  XPATH_INPUT_SCHEMA,
+  type XPathOptions,
+  type XPathQuery,
+} from "./xpath/index.js";

@@ -1,0 +1,23 @@
+import { defineStep, type Exchange } from "@routekit/core";
+import { runXPath } from "../xpath/run-xpath.js";
+import { resolveXPathOptions, type XPathOptions } from "../xpath/xpath-options.js";
+
+/**
+ * The `.xpath(options)` step: the body is `{xml, xpath}` (object or JSON text), or, with a fixed
+ * `options.xpath`, the XML text itself; the XPath 1.0 result becomes the body as a string, or
+ * `null` when nothing matches (an LLM reads that as the text `null`). Options are checked when
+ * the route is added.
+ */
+export const xpath = defineStep("xpath", (options: XPathOptions = {}) => {
+  resolveXPathOptions(options);
+  return (exchange: Exchange): void => {
+    exchange.body = runXPath(exchange.body, options);
+  };
+});
+
+declare module "@routekit/core" {
+  interface RouteDsl<TBody> {
+    /** xpath as a step: the XPath 1.0 result as a string, or `null` when nothing matches. */
+    xpath(options?: XPathOptions): RouteDsl<string | null>;
+  }
+}
