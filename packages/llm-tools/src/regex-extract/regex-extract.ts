@@ -1,0 +1,123 @@
+import { LlmToolsError } from "../errors.js";
+import { collectValues, type ValueSelection } from "./collect-values.js";
+import { type CompiledPattern, compilePattern } from "./compile-pattern.js";
+import {
+  checkRegexExtractInput,
+  type RegexExtractInput,
+  type RegexExtractRequest,
+  readRegexExtractInput,
+} from "./regex-extract-input.js";
+import {
+  type RegexExtractOptions,
+  type ResolvedRegexExtractOptions,
+  resolveRegexExtractOptions,
+} from "./regex-extract-options.js";
+import { runInRegexWorker } from "./regex-worker-pool.js";
+import { selectGroup } from "./select-group.js";
+
+const TOOL_NAME = "regex_extract";
+/** Text length times re2js program size up to which a match runs on the calling thread. */
+const INLINE_WORK_LIMIT = 1 << 17;
+/** Longest time an inline match may take before the job moves to a worker. */
+const INLINE_SLICE_MS = 25;
+const PATTERN_CACHE_SIZE = 256;
+const patternCache = new Map<string, CompiledPattern>();
+
+/**
+ * Extracts text by a regular expression. Resolves with JSON text: the first match (or the selected
+ * group) as a JSON string, an array of strings when `all` is true, or `null` when nothing matches.
+ * Rejects with a ToolInputError for bad input, TOOL_LIMIT_EXCEEDED for oversized text or pattern,
+ * TOOL_TIMEOUT when matching exceeds `matchTimeoutMs`, or `signal.reason` when aborted.
+ */
+export function regexExtract(
+  input: RegexExtractInput,
+  options?: RegexExtractOptions,
+  signal?: AbortSignal,
+): Promise<string> {
+  return run(() => {
+    const resolved = resolveRegexExtractOptions(options);
+    return [checkRegexExtractInput(input, resolved), resolved];
+  }, signal);
+}
+
+/**
+ * Runs regex_extract on a tool body: an input object, its JSON text, or (when the options fix
+ * `pattern`) the text itself. Resolves with the same JSON text as regexExtract.
+ */
+export function runRegexExtract(
+  body: unknown,
+  options?: RegexExtractOptions,
+  signal?: AbortSignal,
+): Promise<string> {
+  return run(() => {
+    const resolved = resolveRegexExtractOptions(options);
+    return [readRegexExtractInput(body, resolved), resolved];
+  }, signal);
+}
+
+async function run(
+  read: () => [RegexExtractRequest, ResolvedRegexExtractOptions],
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  signal?.throwIfAborted();
+  const [request, options] = read();
+  checkLength("pattern", request.pattern, options.maxPatternChars, "maxPatternChars");
+  checkLength("text", request.text, options.maxTextChars, "maxTextChars");
+  const pattern = cachedPattern(request.pattern);
+  const selection: ValueSelection = {
+    group: selectGroup(request.group, pattern),
+    all: request.all,
+    maxMatches: options.maxMatches,
+  };
+  const values = await findValues(pattern, request.text, selection, options.matchTimeoutMs, signal);
+  if (values.length === 0) return "null";
+  return JSON.stringify(request.all ? values : values[0]);
+}
+
+/**
+ * Small re2js jobs run here, bounded by a time slice; larger ones, and every pattern only the
+ * JavaScript engine accepts, run in a worker that is terminated after the remaining timeout.
+ */
+async function findValues(
+  pattern: CompiledPattern,
+  text: string,
+  selection: ValueSelection,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
+  const started = performance.now();
+  if (pattern.re2 !== undefined && text.length * pattern.programSize <= INLINE_WORK_LIMIT) {
+    const stopAt = started + Math.min(INLINE_SLICE_MS, timeoutMs);
+    const values = collectValues(pattern.re2.matchAll(text), selection, stopAt);
+    if (values !== undefined) return values;
+  }
+  const remainingMs = Math.max(1, Math.ceil(timeoutMs - (performance.now() - started)));
+  const job = { engine: pattern.engine, source: pattern.source, flags: pattern.flags, text, ...selection };
+  return runInRegexWorker(job, remainingMs, signal);
+}
+
+function cachedPattern(source: string): CompiledPattern {
+  const cached = patternCache.get(source);
+  if (cached !== undefined) {
+    patternCache.delete(source);
+    patternCache.set(source, cached);
+    return cached;
+  }
+  const compiled = compilePattern(source);
+  patternCache.set(source, compiled);
+  if (patternCache.size > PATTERN_CACHE_SIZE) {
+    const oldest = patternCache.keys().next();
+    if (oldest.done !== true) patternCache.delete(oldest.value);
+  }
+  return compiled;
+}
+
+function checkLength(key: string, value: string, limit: number, option: string): void {
+  if (value.length > limit) {
+    throw new LlmToolsError(
+      "TOOL_LIMIT_EXCEEDED",
+      TOOL_NAME,
+      `${TOOL_NAME}: key '${key}' has ${value.length} characters, more than ${option} (${limit})`,
+    );
+  }
+}
