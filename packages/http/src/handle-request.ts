@@ -1,0 +1,189 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  type Exchange,
+  type Headers,
+  type RouteContext,
+  type RouteProcessor,
+  RouteStepError,
+} from "@routekit/core";
+import { HttpError } from "./http-error.js";
+import { HTTP_HEADERS } from "./http-headers.js";
+import { readRequestBody } from "./read-request-body.js";
+import { type RouteTable, requestSegments } from "./route-table.js";
+import { jsonReply, type ReplyParts, replyFromExchange, writeReply } from "./write-reply.js";
+
+/** What a consumer registers for its path: the endpoint URI and the route to run. */
+export interface HttpRouteTarget {
+  readonly uri: string;
+  readonly processor: RouteProcessor;
+}
+
+/** The server-wide settings and state a request handler needs. */
+export interface RequestEnvironment {
+  readonly context: RouteContext;
+  readonly table: RouteTable<HttpRouteTarget>;
+  readonly maxBodyBytes: number;
+  readonly requestTimeoutMs: number;
+  readonly timeoutStatus: number;
+  readonly errorDetail: "message" | "none";
+  /** True once the server stopped taking new work. */
+  stopping(): boolean;
+}
+
+/** Handles one request: routing, body, exchange, reply. Never throws. */
+export async function handleRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  environment: RequestEnvironment,
+): Promise<void> {
+  const reply = (parts: ReplyParts): void => writeReply(response, parts, environment.stopping());
+  if (environment.stopping()) {
+    reply(jsonReply(503, { error: "The server is stopping" }));
+    return;
+  }
+  const method = (request.method ?? "GET").toUpperCase();
+  const target = parseTarget(request.url);
+  const segments = target === undefined ? undefined : requestSegments(target.pathname);
+  if (target === undefined || segments === undefined) {
+    reply(jsonReply(400, { error: `Malformed request target '${request.url ?? ""}'` }));
+    return;
+  }
+  const match = environment.table.match(method, segments);
+  if (match.kind === "not-found") {
+    reply(jsonReply(404, { error: `No route for ${method} ${target.pathname}` }));
+    return;
+  }
+  if (match.kind === "method-not-allowed") {
+    const allow = match.allow.join(", ");
+    reply(
+      jsonReply(
+        405,
+        { error: `Method ${method} is not allowed on ${target.pathname}; allowed: ${allow}` },
+        { allow },
+      ),
+    );
+    return;
+  }
+  const read = await readRequestBody(request, environment.maxBodyBytes);
+  if (read.kind === "aborted") return;
+  if (read.kind === "too-large") {
+    writeReply(
+      response,
+      jsonReply(413, { error: `Request body exceeds the limit of ${read.limit} bytes` }),
+      true,
+    );
+    return;
+  }
+  if (read.kind === "invalid-json") {
+    reply(jsonReply(400, { error: `Request body is not valid JSON: ${read.message}` }));
+    return;
+  }
+  const clientGone = new AbortController();
+  response.once("close", () => {
+    if (!response.writableFinished)
+      clientGone.abort(new HttpError("HTTP_REQUEST_FAILED", "The client closed the connection"));
+  });
+  const headers = requestHeaders(request, method, target, match.parameters);
+  const exchange = environment.context.createExchange({
+    body: read.body,
+    headers,
+    pattern: "InOut",
+    signal: clientGone.signal,
+    timeoutMs: environment.requestTimeoutMs,
+  });
+  exchange.fromEndpoint = match.entry.handler.uri;
+  const finished = await runUntilAborted(match.entry.handler.processor, exchange);
+  if (clientGone.signal.aborted) return;
+  if (!finished) {
+    reply(abortReply(exchange, environment));
+    return;
+  }
+  if (exchange.error !== undefined) {
+    reply(jsonReply(500, errorBody(exchange, exchange.error, environment)));
+    return;
+  }
+  let parts: ReplyParts;
+  try {
+    parts = replyFromExchange(exchange);
+  } catch (error) {
+    parts = jsonReply(500, errorBody(exchange, error, environment));
+  }
+  try {
+    reply(parts);
+  } catch (error) {
+    reply(jsonReply(500, errorBody(exchange, error, environment)));
+  }
+}
+
+function parseTarget(url: string | undefined): URL | undefined {
+  if (url === undefined || !url.startsWith("/")) return undefined;
+  try {
+    return new URL(url, "http://routekit.invalid");
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when the route finished; false when the exchange's signal fired first. */
+function runUntilAborted(processor: RouteProcessor, exchange: Exchange): Promise<boolean> | boolean {
+  const outcome = processor(exchange);
+  if (outcome === undefined) return true;
+  if (exchange.signal.aborted) return false;
+  return new Promise((resolve) => {
+    const onAbort = (): void => resolve(false);
+    exchange.signal.addEventListener("abort", onAbort, { once: true });
+    outcome.then(() => {
+      exchange.signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    });
+  });
+}
+
+function requestHeaders(
+  request: IncomingMessage,
+  method: string,
+  target: URL,
+  parameters: Record<string, string>,
+): Headers {
+  const query: Record<string, string | string[]> = Object.create(null);
+  for (const [name, value] of target.searchParams) {
+    const previous = query[name];
+    query[name] =
+      previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  }
+  const headers: Headers = {
+    [HTTP_HEADERS.method]: method,
+    [HTTP_HEADERS.path]: target.pathname,
+    [HTTP_HEADERS.query]: query,
+    [HTTP_HEADERS.remoteAddress]: request.socket.remoteAddress,
+  };
+  for (const [name, value] of Object.entries(parameters))
+    headers[HTTP_HEADERS.pathParameterPrefix + name] = value;
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[HTTP_HEADERS.requestHeaderPrefix + name] = value;
+  }
+  return headers;
+}
+
+function abortReply(exchange: Exchange, environment: RequestEnvironment): ReplyParts {
+  const reason: unknown = exchange.signal.reason;
+  if (reason instanceof DOMException && reason.name === "TimeoutError") {
+    return jsonReply(environment.timeoutStatus, {
+      error: `The request timed out after ${environment.requestTimeoutMs} ms`,
+      exchangeId: exchange.id,
+    });
+  }
+  return jsonReply(503, {
+    error: "The request was aborted: the server is stopping",
+    exchangeId: exchange.id,
+  });
+}
+
+/** `{ error, exchangeId }`: the innermost error's message (never a stack), or a fixed text. */
+function errorBody(exchange: Exchange, error: unknown, environment: RequestEnvironment): object {
+  if (environment.errorDetail === "none") return { error: "Internal Server Error", exchangeId: exchange.id };
+  let innermost = error;
+  while (innermost instanceof RouteStepError && innermost.cause !== undefined) innermost = innermost.cause;
+  const message = innermost instanceof Error ? innermost.message : String(innermost);
+  return { error: message, exchangeId: exchange.id };
+}

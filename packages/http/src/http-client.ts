@@ -1,0 +1,176 @@
+import type { Exchange, Processor } from "@routekit/core";
+import { type Dispatcher, request } from "undici";
+import { decodeResponseBody, encodeRequestBody, excerpt } from "./client-body.js";
+import { HttpError, HttpOperationFailedError } from "./http-error.js";
+import { HTTP_HEADERS } from "./http-headers.js";
+
+/** The producer options of an `http://` or `https://` endpoint, after validation. */
+export interface HttpClientOptions {
+  readonly httpMethod: string | undefined;
+  readonly throwExceptionOnFailure: boolean;
+  readonly okStatusCodeRange: readonly [number, number];
+  readonly timeout: number;
+  readonly maxResponseBytes: number;
+}
+
+/**
+ * The producer: sends the exchange to `target` and puts the reply on the exchange (body decoded
+ * by content type, `http.status`, `http.reply.headers`). Only `http.request.header.*` headers are
+ * sent. The deadline is `timeout` ms, and the exchange's own signal aborts the call too.
+ */
+export function createHttpClient(
+  uri: string,
+  target: string,
+  options: HttpClientOptions,
+  dispatcher: Dispatcher | undefined,
+): Processor {
+  return async (exchange: Exchange) => {
+    const url = targetUrl(uri, target, exchange.headers[HTTP_HEADERS.outgoingQuery]);
+    const encoded = encodeRequestBody(exchange, `Endpoint '${uri}'`);
+    const method = options.httpMethod ?? (encoded.body === undefined ? "GET" : "POST");
+    const where = `${method} ${redact(url)}`;
+    const headers = outgoingHeaders(exchange, uri);
+    if (encoded.contentType !== undefined && headers["content-type"] === undefined)
+      headers["content-type"] = encoded.contentType;
+    const deadline = AbortSignal.timeout(options.timeout);
+    const signal = AbortSignal.any([deadline, exchange.signal]);
+    let status: number;
+    let responseHeaders: Record<string, string | string[] | undefined>;
+    let bytes: Buffer;
+    try {
+      const response = await request(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body: encoded.body,
+        signal,
+        ...(dispatcher === undefined ? {} : { dispatcher }),
+      });
+      status = response.statusCode;
+      responseHeaders = response.headers;
+      bytes = await readLimited(response.body, options.maxResponseBytes, where);
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      if (deadline.aborted) {
+        throw new HttpError(
+          "HTTP_TIMEOUT",
+          `${where}: no complete response within ${options.timeout} ms (timeout)`,
+          {
+            cause: error,
+          },
+        );
+      }
+      if (exchange.signal.aborted) {
+        throw new HttpError("HTTP_REQUEST_FAILED", `${where}: aborted with the exchange`, {
+          cause: exchange.signal.reason,
+        });
+      }
+      throw new HttpError("HTTP_REQUEST_FAILED", `${where}: ${describeFailure(error)}`, { cause: error });
+    }
+    const contentType = single(responseHeaders["content-type"]);
+    const [low, high] = options.okStatusCodeRange;
+    if (options.throwExceptionOnFailure && (status < low || status > high)) {
+      throw new HttpOperationFailedError({
+        method,
+        url: redact(url),
+        status,
+        bodyExcerpt: excerpt(bytes.toString("utf8")),
+        redirectLocation: single(responseHeaders.location),
+      });
+    }
+    exchange.body = decodeResponseBody(bytes, contentType, where);
+    exchange.headers[HTTP_HEADERS.status] = status;
+    exchange.headers[HTTP_HEADERS.replyHeaders] = { ...responseHeaders };
+  };
+}
+
+function targetUrl(uri: string, target: string, query: unknown): string {
+  if (query === undefined || query === null || query === "") return target;
+  let parameters: URLSearchParams;
+  if (typeof query === "string") {
+    parameters = new URLSearchParams(query.startsWith("?") ? query.slice(1) : query);
+  } else if (typeof query === "object" && !Array.isArray(query)) {
+    parameters = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      for (const item of Array.isArray(value) ? value : [value]) {
+        if (item === undefined || item === null) continue;
+        if (typeof item === "object") {
+          throw new HttpError(
+            "HTTP_REQUEST_INVALID",
+            `Endpoint '${uri}': header '${HTTP_HEADERS.outgoingQuery}' parameter '${name}' must be a string, number or boolean (found an object)`,
+          );
+        }
+        parameters.append(name, String(item));
+      }
+    }
+  } else {
+    throw new HttpError(
+      "HTTP_REQUEST_INVALID",
+      `Endpoint '${uri}': header '${HTTP_HEADERS.outgoingQuery}' must be an object or text like 'a=1&b=2' (found ${Array.isArray(query) ? "an array" : typeof query})`,
+    );
+  }
+  const text = parameters.toString();
+  if (text === "") return target;
+  return `${target}${target.includes("?") ? "&" : "?"}${text}`;
+}
+
+function outgoingHeaders(exchange: Exchange, uri: string): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  const prefix = HTTP_HEADERS.outgoingHeaderPrefix;
+  for (const [key, value] of Object.entries(exchange.headers)) {
+    if (!key.startsWith(prefix) || value === undefined || value === null) continue;
+    const name = key.slice(prefix.length).toLowerCase();
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+      headers[name] = String(value);
+    } else if (Array.isArray(value) && value.every((item) => typeof item === "string")) {
+      headers[name] = value as string[];
+    } else {
+      throw new HttpError(
+        "HTTP_REQUEST_INVALID",
+        `Endpoint '${uri}': header '${key}' must be a string, number, boolean or string[] (found ${typeof value})`,
+      );
+    }
+  }
+  return headers;
+}
+
+async function readLimited(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  limit: number,
+  where: string,
+) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > limit) {
+      body.destroy();
+      throw new HttpError(
+        "HTTP_RESPONSE_TOO_LARGE",
+        `${where}: the response body exceeds maxResponseBytes=${limit} bytes`,
+      );
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The URL without user info and query (they may hold secrets), for messages. */
+function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return "(malformed URL)";
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
+  return `${typeof code === "string" ? `${code}: ` : ""}${error.message}${cause}`;
+}

@@ -1,0 +1,70 @@
+import type { IncomingMessage } from "node:http";
+
+/** The outcome of reading a request body. */
+export type RequestBodyResult =
+  | { kind: "ok"; body: unknown }
+  | { kind: "too-large"; limit: number }
+  | { kind: "invalid-json"; message: string }
+  | { kind: "aborted" };
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
+
+/** The media type of a content-type header, lower-cased, without parameters. */
+export function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/** True for `application/json` and `application/<something>+json`. */
+export function isJsonMediaType(mediaType: string): boolean {
+  return JSON_TYPE.test(mediaType);
+}
+
+/**
+ * Reads the body, stopping at `limit` bytes (a declared content-length above it is refused before
+ * reading). JSON content types are parsed; `application/octet-stream` stays a Buffer; anything
+ * else is UTF-8 text. An empty body is `undefined`.
+ */
+export function readRequestBody(request: IncomingMessage, limit: number): Promise<RequestBodyResult> {
+  const declared = Number(request.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ kind: "too-large", limit });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (result: RequestBodyResult): void => {
+      if (settled) return;
+      settled = true;
+      request.off("data", onData);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        chunks.length = 0;
+        request.pause();
+        finish({ kind: "too-large", limit });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    request.on("data", onData);
+    request.once("error", () => finish({ kind: "aborted" }));
+    request.once("close", () => {
+      if (!request.complete) finish({ kind: "aborted" });
+    });
+    request.once("end", () => finish(decode(Buffer.concat(chunks, size), request.headers["content-type"])));
+  });
+}
+
+function decode(bytes: Buffer, contentType: string | undefined): RequestBodyResult {
+  if (bytes.length === 0) return { kind: "ok", body: undefined };
+  const mediaType = mediaTypeOf(contentType);
+  if (mediaType === "application/octet-stream") return { kind: "ok", body: bytes };
+  const text = bytes.toString("utf8");
+  if (!isJsonMediaType(mediaType)) return { kind: "ok", body: text };
+  try {
+    return { kind: "ok", body: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { kind: "invalid-json", message: error instanceof Error ? error.message : String(error) };
+  }
+}
