@@ -227,7 +227,7 @@ export function createFailurePolicy(
     return settle(() => steps(exchange), exchange, finish);
   };
 
-  return (exchange, label, attempt, again, resume) => {
+  return (exchange, _label, attempt, again, resume) => {
     const error = exchange.error!;
     // An error that a called route (direct:) already gave up on is not redelivered here:
     // redelivery happens only in the route where the error was raised.

@@ -15,6 +15,8 @@ export type RoutekitErrorCode =
   | "SHUTDOWN_TIMEOUT"
   | "ASSERTION_FAILED"
   | "CIRCUIT_OPEN"
+  | "THROTTLED"
+  | "IDEMPOTENT_KEY_MISSING"
   | "PLUGIN_INVALID";
 
 /** The one error base class of @routekit/core; `code` says what kind of failure it is. */

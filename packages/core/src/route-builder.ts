@@ -1,4 +1,8 @@
 import { RoutekitError } from "./errors.js";
+import {
+  checkErrorHandlerOptions,
+  checkOnExceptionOptions,
+} from "./processors/resilience/error-handling-options.js";
 import type {
   ErrorClass,
   ErrorHandlerDefinition,
@@ -68,20 +72,36 @@ function emptyErrorHandling(): ErrorHandlingDefinition {
   return { onException: [], errorHandler: undefined };
 }
 
-/** Turns onException arguments into a clause definition; shared by builder-wide and route-local forms. */
+/** True for `Error` and its subclasses. */
+export function isErrorClass(value: unknown): value is ErrorClass {
+  return typeof value === "function" && (value === Error || value.prototype instanceof Error);
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === "function") return `function ${value.name || "(anonymous)"} (not an Error class)`;
+  return value === null ? "null" : `${typeof value} ${String(value)}`;
+}
+
+/**
+ * Turns onException arguments into a clause definition, validating them; shared by the
+ * builder-wide and route-local forms. `where` names the caller in errors (`Route 'orders'`).
+ */
 export function onExceptionDefinition(
   recorder: { block(callback: (route: never) => unknown): StepDefinition[] },
   errors: ErrorClass | ErrorClass[],
   options: OnExceptionOptions = {},
+  where = "RouteBuilder",
 ): OnExceptionDefinition {
   const list = Array.isArray(errors) ? errors : [errors];
-  if (list.length === 0 || list.some((error) => typeof error !== "function")) {
+  const notAClass = list.find((error) => !isErrorClass(error));
+  if (list.length === 0 || notAClass !== undefined) {
     throw new RoutekitError(
       "ROUTE_INVALID",
-      "onException expects an Error class or a non-empty array of Error classes (e.g. onException(TypeError, {...}))",
+      `${where}: onException() expects an Error class or a non-empty array of Error classes ` +
+        `(e.g. onException(TypeError, {...})), found ${list.length === 0 ? "an empty array" : describeValue(notAClass)}`,
     );
   }
-  const { step, ...rest } = options;
+  const { step, ...rest } = checkOnExceptionOptions({ where, verb: "onException" }, options);
   return {
     ...rest,
     errors: list,
@@ -141,7 +161,10 @@ export abstract class RouteBuilder {
 
   /** Builder-wide default error handler, e.g. a dead letter channel. */
   errorHandler(options: ErrorHandlerDefinition): this {
-    this.#errorHandling.errorHandler = { ...options };
+    this.#errorHandling.errorHandler = checkErrorHandlerOptions(
+      { where: "RouteBuilder", verb: "errorHandler" },
+      options,
+    );
     return this;
   }
 

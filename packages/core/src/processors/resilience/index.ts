@@ -1,2 +1,7 @@
 // Resilience and error-handling EIPs: each file defines its verb (types, recording, compiling).
-export {};
+import "./on-exception.js";
+import "./error-handler.js";
+import "./do-try.js";
+import "./throttle.js";
+import "./circuit-breaker.js";
+import "./idempotent-consumer.js";

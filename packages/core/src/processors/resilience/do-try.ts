@@ -1,0 +1,165 @@
+import { type RuntimeExchange, runtime } from "../../create-exchange.js";
+import { EXCEPTION_CAUGHT } from "../../error-policy.js";
+import { RoutekitError } from "../../errors.js";
+import type { Exchange, Processor } from "../../exchange.js";
+import { withoutErrorHandling } from "../../pipeline.js";
+import { isErrorClass } from "../../route-builder.js";
+import type { ErrorClass, StepDefinition } from "../../route-definition.js";
+import type { Step } from "../../route-dsl.js";
+import { defineVerb } from "../../verbs.js";
+import { checkOptionKeys, routeSite } from "./check-options.js";
+
+/** One catch clause: the error class(es) it catches and the steps to run. */
+export type CatchClause = readonly [ErrorClass | readonly ErrorClass[], Step<unknown>];
+
+/** Options of `doTry`: catch clauses (tried in order, the first match wins) and a finally block. */
+export interface DoTryOptions {
+  catch?: readonly CatchClause[];
+  finally?: Step<unknown>;
+}
+
+declare module "../../route-dsl.js" {
+  interface RouteDsl<TBody> {
+    /**
+     * Runs `step` like a try block: an error matching a catch clause (first match in order,
+     * by instanceof) runs that clause instead of failing; `finally` always runs. The route's
+     * onException and redelivery do not apply inside; an error leaving the doTry does meet them.
+     */
+    doTry(step: Step<TBody>, options: DoTryOptions): RouteDsl<unknown>;
+  }
+}
+
+type DoTryDefinition = {
+  readonly type: "eip:doTry";
+  readonly steps: StepDefinition[];
+  readonly catches: ReadonlyArray<{
+    readonly errors: readonly ErrorClass[];
+    readonly steps: StepDefinition[];
+  }>;
+  readonly finally: StepDefinition[] | undefined;
+};
+
+/** Runs `next` after `result`, synchronously when `result` is not a promise. */
+function then(result: void | Promise<void>, next: () => void | Promise<void>): void | Promise<void> {
+  return result === undefined ? next() : result.then(next);
+}
+
+function clearError(exchange: RuntimeExchange): void {
+  exchange.error = undefined;
+  exchange.failure = undefined;
+  exchange.exhaustedIn = undefined;
+}
+
+defineVerb(
+  "doTry",
+  (recorder, step: Step<unknown>, options: DoTryOptions): DoTryDefinition => {
+    const site = routeSite(recorder.route, "doTry");
+    if (typeof step !== "function") {
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `${site.where}: doTry() expects the try block as a callback like (route) => route.to("direct:x"), found ${typeof step}`,
+      );
+    }
+    const checked = checkOptionKeys<DoTryOptions>(site, options, ["catch", "finally"]);
+    const clauses = checked.catch ?? [];
+    if (!Array.isArray(clauses)) {
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `${site.where}: doTry() option 'catch' must be an array of [ErrorClass, (route) => ...] pairs (found ${typeof clauses})`,
+      );
+    }
+    const catches = clauses.map((clause: unknown, index) => {
+      const pair = Array.isArray(clause) ? clause : [];
+      const errors: unknown[] = Array.isArray(pair[0]) ? pair[0] : [pair[0]];
+      if (
+        pair.length !== 2 ||
+        errors.length === 0 ||
+        !errors.every(isErrorClass) ||
+        typeof pair[1] !== "function"
+      ) {
+        throw new RoutekitError(
+          "ROUTE_INVALID",
+          `${site.where}: doTry() catch[${index}] must be a pair [ErrorClass (or an array of them), (route) => ...], ` +
+            `e.g. [TypeError, (route) => route.to("mock:bad")]`,
+        );
+      }
+      return { errors: errors as ErrorClass[], steps: recorder.block(pair[1] as (route: never) => unknown) };
+    });
+    if (checked.finally !== undefined && typeof checked.finally !== "function") {
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `${site.where}: doTry() option 'finally' must be a block callback like (route) => route.to("mock:x") (found ${typeof checked.finally})`,
+      );
+    }
+    if (catches.length === 0 && checked.finally === undefined) {
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `${site.where}: doTry() needs at least one catch clause or a finally block`,
+      );
+    }
+    return {
+      type: "eip:doTry",
+      steps: recorder.block(step as (route: never) => unknown),
+      catches,
+      finally:
+        checked.finally === undefined
+          ? undefined
+          : recorder.block(checked.finally as (route: never) => unknown),
+    };
+  },
+  (definition, scope) => {
+    const routeId = scope.routeId;
+    const tryBlock = scope.compileSteps(definition.steps, `${scope.label} try`);
+    const catches = definition.catches.map((clause, index) => ({
+      errors: clause.errors,
+      block: scope.compileSteps(clause.steps, `${scope.label} catch[${index}]`),
+    }));
+    const finallyBlock =
+      definition.finally === undefined
+        ? undefined
+        : scope.compileSteps(definition.finally, `${scope.label} finally`);
+
+    const runCatch = (target: RuntimeExchange): void | Promise<void> => {
+      const error = target.error;
+      if (error === undefined) return;
+      const clause = catches.find((candidate) =>
+        candidate.errors.some((errorClass) => error instanceof errorClass),
+      );
+      if (clause === undefined) return;
+      target.properties[EXCEPTION_CAUGHT] = error;
+      clearError(target);
+      return withoutErrorHandling(target, routeId, () => clause.block(target));
+    };
+
+    const runFinally = (target: RuntimeExchange, block: Processor): void | Promise<void> => {
+      // Set the pending error (and a stop()) aside while the finally block runs; restore it after,
+      // unless the finally block failed: its error replaces the pending one.
+      const pending = { error: target.error, failure: target.failure, exhaustedIn: target.exhaustedIn };
+      const stopped = target.stopped;
+      if (pending.error !== undefined) target.properties[EXCEPTION_CAUGHT] = pending.error;
+      clearError(target);
+      target.stopped = false;
+      return then(
+        withoutErrorHandling(target, routeId, () => block(target)),
+        () => {
+          target.stopped ||= stopped;
+          if (target.error !== undefined) return;
+          target.error = pending.error;
+          target.failure = pending.failure;
+          target.exhaustedIn = pending.exhaustedIn;
+        },
+      );
+    };
+
+    return (exchange: Exchange) => {
+      const target = runtime(exchange);
+      const caught = then(
+        withoutErrorHandling(target, routeId, () => tryBlock(target)),
+        () => runCatch(target),
+      );
+      if (finallyBlock === undefined) return caught;
+      return then(caught, () => runFinally(target, finallyBlock));
+    };
+  },
+  "eip:doTry",
+);
