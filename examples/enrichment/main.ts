@@ -21,7 +21,7 @@ const context = createContext();
 await context.addRoutes((r) => {
   // A timer drives the pipeline: each tick looks up one SKU. No LLM is involved: the tool
   // steps are ordinary pipeline stages.
-  r.from("timer:prices?period=100&repeatCount=3")
+  r.from("timer:prices?period=500&repeatCount=3")
     .routeId("price-poller")
     .setHeader("sku", (exchange) => skus[Number(exchange.headers["timer.counter"]) - 1])
     .setBody((exchange: Exchange) => `${prices.baseUrl}/prices/${String(exchange.headers.sku)}`)
