@@ -47,9 +47,21 @@ export {
   resolveJsonPathOptions,
   runJsonPath,
 } from "./json-path/index.js";
+// regex_extract
+export {
+  REGEX_EXTRACT_DEFAULTS,
+  REGEX_EXTRACT_INPUT_SCHEMA,
+  type RegexExtractInput,
+  type RegexExtractOptions,
+  type ResolvedRegexExtractOptions,
+  resolveRegexExtractOptions,
+  runRegexExtract,
+  shutdownRegexWorkers,
+} from "./regex-extract/index.js";
 // DSL steps
 export { httpFetch } from "./steps/http-fetch-step.js";
 export { jsonPath } from "./steps/json-path-step.js";
+export { regexExtract } from "./steps/regex-extract-step.js";
 export { tavilyWebSearch } from "./steps/web-search-step.js";
 export { xpath } from "./steps/xpath-step.js";
 export {
