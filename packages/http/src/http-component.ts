@@ -12,6 +12,7 @@ import type { Dispatcher } from "undici";
 import { createHttpClient } from "./http-client.js";
 import { HttpError } from "./http-error.js";
 import { serverOf } from "./http-server-registry.js";
+import { parsePath } from "./route-table.js";
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
@@ -70,6 +71,7 @@ function serverEndpoint(address: EndpointAddress<HttpEndpointOptions>, context: 
       );
     }
   }
+  parsePath(address.path, uri);
   const methods = (address.options.httpMethodRestrict ?? []).map((method) => method.toUpperCase());
   for (const method of methods) {
     if (!(METHODS as readonly string[]).includes(method)) {

@@ -23,8 +23,8 @@ interface PathPattern<THandler> {
 
 const TEMPLATE = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
-/** Splits `/orders/{id}` into its segments; fails on a malformed template. */
-function parsePath(path: string, uri: string): Array<string | { name: string }> {
+/** Splits `/orders/{id}` into its segments; fails on a path without '/' or a malformed template. */
+export function parsePath(path: string, uri: string): Array<string | { name: string }> {
   if (!path.startsWith("/")) {
     throw new HttpError(
       "HTTP_OPTION_INVALID",

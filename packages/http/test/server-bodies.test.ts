@@ -12,7 +12,10 @@ afterEach(async () => {
 /** Sends a chunked body (no content-length) with node:http and resolves with status and body. */
 function sendChunked(url: string, chunks: Buffer[]): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(`${url}/upload`, { method: "POST", headers: { "content-type": "text/plain" } });
+    const request = httpRequest(`${url}/upload`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+    });
     request.on("response", (response) => {
       const parts: Buffer[] = [];
       response.on("data", (chunk: Buffer) => parts.push(chunk));
@@ -154,7 +157,9 @@ describe("http server request and reply bodies", () => {
 
   it("answers 500 naming the problem when the reply cannot be sent", async () => {
     served = await serve((r) => {
-      r.from("http:/bad-status").setHeader(HTTP_HEADERS.status, () => 99).setBody(() => "x");
+      r.from("http:/bad-status")
+        .setHeader(HTTP_HEADERS.status, () => 99)
+        .setBody(() => "x");
       r.from("http:/bad-header")
         .setHeader("http.response.header.x-list", () => [1, 2])
         .setBody(() => "x");

@@ -12,9 +12,15 @@ afterEach(async () => {
 describe("http server routing", () => {
   it("selects the route by path and method, 405 with Allow for another method, 404 otherwise", async () => {
     served = await serve((r) => {
-      r.from("http:/orders?httpMethodRestrict=POST").routeId("create").setBody(() => "created");
-      r.from("http:/orders?httpMethodRestrict=GET,HEAD").routeId("list").setBody(() => "listed");
-      r.from("http:/health").routeId("health").setBody(() => "ok");
+      r.from("http:/orders?httpMethodRestrict=POST")
+        .routeId("create")
+        .setBody(() => "created");
+      r.from("http:/orders?httpMethodRestrict=GET,HEAD")
+        .routeId("list")
+        .setBody(() => "listed");
+      r.from("http:/health")
+        .routeId("health")
+        .setBody(() => "ok");
     });
     const created = await fetch(`${served.url}/orders`, { method: "POST", body: "x" });
     expect(created.status).toBe(200);
@@ -63,8 +69,12 @@ describe("http server routing", () => {
     const context = createContext({ logLevel: "error" });
     context.use(httpPlugin());
     await context.addRoutes((r) => {
-      r.from("http:/a?httpMethodRestrict=POST").routeId("first").setBody(() => 1);
-      r.from("http:/a?httpMethodRestrict=GET,POST").routeId("second").setBody(() => 2);
+      r.from("http:/a?httpMethodRestrict=POST")
+        .routeId("first")
+        .setBody(() => 1);
+      r.from("http:/a?httpMethodRestrict=GET,POST")
+        .routeId("second")
+        .setBody(() => 2);
     });
     await expect(context.start()).rejects.toThrow(
       "Route 'second' cannot serve POST /a: route 'first' already does (restrict the methods with httpMethodRestrict)",
