@@ -1,2 +1,10 @@
 // Routing EIPs: each file defines its verb (types, recording, compiling).
-export {};
+import "./choice.js";
+import "./split.js";
+import "./aggregate.js";
+import "./multicast.js";
+import "./recipient-list.js";
+import "./wire-tap.js";
+import "./enrich.js";
+import "./loop.js";
+import "./delay.js";

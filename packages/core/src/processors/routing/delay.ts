@@ -1,0 +1,57 @@
+import { RoutekitError } from "../../errors.js";
+import type { Exchange } from "../../exchange.js";
+import { describeValue } from "../../expressions/expression-errors.js";
+import type { ExpressionInput } from "../../route-definition.js";
+import type { ExpressionOf } from "../../route-dsl.js";
+import { sleep } from "../../sleep.js";
+import { defineVerb } from "../../verbs.js";
+import { checkExpression } from "./arguments.js";
+import { invalid } from "./arguments.js";
+
+type DelayDefinition = { readonly type: "eip:delay"; readonly delay: number | ExpressionInput };
+
+/** Milliseconds from a number or numeric text, or undefined when the value is neither. */
+function millisecondsOf(value: unknown): number | undefined {
+  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  return typeof number === "number" && Number.isFinite(number) && number >= 0 ? number : undefined;
+}
+
+defineVerb(
+  "delay",
+  (recorder, delay: unknown): DelayDefinition => {
+    if (typeof delay === "number") {
+      if (millisecondsOf(delay) === undefined) {
+        throw invalid(recorder, "delay", `expects milliseconds >= 0, found ${describeValue(delay)}`);
+      }
+      return { type: "eip:delay", delay };
+    }
+    return { type: "eip:delay", delay: checkExpression(recorder, "delay", delay, "milliseconds or an expression yielding them") };
+  },
+  (definition, scope) => {
+    const delay = definition.delay;
+    if (typeof delay === "number") {
+      if (delay === 0) return () => undefined;
+      return (exchange) => sleep(delay, exchange.signal);
+    }
+    const evaluate = scope.expression(delay);
+    return (exchange: Exchange) => {
+      const value = evaluate(exchange);
+      const ms = millisecondsOf(value);
+      if (ms === undefined) {
+        throw new RoutekitError(
+          "EXPRESSION_FAILED",
+          `Route '${scope.routeId}' step ${scope.label}: the delay expression yielded ${describeValue(value)}, expected milliseconds >= 0`,
+        );
+      }
+      return ms === 0 ? undefined : sleep(ms, exchange.signal);
+    };
+  },
+  "eip:delay",
+);
+
+declare module "../../route-dsl.js" {
+  interface RouteDsl<TBody> {
+    /** Waits `delay` milliseconds (a number or an expression); aborted with the exchange's signal. */
+    delay(delay: number | ExpressionOf<TBody, number | string>): RouteDsl<TBody>;
+  }
+}

@@ -1,0 +1,79 @@
+import { copyExchange, runtime } from "../../create-exchange.js";
+import { RoutekitError } from "../../errors.js";
+import type { Exchange } from "../../exchange.js";
+import { describeValue } from "../../expressions/expression-errors.js";
+import { defineVerb } from "../../verbs.js";
+import { invalid } from "./arguments.js";
+
+/** Merges the enrichment resource into the original: returns the exchange whose body and headers continue. */
+export type EnrichStrategy<TBody = unknown, TResource = unknown, TResult = unknown> = (
+  original: Exchange<TBody>,
+  resource: Exchange<TResource>,
+) => Exchange<TResult>;
+
+type EnrichDefinition = {
+  readonly type: "eip:enrich";
+  readonly uri: string;
+  readonly aggregate: EnrichStrategy | undefined;
+};
+
+defineVerb(
+  "enrich",
+  (recorder, uri: unknown, aggregate?: unknown): EnrichDefinition => {
+    if (typeof uri !== "string" || uri.trim() === "") {
+      throw invalid(recorder, "enrich", `expects an endpoint URI (found ${JSON.stringify(uri) ?? typeof uri})`);
+    }
+    if (aggregate !== undefined && typeof aggregate !== "function") {
+      throw invalid(recorder, "enrich", `expects an aggregate function (original, resource) => exchange as second argument, found ${describeValue(aggregate)}`);
+    }
+    return { type: "eip:enrich", uri, aggregate: aggregate as EnrichStrategy | undefined };
+  },
+  (definition, scope) => {
+    const endpoint = scope.endpoint(definition.uri);
+    const aggregate = definition.aggregate;
+    const merge = (exchange: Exchange, resource: Exchange): void => {
+      if (resource.error !== undefined) {
+        // As with `to`: the resource's failure is this step's failure.
+        const target = runtime(exchange);
+        const source = runtime(resource);
+        target.error = resource.error;
+        target.failure = source.failure;
+        target.exhaustedIn = source.exhaustedIn;
+        return;
+      }
+      if (aggregate === undefined) {
+        exchange.body = resource.body;
+        return;
+      }
+      const result: unknown = aggregate(exchange, resource);
+      if (typeof result !== "object" || result === null || !("body" in result)) {
+        throw new RoutekitError("STEP_FAILED", `enrich aggregate strategy must return an exchange (original or resource), found ${describeValue(result)}`);
+      }
+      if (result !== exchange) {
+        exchange.body = (result as Exchange).body;
+        exchange.headers = (result as Exchange).headers;
+      }
+    };
+    return (exchange) => {
+      const resource = copyExchange(exchange);
+      resource.pattern = "InOut";
+      const result = endpoint.send(resource);
+      if (result === undefined) return merge(exchange, resource);
+      return result.then(() => merge(exchange, resource));
+    };
+  },
+  "eip:enrich",
+);
+
+declare module "../../route-dsl.js" {
+  interface RouteDsl<TBody> {
+    /**
+     * Request-reply to `uri` with a copy of the exchange; the reply's body replaces the body, or
+     * `aggregate(original, resource)` returns the exchange whose body and headers continue.
+     */
+    enrich<TResource = unknown, TResult = TResource>(
+      uri: string,
+      aggregate?: EnrichStrategy<TBody, TResource, TResult>,
+    ): RouteDsl<TResult>;
+  }
+}

@@ -1,0 +1,165 @@
+import { runtime, type RuntimeExchange } from "../../create-exchange.js";
+import { RoutekitError } from "../../errors.js";
+import type { Exchange } from "../../exchange.js";
+import { describeValue } from "../../expressions/expression-errors.js";
+import type { PartSource, Pulled } from "./part-source.js";
+
+/** Merges one finished part into the result so far: `(previous, next) => exchange` (Camel's strategy). */
+export type AggregationStrategy<TResult = unknown, TPart = unknown> = (
+  previous: Exchange<TResult> | undefined,
+  next: Exchange<TPart>,
+) => Exchange<TResult>;
+
+/** What a fan-out (split, multicast, recipientList) does with each item. */
+export interface FanOutPlan {
+  readonly routeId: string;
+  /** The label of the step, e.g. `#2 split`. */
+  readonly label: string;
+  /** Parts in flight at most; 1 = sequential. */
+  readonly limit: number;
+  readonly stopOnError: boolean;
+  readonly aggregate: AggregationStrategy | undefined;
+  /** The verb's name for the result in error messages (`split`). */
+  readonly verb: string;
+  /** Creates the exchange for item `index` (a copy of the original). */
+  prepare(original: Exchange, item: unknown, index: number, last: boolean, size: number | undefined): Exchange;
+  /** Runs one part's exchange. */
+  process(part: Exchange, item: unknown, index: number): void | Promise<void>;
+  /** Names a part in failure locations: `part 3`, `mock:a`. */
+  name(item: unknown, index: number): string;
+}
+
+/** A part that was started. */
+export interface StartedPart {
+  readonly exchange: RuntimeExchange;
+  readonly item: unknown;
+  readonly index: number;
+  readonly result: void | Promise<void>;
+}
+
+function toError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function isExchange(value: unknown): value is Exchange {
+  return typeof value === "object" && value !== null && "body" in value && typeof (value as Exchange).headers === "object";
+}
+
+/** The state of one fan-out over one exchange: parts started, the aggregate so far, the first failure. */
+export class FanOutRun {
+  readonly plan: FanOutPlan;
+  readonly original: RuntimeExchange;
+  readonly source: PartSource;
+  exhausted = false;
+  stopping = false;
+  #started = 0;
+  #aggregated: Exchange | undefined = undefined;
+  #failure: { error: Error; part: StartedPart | undefined } | undefined = undefined;
+
+  constructor(plan: FanOutPlan, original: Exchange, source: PartSource) {
+    this.plan = plan;
+    this.original = runtime(original);
+    this.source = source;
+  }
+
+  /** False once the run stops (a failure with stopOnError, an aggregation error, an abort). */
+  canStart(): boolean {
+    if (this.stopping) return false;
+    const signal = this.original.signal;
+    if (signal.aborted) this.fail(signal.reason);
+    return !this.stopping;
+  }
+
+  start(pulled: Pulled & { done: false }): StartedPart {
+    const index = this.#started++;
+    const item = pulled.value;
+    const exchange = runtime(this.plan.prepare(this.original, item, index, pulled.last, this.source.size));
+    let result: Promise<void> | undefined;
+    try {
+      result = this.plan.process(exchange, item, index) as Promise<void> | undefined;
+    } catch (error) {
+      exchange.error = toError(error);
+    }
+    if (result !== undefined) {
+      result = result.then(undefined, (error: unknown) => {
+        exchange.error ??= toError(error);
+      });
+    }
+    return { exchange, item, index, result };
+  }
+
+  /** A part finished (completion order); false when the run must stop. */
+  finished(part: StartedPart): boolean {
+    if (part.exchange.error === undefined || !this.plan.stopOnError) return true;
+    this.#failure ??= { error: part.exchange.error, part };
+    this.stopping = true;
+    return false;
+  }
+
+  /** Aggregates a finished part (index order); false when the run must stop. */
+  collect(part: StartedPart): boolean {
+    const error = part.exchange.error;
+    if (error !== undefined) {
+      this.#failure ??= { error, part };
+      return true;
+    }
+    const aggregate = this.plan.aggregate;
+    if (aggregate === undefined || this.#failure !== undefined) return true;
+    let result: unknown;
+    try {
+      result = aggregate(this.#aggregated, part.exchange);
+    } catch (caught) {
+      this.fail(caught);
+      return false;
+    }
+    if (!isExchange(result)) {
+      this.fail(
+        new RoutekitError(
+          "STEP_FAILED",
+          `${this.plan.verb} aggregate strategy must return an exchange (previous or next), found ${describeValue(result)}`,
+        ),
+      );
+      return false;
+    }
+    this.#aggregated = result;
+    return true;
+  }
+
+  fail(error: unknown): void {
+    this.#failure ??= { error: toError(error), part: undefined };
+    this.stopping = true;
+  }
+
+  /** Ends the run: the original gets the first failure, or the aggregate's body and headers. */
+  finish(): void {
+    if (!this.exhausted) this.source.close();
+    const original = this.original;
+    const failure = this.#failure;
+    if (failure !== undefined) {
+      original.error = failure.error;
+      if (failure.part !== undefined) this.#locate(failure.part);
+      return;
+    }
+    const aggregated = this.#aggregated;
+    if (aggregated !== undefined) {
+      original.body = aggregated.body;
+      original.headers = aggregated.headers;
+    }
+  }
+
+  /** Names the failed part in the failure location (`#2 split [part 3] > #1 process`). */
+  #locate(part: StartedPart): void {
+    const { routeId, label } = this.plan;
+    const head = `${label} [${this.plan.name(part.item, part.index)}]`;
+    const inner = part.exchange.failure;
+    let step = head;
+    if (inner !== undefined) {
+      step =
+        inner.routeId === routeId && inner.step.startsWith(`${label} > `)
+          ? head + inner.step.slice(label.length)
+          : `${head} > route '${inner.routeId}' ${inner.step}`;
+    }
+    this.original.failure = { routeId, step };
+    this.original.exhaustedIn = part.exchange.exhaustedIn;
+  }
+}

@@ -1,0 +1,138 @@
+import type { Exchange } from "../../exchange.js";
+import { FanOutRun, type FanOutPlan, type StartedPart } from "./fan-out-run.js";
+import type { PartSource, Pulled } from "./part-source.js";
+
+/**
+ * Runs every item of `source` as a part of `original` (split, multicast, recipientList).
+ * Sequential runs stay synchronous while the source and the parts are; a promise is returned
+ * only once something is asynchronous. Parallel runs keep at most `plan.limit` parts in flight
+ * and pull the next item only when a slot is free.
+ */
+export function runFanOut(plan: FanOutPlan, original: Exchange, source: PartSource): void | Promise<void> {
+  const run = new FanOutRun(plan, original, source);
+  return plan.limit === 1 ? sequential(run) : parallel(run);
+}
+
+function settle(run: FanOutRun, part: StartedPart): boolean {
+  return run.finished(part) && run.collect(part);
+}
+
+function sequential(run: FanOutRun): void | Promise<void> {
+  for (;;) {
+    if (!run.canStart()) return run.finish();
+    let pulled: Pulled | Promise<Pulled>;
+    try {
+      pulled = run.source.next();
+    } catch (error) {
+      run.fail(error);
+      return run.finish();
+    }
+    if (pulled instanceof Promise) return sequentialAsync(run, pulled, undefined);
+    if (pulled.done) {
+      run.exhausted = true;
+      return run.finish();
+    }
+    const part = run.start(pulled);
+    if (part.result !== undefined) return sequentialAsync(run, undefined, part);
+    if (!settle(run, part)) return run.finish();
+  }
+}
+
+async function sequentialAsync(
+  run: FanOutRun,
+  pending: Promise<Pulled> | undefined,
+  running: StartedPart | undefined,
+): Promise<void> {
+  if (running !== undefined) {
+    await running.result;
+    if (!settle(run, running)) return run.finish();
+  }
+  let next = pending;
+  for (;;) {
+    if (!run.canStart()) return run.finish();
+    let pulled: Pulled;
+    try {
+      pulled = await (next ?? run.source.next());
+    } catch (error) {
+      run.fail(error);
+      return run.finish();
+    }
+    next = undefined;
+    if (pulled.done) {
+      run.exhausted = true;
+      return run.finish();
+    }
+    const part = run.start(pulled);
+    if (part.result !== undefined) await part.result;
+    if (!settle(run, part)) return run.finish();
+  }
+}
+
+function parallel(run: FanOutRun): Promise<void> {
+  return new Promise((resolve) => {
+    let active = 0;
+    let pulling = false;
+    let ended = false;
+    // Finished parts wait here until every earlier part finished: aggregation keeps the item order.
+    const waiting = new Map<number, StartedPart>();
+    let nextToCollect = 0;
+    const completed = (part: StartedPart): void => {
+      active--;
+      run.finished(part);
+      waiting.set(part.index, part);
+      for (let ready = waiting.get(nextToCollect); ready !== undefined; ready = waiting.get(nextToCollect)) {
+        waiting.delete(nextToCollect);
+        nextToCollect++;
+        if (!run.collect(ready)) break;
+      }
+    };
+    const accept = (pulled: Pulled): void => {
+      if (pulled.done) {
+        run.exhausted = true;
+        return;
+      }
+      const part = run.start(pulled);
+      active++;
+      if (part.result === undefined) completed(part);
+      else
+        part.result.then(() => {
+          completed(part);
+          pump();
+        });
+    };
+    const pump = (): void => {
+      while (!pulling && !run.exhausted && active < run.plan.limit && run.canStart()) {
+        let pulled: Pulled | Promise<Pulled>;
+        try {
+          pulled = run.source.next();
+        } catch (error) {
+          run.fail(error);
+          break;
+        }
+        if (pulled instanceof Promise) {
+          pulling = true;
+          pulled.then(
+            (value) => {
+              pulling = false;
+              accept(value);
+              pump();
+            },
+            (error: unknown) => {
+              pulling = false;
+              run.fail(error);
+              pump();
+            },
+          );
+          return;
+        }
+        accept(pulled);
+      }
+      if (!ended && active === 0 && !pulling && (run.exhausted || run.stopping)) {
+        ended = true;
+        run.finish();
+        resolve();
+      }
+    };
+    pump();
+  });
+}

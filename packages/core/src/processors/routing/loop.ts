@@ -1,0 +1,157 @@
+import { runtime } from "../../create-exchange.js";
+import { RoutekitError } from "../../errors.js";
+import type { Exchange, Processor } from "../../exchange.js";
+import { describeValue } from "../../expressions/expression-errors.js";
+import { parseTemplate } from "../../expressions/simple-parser.js";
+import type { ExpressionInput, StepDefinition } from "../../route-definition.js";
+import type { ExpressionOf, Step } from "../../route-dsl.js";
+import { type CompileScope, defineVerb } from "../../verbs.js";
+import { checkExpression, checkOptions, checkStep, invalid } from "./arguments.js";
+import { LOOP_INDEX, LOOP_SIZE } from "./routing-properties.js";
+
+/** Options of `loop`. */
+export interface LoopOptions {
+  /**
+   * Upper bound of iterations for a condition, or a count computed by an expression; past it the
+   * exchange fails. A literal count is its own bound. Default 10000; `Infinity` removes the bound.
+   */
+  maxIterations?: number;
+}
+
+/** Default `maxIterations`. */
+export const DEFAULT_MAX_ITERATIONS = 10_000;
+
+type LoopDefinition = {
+  readonly type: "eip:loop";
+  readonly condition: number | ExpressionInput;
+  readonly steps: StepDefinition[];
+  readonly maxIterations: number;
+};
+
+const ended = (exchange: Exchange): boolean => {
+  const target = runtime(exchange);
+  return target.error !== undefined || target.stopped || target.haltedIn !== undefined;
+};
+
+/** A count from a number or integer text, or undefined. */
+function countOf(value: unknown): number | undefined {
+  const number = typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  return typeof number === "number" && Number.isInteger(number) && number >= 0 ? number : undefined;
+}
+
+defineVerb(
+  "loop",
+  (recorder, condition: unknown, step: unknown, options?: unknown): LoopDefinition => {
+    if (typeof condition === "number" && countOf(condition) === undefined) {
+      throw invalid(recorder, "loop", `expects a count (an integer >= 0), found ${describeValue(condition)}`);
+    }
+    const checked =
+      typeof condition === "number" ? condition : checkExpression(recorder, "loop", condition, "a count, an expression or a predicate");
+    const steps = checkStep(recorder, "loop", step, "the step to repeat");
+    const settings = checkOptions(recorder, "loop", options, ["maxIterations"]);
+    const maximum = settings.maxIterations ?? DEFAULT_MAX_ITERATIONS;
+    if (typeof maximum !== "number" || !(maximum >= 1) || (!Number.isInteger(maximum) && maximum !== Number.POSITIVE_INFINITY)) {
+      throw invalid(recorder, "loop", `option 'maxIterations' must be a positive integer or Infinity, found ${describeValue(maximum)}`);
+    }
+    return { type: "eip:loop", condition: checked, steps, maxIterations: maximum };
+  },
+  (definition, scope) => compileLoop(definition, scope),
+  "eip:loop",
+);
+
+function compileLoop(definition: LoopDefinition, scope: CompileScope): Processor {
+  const block = scope.compileSteps(definition.steps, scope.label);
+  const maximum = definition.maxIterations;
+  const where = `Route '${scope.routeId}' step ${scope.label}`;
+  const tooMany = (what: string): RoutekitError =>
+    new RoutekitError("STEP_FAILED", `${where}: ${what} (maxIterations ${maximum}); raise maxIterations or fix the loop condition`);
+
+  const counted = (exchange: Exchange, count: number): void | Promise<void> => {
+    for (let index = 0; index < count; index++) {
+      exchange.properties[LOOP_INDEX] = index;
+      exchange.properties[LOOP_SIZE] = count;
+      const result = block(exchange);
+      if (result !== undefined) return countedAsync(exchange, count, index, result);
+      if (ended(exchange)) return;
+    }
+  };
+  const countedAsync = async (exchange: Exchange, count: number, index: number, pending: Promise<void>): Promise<void> => {
+    await pending;
+    for (let next = index + 1; next < count && !ended(exchange); next++) {
+      exchange.signal.throwIfAborted();
+      exchange.properties[LOOP_INDEX] = next;
+      exchange.properties[LOOP_SIZE] = count;
+      await block(exchange);
+    }
+  };
+  // `holds` is the condition evaluated before the first iteration.
+  const whileHolds = (exchange: Exchange, test: (exchange: Exchange) => boolean, holds: boolean): void | Promise<void> => {
+    for (let index = 0; index === 0 ? holds : test(exchange); index++) {
+      if (index >= maximum) throw tooMany(`the condition still holds after ${index} iterations`);
+      exchange.properties[LOOP_INDEX] = index;
+      const result = block(exchange);
+      if (result !== undefined) return whileAsync(exchange, test, index, result);
+      if (ended(exchange)) return;
+    }
+  };
+  const whileAsync = async (exchange: Exchange, test: (exchange: Exchange) => boolean, index: number, pending: Promise<void>): Promise<void> => {
+    await pending;
+    for (let next = index + 1; !ended(exchange) && test(exchange); next++) {
+      if (next >= maximum) throw tooMany(`the condition still holds after ${next} iterations`);
+      exchange.signal.throwIfAborted();
+      exchange.properties[LOOP_INDEX] = next;
+      await block(exchange);
+    }
+  };
+
+  const condition = definition.condition;
+  const literal = typeof condition === "number" ? condition : typeof condition === "string" ? countOf(condition) : undefined;
+  if (literal !== undefined) return (exchange) => counted(exchange, literal);
+  if (typeof condition === "number") return (exchange) => counted(exchange, condition);
+  if (typeof condition === "string" && !isSingleExpression(condition)) {
+    // Text such as "${header.n} < 3" reads as one predicate, as in filter and choice.
+    const test = scope.predicate(condition);
+    return (exchange) => whileHolds(exchange, test, test(exchange));
+  }
+  // A function or one `${...}`: a number is a count, a boolean a condition checked before each iteration.
+  const evaluate = scope.expression(condition);
+  const test = (exchange: Exchange): boolean => {
+    const value = evaluate(exchange);
+    if (typeof value === "boolean") return value;
+    throw new RoutekitError("EXPRESSION_FAILED", `${where}: the loop condition yielded ${describeValue(value)}, expected a boolean`);
+  };
+  return (exchange) => {
+    const value = evaluate(exchange);
+    if (typeof value === "boolean") return whileHolds(exchange, test, value);
+    const count = countOf(value);
+    if (count === undefined) {
+      throw new RoutekitError(
+        "EXPRESSION_FAILED",
+        `${where}: the loop expression yielded ${describeValue(value)}, expected a count (an integer >= 0) or a boolean`,
+      );
+    }
+    if (count > maximum) throw tooMany(`the loop expression asked for ${count} iterations`);
+    return counted(exchange, count);
+  };
+}
+
+/** True for text that is exactly one `${...}` (its value keeps its type). */
+function isSingleExpression(text: string): boolean {
+  const parts = parseTemplate(text);
+  return parts.length === 1 && typeof parts[0] !== "string";
+}
+
+declare module "../../route-dsl.js" {
+  interface RouteDsl<TBody> {
+    /**
+     * Repeats `step` on the same exchange: a count (number or expression yielding one), or a
+     * condition checked before each iteration (a predicate, or an expression yielding a boolean).
+     * Property `loop.index` holds the 0-based iteration.
+     */
+    loop(
+      countOrPredicate: number | ExpressionOf<TBody, number | string | boolean>,
+      step: Step<TBody>,
+      options?: LoopOptions,
+    ): RouteDsl<TBody>;
+  }
+}

@@ -1,0 +1,55 @@
+import { describeValue } from "../../expressions/expression-errors.js";
+import { defineVerb } from "../../verbs.js";
+import { checkOptions, invalid } from "./arguments.js";
+import {
+  checkEndpointFanOut,
+  type EndpointBranch,
+  type EndpointFanOutSettings,
+  endpointPlan,
+  type MulticastOptions,
+} from "./endpoint-fan-out.js";
+import { runFanOut } from "./fan-out.js";
+import { arraySource } from "./part-source.js";
+
+type MulticastDefinition = EndpointFanOutSettings & {
+  readonly type: "eip:multicast";
+  readonly uris: readonly string[];
+};
+
+const OPTIONS = ["parallel", "aggregate", "stopOnError"] as const;
+
+defineVerb(
+  "multicast",
+  (recorder, uris: unknown, options?: unknown): MulticastDefinition => {
+    if (!Array.isArray(uris) || uris.length === 0) {
+      throw invalid(recorder, "multicast", `expects a non-empty array of endpoint URIs, found ${describeValue(uris)}`);
+    }
+    uris.forEach((uri, index) => {
+      if (typeof uri !== "string" || uri.trim() === "") {
+        throw invalid(recorder, "multicast", `expects endpoint URIs; item ${index} is ${describeValue(uri)}`);
+      }
+    });
+    const settings = checkEndpointFanOut(recorder, "multicast", checkOptions(recorder, "multicast", options, OPTIONS));
+    return { type: "eip:multicast", uris: [...(uris as string[])], ...settings };
+  },
+  (definition, scope) => {
+    // Each endpoint is a one-step block: it runs under the route's error handling (per branch).
+    const branches: EndpointBranch[] = definition.uris.map((uri) => ({
+      uri,
+      block: scope.compileSteps([{ type: "to", uri }], scope.label),
+    }));
+    const plan = endpointPlan(scope.routeId, scope.label, "multicast", definition);
+    return (exchange) => runFanOut(plan, exchange, arraySource(branches));
+  },
+  "eip:multicast",
+);
+
+declare module "../../route-dsl.js" {
+  interface RouteDsl<TBody> {
+    /**
+     * Sends a copy of the exchange to every endpoint, in order (or concurrently with `parallel`).
+     * The last endpoint's reply replaces the body and headers, unless `aggregate` builds the result.
+     */
+    multicast<TResult = TBody>(uris: readonly string[], options?: MulticastOptions<TResult>): RouteDsl<TResult>;
+  }
+}

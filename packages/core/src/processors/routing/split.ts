@@ -1,0 +1,123 @@
+import { copyExchange } from "../../create-exchange.js";
+import { RoutekitError } from "../../errors.js";
+import type { Exchange } from "../../exchange.js";
+import { describeValue } from "../../expressions/expression-errors.js";
+import type { ExpressionInput, StepDefinition } from "../../route-definition.js";
+import type { Step } from "../../route-dsl.js";
+import { defineVerb } from "../../verbs.js";
+import {
+  checkBoolean,
+  checkExpression,
+  checkFunction,
+  checkOptions,
+  checkParallel,
+  checkStep,
+} from "./arguments.js";
+import { runFanOut } from "./fan-out.js";
+import type { AggregationStrategy, FanOutPlan } from "./fan-out-run.js";
+import { partSourceOf } from "./part-source.js";
+import { SPLIT_COMPLETE, SPLIT_INDEX, SPLIT_SIZE } from "./routing-properties.js";
+
+/** What a split expression may yield: an iterable or async iterable of parts; null/undefined = none. */
+export type SplitParts<TPart> = Iterable<TPart> | AsyncIterable<TPart> | null | undefined;
+
+/** The split expression: simple-language text, or a function yielding the parts (may be async). */
+export type SplitExpression<TBody, TPart> =
+  | string
+  | ((exchange: Exchange<TBody>) => SplitParts<TPart> | Promise<SplitParts<TPart>>);
+
+/** Options of `split`. */
+export interface SplitOptions<TPart = unknown, TResult = unknown> {
+  /** Builds the result from the finished parts, in part order; its body and headers replace the original's. */
+  aggregate?: AggregationStrategy<TResult, TPart>;
+  /** Run parts concurrently: true = at most 10 in flight, a number = at most that many. Default false. */
+  parallel?: boolean | number;
+  /** Stop at the first failing part instead of running the rest. Default false. */
+  stopOnError?: boolean;
+}
+
+type SplitDefinition = {
+  readonly type: "eip:split";
+  readonly expression: ExpressionInput;
+  readonly steps: StepDefinition[];
+  readonly parallel: number;
+  readonly stopOnError: boolean;
+  readonly aggregate: AggregationStrategy | undefined;
+};
+
+const OPTIONS = ["aggregate", "parallel", "stopOnError"] as const;
+
+defineVerb(
+  "split",
+  (recorder, expression: unknown, step: unknown, options?: unknown): SplitDefinition => {
+    const parts = checkExpression(recorder, "split", expression, "an expression yielding the parts");
+    const steps = checkStep(recorder, "split", step, "the step each part runs");
+    const settings = checkOptions(recorder, "split", options, OPTIONS);
+    return {
+      type: "eip:split",
+      expression: parts,
+      steps,
+      parallel: checkParallel(recorder, "split", settings.parallel),
+      stopOnError: checkBoolean(recorder, "split", "stopOnError", settings.stopOnError) ?? false,
+      aggregate: checkFunction<AggregationStrategy>(recorder, "split", "aggregate", settings.aggregate),
+    };
+  },
+  (definition, scope) => {
+    const evaluate = scope.expression(definition.expression);
+    const block = scope.compileSteps(definition.steps, scope.label);
+    const plan: FanOutPlan = {
+      routeId: scope.routeId,
+      label: scope.label,
+      limit: definition.parallel,
+      stopOnError: definition.stopOnError,
+      aggregate: definition.aggregate,
+      verb: "split",
+      prepare(original, item, index, last, size) {
+        const part = copyExchange(original, item);
+        part.properties[SPLIT_INDEX] = index;
+        part.properties[SPLIT_COMPLETE] = last;
+        const known = size ?? (last ? index + 1 : undefined);
+        if (known !== undefined) part.properties[SPLIT_SIZE] = known;
+        return part;
+      },
+      process: block,
+      name: (_item, index) => `${SPLIT_INDEX}=${index}`,
+    };
+    const start = (exchange: Exchange, value: unknown): void | Promise<void> => {
+      const source = partSourceOf(value);
+      if (source === undefined) {
+        throw new RoutekitError(
+          "EXPRESSION_FAILED",
+          `Route '${scope.routeId}' step ${scope.label}: the split expression yielded ${describeValue(value)}; expected an array, an iterable or an async iterable (null or undefined: no parts)`,
+        );
+      }
+      return runFanOut(plan, exchange, source);
+    };
+    return (exchange) => {
+      const value = evaluate(exchange);
+      if (value instanceof Promise) return value.then((resolved: unknown) => start(exchange, resolved));
+      return start(exchange, value);
+    };
+  },
+  "eip:split",
+);
+
+declare module "../../route-dsl.js" {
+  interface RouteDsl<TBody> {
+    /**
+     * Splits the message into parts (an array, any iterable or async iterable, pulled one at a
+     * time) and runs `step` on a copy of the exchange per part. With `aggregate` the aggregate's
+     * body and headers continue; without it the original message continues unchanged.
+     */
+    split<TPart, TResult>(
+      expression: SplitExpression<TBody, TPart>,
+      step: Step<TPart>,
+      options: SplitOptions<TPart, TResult> & { aggregate: AggregationStrategy<TResult, TPart> },
+    ): RouteDsl<TResult>;
+    split<TPart = unknown>(
+      expression: SplitExpression<TBody, TPart>,
+      step: Step<TPart>,
+      options?: SplitOptions<TPart>,
+    ): RouteDsl<TBody>;
+  }
+}

@@ -1,0 +1,70 @@
+import type { ContextInternals } from "../../context-internals.js";
+import { runtime } from "../../create-exchange.js";
+import { messageOf } from "../../errors.js";
+import type { Exchange } from "../../exchange.js";
+import { defineVerb } from "../../verbs.js";
+import { invalid } from "./arguments.js";
+
+type WireTapDefinition = { readonly type: "eip:wireTap"; readonly uri: string };
+
+defineVerb(
+  "wireTap",
+  (recorder, uri: unknown): WireTapDefinition => {
+    if (typeof uri !== "string" || uri.trim() === "") {
+      throw invalid(recorder, "wireTap", `expects an endpoint URI (found ${JSON.stringify(uri) ?? typeof uri})`);
+    }
+    return { type: "eip:wireTap", uri };
+  },
+  (definition, scope) => {
+    const endpoint = scope.endpoint(definition.uri);
+    const context = scope.context as ContextInternals;
+    const where = `Route '${scope.routeId}' step ${scope.label}`;
+    const report = (tap: Exchange, error: unknown): void => {
+      context.logger.warn(`${where}: the wire tap to '${definition.uri}' failed for exchange ${tap.id}: ${messageOf(error)}`);
+    };
+    const deliver = (tap: Exchange): void => {
+      let result: Promise<void> | undefined;
+      try {
+        result = endpoint.send(tap) as Promise<void> | undefined;
+      } catch (error) {
+        report(tap, error);
+        context.trackPending(-1);
+        return;
+      }
+      const settled = (): void => {
+        if (tap.error !== undefined) report(tap, tap.error);
+        context.trackPending(-1);
+      };
+      if (result === undefined) settled();
+      else
+        result.then(settled, (error: unknown) => {
+          report(tap, error);
+          context.trackPending(-1);
+        });
+    };
+    return (exchange) => {
+      // A new InOnly exchange with copies of the headers and properties, its own id and the
+      // context's shutdown signal: the tap never touches the original and outlives its deadline.
+      const tap = context.createExchange({
+        body: exchange.body,
+        headers: exchange.headers,
+        properties: exchange.properties,
+        pattern: "InOnly",
+      });
+      runtime(tap).fromEndpoint = exchange.fromEndpoint;
+      context.trackPending(1);
+      queueMicrotask(() => deliver(tap));
+    };
+  },
+  "eip:wireTap",
+);
+
+declare module "../../route-dsl.js" {
+  interface RouteDsl<TBody> {
+    /**
+     * Sends a copy of the exchange to `uri`, fire and forget: the route continues at once, the
+     * tap's reply and errors never reach it (errors are logged); graceful stop waits for the tap.
+     */
+    wireTap(uri: string): RouteDsl<TBody>;
+  }
+}
