@@ -70,3 +70,29 @@ export {
   isMultiMatchPath,
   parseXml,
 } from "./expressions/index.js";
+
+// Routing EIPs (choice, split, aggregate, multicast, recipientList, wireTap, enrich, loop, delay)
+export type { ChoiceBuilder, ChoiceComplete } from "./processors/routing/choice.js";
+export type { SplitExpression, SplitOptions, SplitParts } from "./processors/routing/split.js";
+export type { AggregationStrategy } from "./processors/routing/fan-out-run.js";
+export type { AggregateOptions } from "./processors/routing/aggregate.js";
+export type { CompletionReason } from "./processors/routing/aggregator.js";
+export {
+  type AggregationRepository,
+  createMemoryAggregationRepository,
+} from "./processors/routing/aggregation-repository.js";
+export { groupedBodies, useLatest } from "./processors/routing/aggregation-strategies.js";
+export type { MulticastOptions } from "./processors/routing/endpoint-fan-out.js";
+export type { RecipientListOptions, Recipients } from "./processors/routing/recipient-list.js";
+export type { EnrichStrategy } from "./processors/routing/enrich.js";
+export { DEFAULT_MAX_ITERATIONS, type LoopOptions } from "./processors/routing/loop.js";
+export {
+  AGGREGATE_COMPLETED_BY,
+  AGGREGATE_CORRELATION_KEY,
+  AGGREGATE_SIZE,
+  LOOP_INDEX,
+  LOOP_SIZE,
+  SPLIT_COMPLETE,
+  SPLIT_INDEX,
+  SPLIT_SIZE,
+} from "./processors/routing/routing-properties.js";
