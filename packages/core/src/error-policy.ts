@@ -20,6 +20,9 @@ export const REDELIVERED = "routekit.redelivered";
 /** Property holding the error while onException steps run (`${exception.message}` reads it). */
 export const EXCEPTION_CAUGHT = "routekit.exceptionCaught";
 
+/** Exchanges being sent to a dead letter endpoint right now. */
+const deadLettering = new WeakSet<RuntimeExchange>();
+
 /** A policy that handles nothing: the failure propagates to the caller. */
 export function givingUp(routeId: string): FailurePolicy {
   return (exchange) => {
@@ -168,6 +171,13 @@ export function createFailurePolicy(
     error: Error,
     send: Processor,
   ): void | Promise<void> => {
+    if (deadLettering.has(exchange)) {
+      // Failing while being dead-lettered (e.g. the dead letter route itself failed): never
+      // dead-letter again (that could loop forever); the error goes back to the caller.
+      exchange.exhaustedIn = routeId;
+      return;
+    }
+    deadLettering.add(exchange);
     const failure = exchange.failure;
     if (handler.useOriginalMessage === true) restoreOriginal(exchange);
     exchange.properties[EXCEPTION_CAUGHT] = error;
@@ -179,6 +189,7 @@ export function createFailurePolicy(
       () => send(exchange),
       exchange,
       () => {
+        deadLettering.delete(exchange);
         // Delivered: the exchange counts as handled. A failing dead letter endpoint is not
         // swallowed: its error goes back to the caller, so the message is never lost silently.
         if (exchange.error === undefined) exchange.haltedIn = routeId;

@@ -240,7 +240,7 @@ describe("redelivery", () => {
     expect(second.attempts.map((attempt) => attempt.counter)).toEqual([1, 1, 2]);
   });
 
-  it("redelivers a failing step inside a nested block at that step", async () => {
+  it("an error leaving a doTry (here from its finally block) is redelivered at the doTry step", async () => {
     vi.useFakeTimers({ now: 0 });
     const { attempts, step } = flaky(1);
     const outer = vi.fn();
