@@ -92,6 +92,8 @@ export {
 // RouteBuilder wrappers
 export { HttpFetchTool, type HttpFetchToolOptions } from "./wrappers/http-fetch-tool.js";
 export { JsonPathTool, type JsonPathToolOptions } from "./wrappers/json-path-tool.js";
+export { omitInputKeys } from "./wrappers/omit-input-keys.js";
+export { RegexExtractTool, type RegexExtractToolOptions } from "./wrappers/regex-extract-tool.js";
 export { TavilyWebSearchTool, type TavilyWebSearchToolOptions } from "./wrappers/tavily-web-search-tool.js";
 export type { ToolWrapperOptions } from "./wrappers/tool-wrapper-options.js";
 export { XPathTool, type XPathToolOptions } from "./wrappers/xpath-tool.js";
