@@ -32,7 +32,13 @@ export function summarise(samplesNs: number[]): Stats {
   const median = sorted[Math.floor(sorted.length / 2)]!;
   const min = sorted[0]!;
   const max = sorted[sorted.length - 1]!;
-  return { medianNs: median, minNs: min, maxNs: max, spreadPercent: ((max - min) / median) * 100, runs: sorted.length };
+  return {
+    medianNs: median,
+    minNs: min,
+    maxNs: max,
+    spreadPercent: ((max - min) / median) * 100,
+    runs: sorted.length,
+  };
 }
 
 /**
@@ -71,6 +77,37 @@ export async function compare(
     baselineSamples.push((await measure(baseline, iterations, 1, 0)).medianNs);
   }
   return { subject: summarise(subjectSamples), baseline: summarise(baselineSamples) };
+}
+
+/**
+ * Measures several operations in turn (each run visits every operation once, so drift hits all
+ * of them alike) after two warm-ups each; returns their stats in the order given. `iterations`
+ * is one count for all, or one per operation (for a much slower peer).
+ */
+export async function compareAll(
+  operations: ReadonlyArray<(iterations: number) => void | Promise<void>>,
+  iterations: number | readonly number[],
+  runs: number,
+): Promise<Stats[]> {
+  const countOf = (position: number) =>
+    typeof iterations === "number" ? iterations : (iterations[position] ?? iterations[0] ?? 1);
+  const samples: number[][] = operations.map(() => []);
+  for (const [position, operation] of operations.entries()) await measure(operation, countOf(position), 1, 2);
+  for (let index = 0; index < runs; index++) {
+    for (const [position, operation] of operations.entries()) {
+      samples[position]?.push((await measure(operation, countOf(position), 1, 0)).medianNs);
+    }
+  }
+  return samples.map(summarise);
+}
+
+/** A row of `subject` against `baseline`; the ratio is subject time / baseline time. */
+export function rowOf(
+  fields: Omit<BenchRow, "ratio" | "met">,
+  met: (ratio: number, subject: Stats) => boolean,
+): BenchRow {
+  const ratio = fields.subjectStats.medianNs / fields.baselineStats.medianNs;
+  return { ...fields, ratio, met: met(ratio, fields.subjectStats) };
 }
 
 export function formatNs(ns: number): string {

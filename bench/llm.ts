@@ -1,0 +1,288 @@
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { createContext } from "@routekit/core";
+import { llm, llmPlugin, openAiChat } from "@routekit/llm";
+import { generateText, jsonSchema, stepCountIs, tool } from "ai";
+import { request } from "undici";
+import { type BenchOptions, type BenchRow, compareAll, printRow, rowOf } from "./harness.js";
+
+// One agent run: the model asks for three tool calls in one turn, every call is answered, then
+// the model gives its final text. Two Chat Completions round trips per run.
+
+const MODEL = "bench-model";
+const PROMPT = "Add 2 and 3, upper-case 'routekit', and count the letters of 'camel'.";
+const FINAL_TEXT = "5, ROUTEKIT and 5.";
+
+interface ToolSpec {
+  name: string;
+  description: string;
+  schema: Record<string, unknown>;
+  run: (input: Record<string, unknown>) => string;
+  callArguments: string;
+}
+
+const stringInput = (key: string) => ({
+  type: "object",
+  properties: { [key]: { type: "string" } },
+  required: [key],
+  additionalProperties: false,
+});
+
+const TOOLS: ToolSpec[] = [
+  {
+    name: "add",
+    description: "Add two numbers.",
+    schema: {
+      type: "object",
+      properties: { a: { type: "number" }, b: { type: "number" } },
+      required: ["a", "b"],
+      additionalProperties: false,
+    },
+    run: (input) => String(Number(input.a) + Number(input.b)),
+    callArguments: '{"a":2,"b":3}',
+  },
+  {
+    name: "upper",
+    description: "Upper-case a text.",
+    schema: stringInput("text"),
+    run: (input) => String(input.text).toUpperCase(),
+    callArguments: '{"text":"routekit"}',
+  },
+  {
+    name: "length",
+    description: "Count the characters of a text.",
+    schema: stringInput("text"),
+    run: (input) => String(String(input.text).length),
+    callArguments: '{"text":"camel"}',
+  },
+];
+
+interface WireMessage {
+  role: string;
+  content?: string | null;
+  tool_call_id?: string;
+  tool_calls?: Array<{ id: string; type: "function"; function: { name: string; arguments: string } }>;
+}
+
+/** What the loopback server saw: completed runs and the calls it found unanswered. */
+interface ServerTally {
+  answeredTurns: number;
+  problems: string[];
+}
+
+const USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+
+/** Answers a Chat Completions request from the conversation's state. */
+function reply(messages: WireMessage[], tally: ServerTally, sequence: number): unknown {
+  const last = messages[messages.length - 1];
+  let message: WireMessage;
+  let finishReason: string;
+  if (last?.role === "tool") {
+    const assistant = messages.findLast((candidate) => candidate.role === "assistant");
+    const asked = (assistant?.tool_calls ?? []).map((call) => call.id);
+    const answered = messages.filter((candidate) => candidate.role === "tool").map((m) => m.tool_call_id);
+    if (asked.length !== TOOLS.length || asked.some((id) => !answered.includes(id)))
+      tally.problems.push(`asked ${asked.join(",")} but answered ${answered.join(",")}`);
+    else tally.answeredTurns++;
+    message = { role: "assistant", content: FINAL_TEXT };
+    finishReason = "stop";
+  } else {
+    message = {
+      role: "assistant",
+      content: null,
+      tool_calls: TOOLS.map((spec, index) => ({
+        id: `call_${sequence}_${index}`,
+        type: "function",
+        function: { name: spec.name, arguments: spec.callArguments },
+      })),
+    };
+    finishReason = "tool_calls";
+  }
+  return {
+    id: `chatcmpl-${sequence}`,
+    object: "chat.completion",
+    created: 1_700_000_000,
+    model: MODEL,
+    choices: [{ index: 0, message, finish_reason: finishReason }],
+    usage: USAGE,
+  };
+}
+
+/** A loopback OpenAI-compatible server answering instantly (keep-alive). */
+async function startServer(tally: ServerTally): Promise<{ server: Server; baseURL: string }> {
+  let sequence = 0;
+  const server = createServer(
+    { keepAliveTimeout: 60_000 },
+    (incoming: IncomingMessage, response: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+      incoming.on("end", () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { messages: WireMessage[] };
+        const text = JSON.stringify(reply(body.messages, tally, sequence++));
+        response.writeHead(200, {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(text),
+        });
+        response.end(text);
+      });
+    },
+  );
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return { server, baseURL: `http://127.0.0.1:${port}/v1` };
+}
+
+/** routekit: three tool routes and an llm: step, requested through direct:ask. */
+async function routekitAgent(baseURL: string, executed: { count: number }) {
+  const context = createContext({ logLevel: "warn" });
+  context.use(llmPlugin({ models: { bench: openAiChat({ model: MODEL, baseURL, apiKey: "x" }) } }));
+  await context.addRoutes((r) => {
+    for (const spec of TOOLS) {
+      r.from(`direct:tool.${spec.name}`)
+        .asLlmTool(spec.name, { description: spec.description, input: spec.schema })
+        .transform((exchange) => {
+          executed.count++;
+          return spec.run(exchange.body);
+        });
+    }
+    r.from("direct:ask").to(
+      llm("bench")
+        .tools(...TOOLS.map((spec) => spec.name))
+        .uri(),
+    );
+  });
+  await context.start();
+  return { run: () => context.request("direct:ask", PROMPT), stop: () => context.stop() };
+}
+
+/** The Vercel AI SDK: generateText with three tools, up to five steps. */
+function aiSdkAgent(baseURL: string, executed: { count: number }) {
+  const provider = createOpenAICompatible({ baseURL, name: "bench", apiKey: "x" });
+  const model = provider.chatModel(MODEL);
+  const tools = Object.fromEntries(
+    TOOLS.map((spec) => [
+      spec.name,
+      tool({
+        description: spec.description,
+        inputSchema: jsonSchema<Record<string, unknown>>(spec.schema),
+        execute: async (input: Record<string, unknown>) => {
+          executed.count++;
+          return spec.run(input);
+        },
+      }),
+    ]),
+  );
+  return async () => (await generateText({ model, prompt: PROMPT, tools, stopWhen: stepCountIs(5) })).text;
+}
+
+/** The limit: a minimal loop over undici.request — POST, parse, run the tools, POST again. */
+function handWrittenAgent(baseURL: string, executed: { count: number }) {
+  const url = `${baseURL}/chat/completions`;
+  const headers = { "content-type": "application/json", authorization: "Bearer x" };
+  const toolDefinitions = TOOLS.map((spec) => ({
+    type: "function",
+    function: { name: spec.name, description: spec.description, parameters: spec.schema },
+  }));
+  const byName = new Map(TOOLS.map((spec) => [spec.name, spec]));
+  return async (): Promise<string> => {
+    const messages: WireMessage[] = [{ role: "user", content: PROMPT }];
+    for (let turn = 0; turn < 5; turn++) {
+      const body = JSON.stringify({ model: MODEL, messages, tools: toolDefinitions });
+      const response = await request(url, { method: "POST", headers, body });
+      const json = (await response.body.json()) as { choices: Array<{ message: WireMessage }> };
+      const message = json.choices[0]?.message;
+      if (message === undefined) throw new Error("hand-written loop: a reply without choices");
+      messages.push(message);
+      if (message.tool_calls === undefined || message.tool_calls.length === 0) return message.content ?? "";
+      for (const call of message.tool_calls) {
+        const spec = byName.get(call.function.name);
+        if (spec === undefined) throw new Error(`hand-written loop: unknown tool ${call.function.name}`);
+        executed.count++;
+        const output = spec.run(JSON.parse(call.function.arguments) as Record<string, unknown>);
+        messages.push({ role: "tool", tool_call_id: call.id, content: output });
+      }
+    }
+    throw new Error("hand-written loop: no final answer within 5 turns");
+  };
+}
+
+/**
+ * N agent runs of three tool calls each against a loopback OpenAI-compatible server, through
+ * routekit's llm: step, the Vercel AI SDK and a hand-written undici loop, in the same process.
+ * Throws unless every run answered every tool call and ended with the model's final text.
+ */
+export async function runLlmBench(options: BenchOptions): Promise<BenchRow[]> {
+  const tally: ServerTally = { answeredTurns: 0, problems: [] };
+  const { server, baseURL } = await startServer(tally);
+  const counts = { routekit: { count: 0 }, aiSdk: { count: 0 }, handWritten: { count: 0 } };
+  const routekit = await routekitAgent(baseURL, counts.routekit);
+  const subjects = [
+    routekit.run,
+    aiSdkAgent(baseURL, counts.aiSdk),
+    handWrittenAgent(baseURL, counts.handWritten),
+  ];
+  const runsDone = subjects.map(() => 0);
+  const operations = subjects.map((run, position) => async (iterations: number) => {
+    for (let index = 0; index < iterations; index++) {
+      const text = await run();
+      if (text !== FINAL_TEXT) throw new Error(`subject ${position} answered ${JSON.stringify(text)}`);
+    }
+    runsDone[position] = (runsDone[position] ?? 0) + iterations;
+  });
+  try {
+    const iterations = options.quick ? 30 : 300;
+    const [routed, aiSdk, handWritten] = await compareAll(operations, iterations, options.quick ? 3 : 9);
+    const executions = [counts.routekit.count, counts.aiSdk.count, counts.handWritten.count];
+    const totalRuns = runsDone.reduce((sum, runs) => sum + runs, 0);
+    executions.forEach((count, position) => {
+      const expected = (runsDone[position] ?? 0) * TOOLS.length;
+      if (count !== expected)
+        throw new Error(`subject ${position}: ${count} tool executions, expected ${expected}`);
+    });
+    if (tally.problems.length > 0 || tally.answeredTurns !== totalRuns)
+      throw new Error(
+        `tool calls unanswered: ${tally.answeredTurns} of ${totalRuns} runs complete; ${tally.problems.slice(0, 3).join("; ")}`,
+      );
+    if (routed === undefined || aiSdk === undefined || handWritten === undefined)
+      throw new Error("missing stats");
+    const note = `${totalRuns} runs, ${executions.reduce((sum, count) => sum + count, 0)} tool calls, every call answered (checked by the server and by counting executions)`;
+    const benchmark = "llm agent run (3 tool calls, 2 model turns, loopback server)";
+    return [
+      rowOf(
+        {
+          benchmark,
+          subject: "routekit llm: step",
+          baseline: "Vercel AI SDK generateText",
+          subjectStats: routed,
+          baselineStats: aiSdk,
+          target: "≤ 0.5× AI SDK time",
+          note,
+        },
+        (ratio) => ratio <= 0.5,
+      ),
+      rowOf(
+        {
+          benchmark,
+          subject: "routekit llm: step",
+          baseline: "hand-written undici loop",
+          subjectStats: routed,
+          baselineStats: handWritten,
+          target: "context (the limit of a loop over HTTP)",
+        },
+        () => true,
+      ),
+    ];
+  } finally {
+    await routekit.stop();
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await runLlmBench({ quick: process.argv.includes("--quick") });
+  for (const row of rows) printRow(row);
+}
