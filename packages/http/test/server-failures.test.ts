@@ -1,3 +1,4 @@
+import { EXCEPTION_CAUGHT } from "@routekit/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Served, serve } from "./support/serve.js";
 
@@ -23,6 +24,30 @@ describe("http server failures", () => {
     expect(body.error).toBe("the order has no lines");
     expect(typeof body.exchangeId).toBe("string");
     expect(text).not.toMatch(/\bat .*\(|\.ts:\d+/);
+  });
+
+  it("lets a route answer its own errors with a 4xx through onException", async () => {
+    class ValidationError extends Error {}
+    served = await serve((r) => {
+      r.onException(ValidationError, {
+        handled: true,
+        step: (route) =>
+          route
+            .setHeader("http.status", "422")
+            .setBody((exchange) => ({ error: (exchange.properties[EXCEPTION_CAUGHT] as Error).message })),
+      });
+      r.from("http:/orders?httpMethodRestrict=POST").process((exchange) => {
+        if (typeof (exchange.body as { qty?: unknown }).qty !== "number")
+          throw new ValidationError("qty must be a number");
+      });
+    });
+    const response = await fetch(`${served.url}/orders`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ qty: "two" }),
+    });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toEqual({ error: "qty must be a number" });
   });
 
   it("says only 'Internal Server Error' with errorDetail none", async () => {

@@ -63,6 +63,32 @@ describe("http server lifecycle", () => {
     expect(() => httpServerOf(context).url).toThrow(HttpError);
   });
 
+  it("answers 503 to a request still running when stop() passes its timeout", async () => {
+    let entered: () => void = () => undefined;
+    const inRoute = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const { context, url } = await serve((r) => {
+      r.from("http:/stuck").process(
+        (exchange) =>
+          new Promise<void>((resolve) => {
+            entered();
+            exchange.signal.addEventListener("abort", () => resolve());
+          }),
+      );
+    });
+    const reply = fetch(`${url}/stuck`).then(async (response) => ({
+      status: response.status,
+      body: await response.json(),
+    }));
+    await inRoute;
+    await expect(context.stop({ timeoutMs: 100 })).rejects.toThrow("Stop timed out after 100 ms");
+    expect(await reply).toMatchObject({
+      status: 503,
+      body: { error: "The request was aborted: the server is stopping" },
+    });
+  });
+
   it("listens again when the context restarts", async () => {
     const { context } = await serve((r) => {
       r.from("http:/ping").setBody(() => "pong");
