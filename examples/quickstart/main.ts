@@ -1,5 +1,5 @@
 import { createContext, type Exchange } from "@routekit/core";
-import { httpPlugin, httpServerOf } from "@routekit/http";
+import { HTTP_HEADERS, httpPlugin, httpServerOf } from "@routekit/http";
 import { LLM_HEADERS, llm, llmPlugin } from "@routekit/llm";
 import {
   type HttpFetchOptions,
@@ -90,7 +90,7 @@ await context.addRoutes((r) => {
       const question = (exchange.body as { question?: unknown } | null)?.question;
       if (typeof question === "string" && question.trim() !== "") exchange.body = question;
       else {
-        exchange.headers["http.status"] = 400;
+        exchange.headers[HTTP_HEADERS.status] = 400;
         exchange.body = { error: 'expected a JSON body like {"question": "..."}' };
       }
     })
