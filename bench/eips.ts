@@ -1,0 +1,113 @@
+import { createContext, type Exchange } from "@routekit/core";
+import { type BenchOptions, type BenchRow, compare, printRow, rowOf } from "./harness.js";
+
+interface Order {
+  kind: "book" | "other";
+  customer: string;
+  items: number[];
+}
+
+const ITEMS = [3, 5, 8, 13, 21];
+const CUSTOMERS = ["ada", "grace", "linus", "barbara"];
+const orderOf = (index: number): Order => ({
+  kind: index % 4 === 0 ? "other" : "book",
+  customer: CUSTOMERS[index % CUSTOMERS.length]!,
+  items: ITEMS,
+});
+
+/**
+ * choice → split (with an aggregation strategy) → aggregate by customer (completion size 10),
+ * beside the same logic written by hand with a Map of open groups. Predicates and expressions
+ * are functions on both sides, so the row measures the engine, not the expression language.
+ */
+export async function runEipsBench(options: BenchOptions): Promise<BenchRow[]> {
+  const context = createContext();
+  let completed = 0;
+  await context.addRoutes((r) => {
+    r.from<Order>("direct:eips")
+      .choice((c) =>
+        c
+          .when(
+            (exchange) => (exchange.body as Order).kind === "book",
+            (route) =>
+              route.split(
+                (exchange) => (exchange.body as Order).items,
+                (part) =>
+                  part.process((exchange) => {
+                    exchange.body = (exchange.body as number) * 2;
+                  }),
+                {
+                  aggregate: (previous: Exchange<number> | undefined, next: Exchange<number>) => {
+                    if (previous === undefined) return next;
+                    previous.body += next.body;
+                    return previous;
+                  },
+                },
+              ),
+          )
+          .otherwise((route) => route.setBody(() => 0)),
+      )
+      .aggregate((exchange) => exchange.headers.customer, {
+        strategy: (previous: Exchange<number> | undefined, next: Exchange) => {
+          if (previous === undefined) return next as Exchange<number>;
+          previous.body += next.body as number;
+          return previous;
+        },
+        completionSize: 10,
+      })
+      .process(() => {
+        completed++;
+      });
+  });
+  await context.start();
+
+  let handCompleted = 0;
+  const groups = new Map<string, { total: number; size: number }>();
+  const handWritten = (order: Order): void => {
+    let total = 0;
+    if (order.kind === "book") {
+      for (const item of order.items) total += item * 2;
+    }
+    const group = groups.get(order.customer) ?? { total: 0, size: 0 };
+    group.total += total;
+    group.size++;
+    if (group.size === 10) {
+      groups.delete(order.customer);
+      handCompleted++;
+    } else groups.set(order.customer, group);
+  };
+
+  const routed = async (iterations: number) => {
+    for (let index = 0; index < iterations; index++) {
+      await context.request("direct:eips", orderOf(index), { customer: CUSTOMERS[index % CUSTOMERS.length] });
+    }
+  };
+  const baseline = async (iterations: number) => {
+    for (let index = 0; index < iterations; index++) {
+      const exchange = context.createExchange({ body: orderOf(index), pattern: "InOut" });
+      handWritten(exchange.body as Order);
+      await exchange.body;
+    }
+  };
+  const iterations = options.quick ? 4_000 : 40_000;
+  const result = await compare(routed, baseline, iterations, options.quick ? 3 : 7);
+  await context.stop();
+  if (completed === 0 || handCompleted === 0) throw new Error("an aggregation never completed");
+  return [
+    rowOf(
+      {
+        benchmark: "choice + split + aggregate",
+        subject: "routekit route",
+        baseline: "hand-written",
+        subjectStats: result.subject,
+        baselineStats: result.baseline,
+        target: "reported (no target)",
+      },
+      () => true,
+    ),
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const row of await runEipsBench({ quick: process.argv.includes("--quick") })) printRow(row);
+}
