@@ -4,6 +4,7 @@ import type { RouteContext } from "@routekit/core";
 import { type HttpRouteTarget, handleRequest, type RequestEnvironment } from "./handle-request.js";
 import { HttpError } from "./http-error.js";
 import { type HttpRouteEntry, RouteTable } from "./route-table.js";
+import { jsonReply, writeReply } from "./write-reply.js";
 
 /** Settings of the shared server (validated by `httpPlugin`). */
 export interface HttpServerSettings {
@@ -84,7 +85,10 @@ export class HttpServer {
     const server = createServer((request, response) => {
       this.#active++;
       response.once("close", () => this.#finished());
-      void handleRequest(request, response, this.#environment);
+      handleRequest(request, response, this.#environment).catch((error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        writeReply(response, jsonReply(500, { error: message }), true);
+      });
     });
     server.requestTimeout = this.settings.requestTimeoutMs + 1_000;
     server.headersTimeout = Math.min(60_000, this.settings.requestTimeoutMs + 1_000);
