@@ -15,9 +15,7 @@ async function probe(): Promise<boolean> {
     return true;
   } catch (error) {
     if (process.env.CI === "true") {
-      throw new Error(
-        `RabbitMQ is not reachable at ${where} and CI=true requires it (${String(error)})`,
-      );
+      throw new Error(`RabbitMQ is not reachable at ${where} and CI=true requires it (${String(error)})`);
     }
     console.warn(
       `amqp tests skipped: no RabbitMQ on ${where} — start one with \`rabbitmq-server -detached\``,
