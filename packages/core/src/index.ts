@@ -96,3 +96,23 @@ export {
   SPLIT_INDEX,
   SPLIT_SIZE,
 } from "./processors/routing/routing-properties.js";
+
+// Error handling and resilience EIPs (onException, errorHandler, doTry, throttle, circuitBreaker, idempotentConsumer)
+export type { ErrorHandlerOptions } from "./processors/resilience/error-handler.js";
+export type { CatchClause, DoTryOptions } from "./processors/resilience/do-try.js";
+export type {
+  ThrottleConcurrentOptions,
+  ThrottleOverflowOptions,
+  ThrottleRateOptions,
+} from "./processors/resilience/throttle.js";
+export type { CircuitBreakerOptions, CircuitState } from "./processors/resilience/circuit-breaker.js";
+export {
+  IDEMPOTENT_DUPLICATE,
+  type IdempotentConsumerOptions,
+} from "./processors/resilience/idempotent-consumer.js";
+export {
+  createMemoryIdempotentRepository,
+  type IdempotentRepository,
+  MemoryIdempotentRepository,
+  type MemoryIdempotentRepositoryOptions,
+} from "./processors/resilience/memory-idempotent-repository.js";

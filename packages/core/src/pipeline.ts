@@ -61,8 +61,7 @@ export function withoutErrorHandling(
 }
 
 function errorHandlingSuspended(exchange: Exchange, routeId: string): boolean {
-  const routes = suspended.get(exchange);
-  return routes !== undefined && routes.includes(routeId);
+  return suspended.get(exchange)?.includes(routeId) === true;
 }
 
 /**

@@ -9,6 +9,7 @@ export interface OptionSite {
 }
 
 function found(value: unknown): string {
+  if (value === undefined) return "undefined";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string") return JSON.stringify(value);
