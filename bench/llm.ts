@@ -233,8 +233,8 @@ export async function runLlmBench(options: BenchOptions): Promise<BenchRow[]> {
     runsDone[position] = (runsDone[position] ?? 0) + iterations;
   });
   try {
-    const iterations = options.quick ? 30 : 300;
-    const [routed, aiSdk, handWritten] = await compareAll(operations, iterations, options.quick ? 3 : 9);
+    const iterations = options.quick ? 30 : 200;
+    const [routed, aiSdk, handWritten] = await compareAll(operations, iterations, options.quick ? 3 : 7);
     const executions = [counts.routekit.count, counts.aiSdk.count, counts.handWritten.count];
     const totalRuns = runsDone.reduce((sum, runs) => sum + runs, 0);
     executions.forEach((count, position) => {

@@ -38,6 +38,33 @@ RED.nodes.registerType("bench-sink", { category: "output", defaults: {}, inputs:
 </script>
 `;
 
+/** Deploys 5 function nodes wired in a line to a sink; resolves with the first node once started. */
+async function deployChain(red: NodeRed): Promise<NodeRedNode> {
+  const flow: unknown[] = [{ id: "bench-tab", type: "tab", label: "bench" }];
+  for (let step = 1; step <= STEPS; step++) {
+    flow.push({
+      id: `step${step}`,
+      type: "function",
+      z: "bench-tab",
+      func: "msg.payload = msg.payload + 1;\nreturn msg;",
+      outputs: 1,
+      wires: [[step < STEPS ? `step${step + 1}` : "sink"]],
+    });
+  }
+  flow.push({ id: "sink", type: "bench-sink", z: "bench-tab", wires: [] });
+  await red.runtime.flows.setFlows({ flows: { flows: flow } });
+  // Flows start after setFlows resolves (and the empty flows of start() may report first).
+  const deadline = Date.now() + 20_000;
+  let first = red.nodes.getNode("step1");
+  while (first === null && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    first = red.nodes.getNode("step1");
+  }
+  if (first === null)
+    throw new Error("Node-RED deployed the flow but did not start node 'step1' within 20 s");
+  return first;
+}
+
 let nodeRedStarted = false;
 
 /**
@@ -71,40 +98,30 @@ async function startNodeRed(window: number) {
     benchSink: (message: { payload: number }) => onMessage(message),
   });
   await red.start();
-  const flow: unknown[] = [{ id: "bench-tab", type: "tab", label: "bench" }];
-  for (let step = 1; step <= STEPS; step++) {
-    flow.push({
-      id: `step${step}`,
-      type: "function",
-      z: "bench-tab",
-      func: "msg.payload = msg.payload + 1;\nreturn msg;",
-      outputs: 1,
-      wires: [[step < STEPS ? `step${step + 1}` : "sink"]],
-    });
+  let entry: NodeRedNode;
+  try {
+    entry = await deployChain(red);
+  } catch (error) {
+    await red.stop();
+    await rm(userDir, { recursive: true, force: true });
+    throw error;
   }
-  flow.push({ id: "sink", type: "bench-sink", z: "bench-tab", wires: [] });
-  await red.runtime.flows.setFlows({ flows: { flows: flow } });
-  // Flows start after setFlows resolves (and the empty flows of start() may report first).
-  const deadline = Date.now() + 20_000;
-  let first = red.nodes.getNode("step1");
-  while (first === null && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    first = red.nodes.getNode("step1");
-  }
-  if (first === null)
-    throw new Error("Node-RED deployed the flow but did not start node 'step1' within 20 s");
-  const entry = first;
 
   const run = (iterations: number) =>
     new Promise<void>((resolve, reject) => {
       let sent = 0;
       let received = 0;
       let sum = 0;
+      const timer = setTimeout(
+        () => reject(new Error(`Node-RED delivered ${received} of ${iterations} messages within 60 s`)),
+        60_000,
+      );
       onMessage = (message) => {
         received++;
         sum += message.payload;
         if (sent < iterations) entry.receive({ payload: sent++ });
         else if (received === iterations) {
+          clearTimeout(timer);
           // Every input 0..n-1 must come out with all steps applied: check the sum.
           const expected = (iterations * (iterations - 1)) / 2 + iterations * STEPS;
           if (sum === expected) resolve();

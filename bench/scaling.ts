@@ -91,7 +91,7 @@ export async function runScalingBench(options: BenchOptions): Promise<BenchRow[]
   await context.start();
 
   const iterations = options.quick ? 10_000 : 100_000;
-  const runs = options.quick ? 3 : 9;
+  const runs = options.quick ? 3 : 15;
   const rows: BenchRow[] = [];
   const curve: { routekit: Array<[number, number]>; handWritten: Array<[number, number]> } = {
     routekit: [],
