@@ -113,7 +113,40 @@ function compileRoot(name: RootName): Evaluator {
   }
 }
 
+/** `header.a.b.c` as the keys ["a", "b", "c"] under the headers (or properties) root. */
+function headerChain(objectNode: SimpleNode, key: string): { root: "headers" | "properties"; keys: string[] } | undefined {
+  const keys = [key];
+  let node = objectNode;
+  while (node.kind === "member") {
+    keys.unshift(node.key);
+    node = node.object;
+  }
+  if (node.kind === "root" && (node.name === "headers" || node.name === "properties")) return { root: node.name, keys };
+  return undefined;
+}
+
+/**
+ * Dotted names are common in headers (`llm.tool.name`, `http.method`): `header.http.method` reads
+ * the longest dotted prefix that is a header name, then walks into its value with the rest.
+ */
+function compileDottedLookup(root: "headers" | "properties", keys: readonly string[]): Evaluator {
+  const names = keys.map((_, index) => keys.slice(0, index + 1).join("."));
+  return (exchange) => {
+    const map = root === "headers" ? exchange.headers : exchange.properties;
+    for (let length = names.length; length >= 1; length--) {
+      const name = names[length - 1] as string;
+      if (!Object.hasOwn(map, name)) continue;
+      let value = map[name];
+      for (let index = length; index < keys.length; index++) value = readProperty(value, keys[index] as string);
+      return value;
+    }
+    return undefined;
+  };
+}
+
 function compileMember(objectNode: SimpleNode, key: string): Evaluator {
+  const chain = objectNode.kind === "member" ? headerChain(objectNode, key) : undefined;
+  if (chain !== undefined) return compileDottedLookup(chain.root, chain.keys);
   if (objectNode.kind === "root" && objectNode.name === "headers") {
     return (exchange) => readProperty(exchange.headers, key);
   }
