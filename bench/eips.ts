@@ -101,7 +101,7 @@ export async function runEipsBench(options: BenchOptions): Promise<BenchRow[]> {
         baseline: "hand-written",
         subjectStats: result.subject,
         baselineStats: result.baseline,
-        target: "reported (no target)",
+        target: "context (no target)",
       },
       () => true,
     ),

@@ -8,11 +8,16 @@ const BENCHES: Record<string, () => Promise<(options: BenchOptions) => Promise<B
   seda: async () => (await import("./seda.js")).runSedaBench,
   eips: async () => (await import("./eips.js")).runEipsBench,
   scaling: async () => (await import("./scaling.js")).runScalingBench,
-  peers: async () => (await import("./peers.js")).runPeersBench,
   llm: async () => (await import("./llm.js")).runLlmBench,
   tools: async () => (await import("./tools.js")).runToolsBench,
   amqp: async () => (await import("./amqp.js")).runAmqpBench,
+  // Last: Node-RED stays loaded in the process once started.
+  peers: async () => (await import("./peers.js")).runPeersBench,
 };
+
+/** Rows whose target is only context (no claim) show "—" instead of yes/no. */
+const isClaim = (row: BenchRow): boolean => !/^(context|reported)/i.test(row.target);
+const ratioText = (ratio: number): string => (ratio >= 0.1 ? ratio.toFixed(2) : ratio.toPrecision(2));
 
 function table(rows: BenchRow[]): string {
   const lines = [
@@ -21,7 +26,7 @@ function table(rows: BenchRow[]): string {
   ];
   for (const row of rows) {
     lines.push(
-      `| ${row.benchmark} | ${row.subject} | ${formatNs(row.subjectStats.medianNs)} | ±${row.subjectStats.spreadPercent.toFixed(0)}% | ${row.baseline} | ${formatNs(row.baselineStats.medianNs)} | ${row.ratio.toFixed(2)} | ${row.target} | ${row.met ? "yes" : "**no**"} |`,
+      `| ${row.benchmark} | ${row.subject} | ${formatNs(row.subjectStats.medianNs)} | ±${row.subjectStats.spreadPercent.toFixed(0)}% | ${row.baseline} | ${formatNs(row.baselineStats.medianNs)} | ${ratioText(row.ratio)} | ${row.target} | ${isClaim(row) ? (row.met ? "yes" : "**no**") : "—"} |`,
     );
   }
   return lines.join("\n");
