@@ -30,6 +30,7 @@ export const ERROR_REPLY_TYPE = "routekit.error";
 export function isReservedHeader(name: string): boolean {
   return (
     name === "x-death" ||
+    name === "x-delivery-count" ||
     name.startsWith("x-first-death-") ||
     name.startsWith("x-last-death-") ||
     name === amqpHeader.redeliveries

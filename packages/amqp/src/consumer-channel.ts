@@ -60,10 +60,12 @@ export class ConsumerChannel {
     try {
       await channel.prefetch(this.#target.config.options.prefetch);
       const queue = await declareForConsumer(channel, this.#target.config);
-      const reply = await channel.consume(queue, (message) => this.#deliver(channel, queue, message));
+      // Deliveries may arrive before `consume` resolves: the channel is ours from here on.
       this.#channel = channel;
+      const reply = await channel.consume(queue, (message) => this.#deliver(channel, queue, message));
       this.#consumerTag = reply.consumerTag;
     } catch (error) {
+      if (this.#channel === channel) this.#channel = undefined;
       await channel.close().catch(() => {});
       throw error;
     }

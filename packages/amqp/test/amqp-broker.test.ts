@@ -136,6 +136,45 @@ describe.skipIf(!brokerAvailable)("amqp: on RabbitMQ", () => {
     expect(dead?.properties.headers?.[amqpHeader.error]).toMatch(/AmqpError: .*not valid JSON/);
   });
 
+  it("drops an exhausted message when dead-lettering is off", async () => {
+    const [queue] = queues("no-dead-letter");
+    let attempts = 0;
+    const context = newContext();
+    await context.addRoutes((r) => {
+      r.from(`amqp:queue:${queue}?maxRedeliveries=1&deadLetter=false`).process(() => {
+        attempts++;
+        throw new Error("always fails");
+      });
+    });
+    await context.start();
+    await context.send(`amqp:queue:${queue}`, "doomed");
+    await waitFor("two attempts", () => attempts === 2);
+    await context.stop();
+    expect(attempts).toBe(2);
+    expect(await inspector.messageCount(queue)).toBe(0);
+    expect(await inspector.queueExists(`${queue}.dlq`)).toBe(false);
+  });
+
+  it("runs concurrentConsumers channels side by side, each bounded by its prefetch", async () => {
+    const [queue] = queues("concurrent");
+    let running = 0;
+    let mostAtOnce = 0;
+    let done = 0;
+    const context = newContext();
+    await context.addRoutes((r) => {
+      r.from(`amqp:queue:${queue}?concurrentConsumers=2&prefetch=1`).process(async () => {
+        mostAtOnce = Math.max(mostAtOnce, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        running--;
+        done++;
+      });
+    });
+    await context.start();
+    await Promise.all(range(0, 6).map((n) => context.send(`amqp:queue:${queue}`, n)));
+    await waitFor("six messages", () => done === 6);
+    expect(mostAtOnce).toBe(2);
+  });
+
   it("carries headers across the broker; exchange properties never leave the process", async () => {
     const [queue] = queues("headers");
     const context = newContext();
@@ -213,6 +252,14 @@ describe.skipIf(!brokerAvailable)("amqp: on RabbitMQ", () => {
     expect(amqpErrorIn(failure)?.code).toBe("REMOTE_ROUTE_FAILED");
     expect(String((failure as Error).message)).toMatch(/route 'upper'\) failed: .*no thanks/);
     expect(await inspector.messageCount(`${service}.dlq`)).toBe(0);
+
+    // exchangePattern=InOnly publishes even for a request: no reply is awaited, the body stays.
+    expect(await context.request(`amqp:queue:${nobody}?exchangePattern=InOnly`, "just publish")).toBe(
+      "just publish",
+    );
+    const [published] = await inspector.drain(nobody);
+    expect(String(published?.content)).toBe("just publish");
+    expect(published?.properties.replyTo).toBeUndefined();
 
     const timeout = await context
       .request(`amqp:queue:${nobody}?requestTimeout=300`, "anyone?")
@@ -388,7 +435,7 @@ describe.skipIf(!brokerAvailable)("amqp: on RabbitMQ", () => {
 
     // Slow messages: worker one holds up to its prefetch unacknowledged when it is killed.
     const slow = range(300, 400);
-    await Promise.all(slow.map((n) => context.send(`amqp:queue:${work}`, n, { delayMs: 100 })));
+    await Promise.all(slow.map((n) => context.send(`amqp:queue:${work}`, n, { delayMs: 150 })));
     await waitFor("worker one to finish a few slow messages", () => processedBy("one", slow) >= 2);
     workers[0]?.child.kill("SIGKILL");
     await waitFor("every slow message", () => slow.every((n) => done.has(n)), 30_000);

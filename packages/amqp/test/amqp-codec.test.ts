@@ -111,6 +111,7 @@ describe("toAmqpHeaders / fromAmqpHeaders", () => {
     const headers = toAmqpHeaders({
       "x-death": [],
       "x-first-death-queue": "q",
+      "x-delivery-count": 4,
       "x-routekit-redeliveries": 2,
       keep: 1,
     });

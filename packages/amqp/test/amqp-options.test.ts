@@ -107,4 +107,25 @@ describe("amqpPlugin options", () => {
     );
     expect((error as Error).message).not.toContain("hidden");
   });
+
+  it("fails a send with PUBLISH_TIMEOUT when the broker stays unreachable past sendTimeout", async () => {
+    const context = createContext();
+    context.use(
+      amqpPlugin({
+        url: "amqp://guest:guest@127.0.0.1:1",
+        reconnect: { initialDelayMs: 20, maxDelayMs: 50 },
+      }),
+    );
+    await context.start();
+    const error = await context
+      .send("amqp:queue:nowhere?sendTimeout=300", "x")
+      .catch((caught: unknown) => caught);
+    const cause = error instanceof AmqpError ? error : (error as Error).cause;
+    expect(cause).toBeInstanceOf(AmqpError);
+    expect((cause as AmqpError).code).toBe("PUBLISH_TIMEOUT");
+    expect((cause as Error).message).toMatch(
+      /No confirm from the broker for queue 'nowhere' in time \(last error: .*ECONNREFUSED/,
+    );
+    await context.stop();
+  });
 });

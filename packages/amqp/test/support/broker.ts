@@ -90,6 +90,21 @@ export class BrokerInspector {
     return (await (await this.channel()).checkQueue(queue)).messageCount;
   }
 
+  /** True when the queue exists (checked on a throw-away channel: a missing queue closes it). */
+  async queueExists(queue: string): Promise<boolean> {
+    await this.channel();
+    const probe = await this.#connection?.createChannel();
+    if (probe === undefined) return false;
+    probe.on("error", () => {});
+    try {
+      await probe.checkQueue(queue);
+      await probe.close();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Takes every message waiting in a queue (acknowledged). */
   async drain(queue: string): Promise<GetMessage[]> {
     const channel = await this.channel();
