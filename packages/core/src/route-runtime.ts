@@ -49,7 +49,7 @@ export class RouteRuntime {
       this.inflight++;
       if (previous === undefined) context.trackPending(1);
       const started = events.quiet ? 0 : observed(target);
-      let result: void | Promise<void>;
+      let result: void | Promise<void> = undefined;
       try {
         result = pipeline(target);
       } catch (error) {

@@ -25,11 +25,10 @@ class ToolRoutes extends RouteBuilder {
           additionalProperties: false,
         },
       })
-      .process((exchange) => {
-        const { expression } = exchange.body as { expression: string };
-        const [left, right] = expression.split("*").map(Number);
-        exchange.body = String((left ?? 0) * (right ?? 0));
-        exchange.headers.seenCaller = exchange.headers.caller ?? "not allowed";
+      .setHeader("seenCaller", (exchange) => exchange.headers.caller ?? "not allowed")
+      .transform((exchange) => {
+        const [left, right] = String(exchange.body.expression).split("*").map(Number);
+        return String((left ?? 0) * (right ?? 0));
       });
     this.from("direct:llm.fail")
       .asLlmTool("fail", { description: "Always fails." })
@@ -80,9 +79,9 @@ describe("the LLM step against a loopback OpenAI-compatible server", () => {
     await context.addRoutes((r) => {
       r.from("direct:peek")
         .asLlmTool("peek", { description: "Shows what a tool route sees." })
-        .process((exchange) => {
+        .transform((exchange) => {
           seen.push({ body: exchange.body, headers: { ...exchange.headers }, id: exchange.id });
-          exchange.body = "ok";
+          return "ok";
         });
       r.from("direct:ask").to(llm("scripted").tools("peek").allowHeaders("tenant").uri());
     });
