@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
 import { createContext, RouteBuilder, type RouteContext, RoutekitError } from "@routekit/core";
+import { afterEach, describe, expect, it } from "vitest";
 
 let context: RouteContext;
 afterEach(async () => {
@@ -13,7 +13,11 @@ describe("choice", () => {
         this.from("direct:orders")
           .routeId("orders")
           .setHeader("kind", "${body.kind}")
-          .choice((c) => c.when("${header.kind} == 'book'", (r) => r.to("seda:books")).otherwise((r) => r.to("log:other?level=off")))
+          .choice((c) =>
+            c
+              .when("${header.kind} == 'book'", (r) => r.to("seda:books"))
+              .otherwise((r) => r.to("log:other?level=off")),
+          )
           .to("mock:done");
         this.from("seda:books").routeId("books").to("mock:books");
       }
@@ -40,7 +44,10 @@ describe("choice", () => {
           c
             .when("${body} >= 90", (route) => route.setBody(() => "A"))
             .when("${body} >= 50", (route) => route.setBody(() => "pass"))
-            .when((exchange) => Number(exchange.body) >= 0, (route) => route.setBody(() => "fail"))
+            .when(
+              (exchange) => Number(exchange.body) >= 0,
+              (route) => route.setBody(() => "fail"),
+            )
             .otherwise((route) => route.setBody(() => "invalid")),
         )
         .to("mock:graded"),
@@ -113,36 +120,58 @@ describe("choice", () => {
     context = createContext();
     const attempt = (build: (c: never) => unknown) =>
       context.addRoutes((r) => {
-        r.from("direct:bad").routeId("bad").choice(build as never);
+        r.from("direct:bad")
+          .routeId("bad")
+          .choice(build as never);
       });
     await expect(attempt(() => undefined)).rejects.toThrow("Route 'bad': choice() needs at least one when()");
-    await expect(attempt((c: { otherwise(step: unknown): unknown }) => c.otherwise((r: unknown) => r))).rejects.toThrow(
-      "choice() has otherwise() before any when()",
-    );
     await expect(
-      attempt((c: { when(p: unknown, s: unknown): { otherwise(s: unknown): { when(p: unknown, s: unknown): unknown } } }) =>
-        c.when("true", (r: unknown) => r).otherwise((r: unknown) => r).when("true", (r: unknown) => r),
+      attempt((c: { otherwise(step: unknown): unknown }) => c.otherwise((r: unknown) => r)),
+    ).rejects.toThrow("choice() has otherwise() before any when()");
+    await expect(
+      attempt(
+        (c: {
+          when(p: unknown, s: unknown): { otherwise(s: unknown): { when(p: unknown, s: unknown): unknown } };
+        }) =>
+          c
+            .when("true", (r: unknown) => r)
+            .otherwise((r: unknown) => r)
+            .when("true", (r: unknown) => r),
       ),
     ).rejects.toThrow("choice() has a when() after otherwise(): otherwise() must come last");
     await expect(
-      attempt((c: { when(p: unknown, s: unknown): { otherwise(s: unknown): { otherwise(s: unknown): unknown } } }) =>
-        c.when("true", (r: unknown) => r).otherwise((r: unknown) => r).otherwise((r: unknown) => r),
+      attempt(
+        (c: {
+          when(p: unknown, s: unknown): { otherwise(s: unknown): { otherwise(s: unknown): unknown } };
+        }) =>
+          c
+            .when("true", (r: unknown) => r)
+            .otherwise((r: unknown) => r)
+            .otherwise((r: unknown) => r),
       ),
     ).rejects.toThrow("choice() has otherwise() twice");
-    await expect(attempt((c: { when(p: unknown, s: unknown): unknown }) => c.when(42, (r: unknown) => r))).rejects.toThrow(
+    await expect(
+      attempt((c: { when(p: unknown, s: unknown): unknown }) => c.when(42, (r: unknown) => r)),
+    ).rejects.toThrow(
       "choice() expects a predicate in when() #1 (a string or a function of the exchange), found number 42",
     );
-    await expect(attempt((c: { when(p: unknown, s: unknown): unknown }) => c.when("true", "mock:x"))).rejects.toThrow(
-      "choice() expects the step of when() #1 as a callback",
+    await expect(
+      attempt((c: { when(p: unknown, s: unknown): unknown }) => c.when("true", "mock:x")),
+    ).rejects.toThrow("choice() expects the step of when() #1 as a callback");
+    await expect(
+      context.addRoutes((r) => {
+        r.from("direct:bad2")
+          .routeId("bad2")
+          .choice("nope" as never);
+      }),
+    ).rejects.toThrow(
+      "Route 'bad2': choice() expects a callback (c) => c.when(predicate, step)..., found string",
     );
     await expect(
       context.addRoutes((r) => {
-        r.from("direct:bad2").routeId("bad2").choice("nope" as never);
-      }),
-    ).rejects.toThrow("Route 'bad2': choice() expects a callback (c) => c.when(predicate, step)..., found string");
-    await expect(
-      context.addRoutes((r) => {
-        r.from("direct:bad3").routeId("bad3").choice((c) => c.when("${header.x} ==", (route) => route));
+        r.from("direct:bad3")
+          .routeId("bad3")
+          .choice((c) => c.when("${header.x} ==", (route) => route));
       }),
     ).rejects.toThrow(RoutekitError);
   });

@@ -3,6 +3,8 @@ import { describeValue } from "../../expressions/expression-errors.js";
 import type { ExpressionInput, PredicateInput } from "../../route-definition.js";
 import type { ExpressionOf, PredicateOf } from "../../route-dsl.js";
 import { defineVerb, type Recorder } from "../../verbs.js";
+import { type AggregationRepository, createMemoryAggregationRepository } from "./aggregation-repository.js";
+import { Aggregator } from "./aggregator.js";
 import {
   checkBoolean,
   checkExpression,
@@ -11,8 +13,6 @@ import {
   checkPredicate,
   invalid,
 } from "./arguments.js";
-import { type AggregationRepository, createMemoryAggregationRepository } from "./aggregation-repository.js";
-import { Aggregator } from "./aggregator.js";
 import type { AggregationStrategy } from "./fan-out-run.js";
 
 /** Options of `aggregate`; at least one completion condition is required. */
@@ -81,29 +81,59 @@ defineVerb(
   "aggregate",
   (recorder, correlation: unknown, options?: unknown): AggregateDefinition => {
     const key = checkExpression(recorder, "aggregate", correlation, "a correlation expression");
-    if (options === undefined) throw invalid(recorder, "aggregate", "expects options with a strategy and a completion condition");
+    if (options === undefined)
+      throw invalid(recorder, "aggregate", "expects options with a strategy and a completion condition");
     const settings = checkOptions(recorder, "aggregate", options, OPTIONS);
     if (typeof settings.strategy !== "function") {
-      throw invalid(recorder, "aggregate", `option 'strategy' must be a function (previous, next) => exchange, found ${describeValue(settings.strategy)}`);
+      throw invalid(
+        recorder,
+        "aggregate",
+        `option 'strategy' must be a function (previous, next) => exchange, found ${describeValue(settings.strategy)}`,
+      );
     }
     const definition: AggregateDefinition = {
       type: "eip:aggregate",
       correlation: key,
       strategy: settings.strategy as AggregationStrategy,
       completionSize: checkPositive(recorder, "aggregate", "completionSize", settings.completionSize, true),
-      completionTimeout: checkPositive(recorder, "aggregate", "completionTimeout", settings.completionTimeout),
-      completionInterval: checkPositive(recorder, "aggregate", "completionInterval", settings.completionInterval),
+      completionTimeout: checkPositive(
+        recorder,
+        "aggregate",
+        "completionTimeout",
+        settings.completionTimeout,
+      ),
+      completionInterval: checkPositive(
+        recorder,
+        "aggregate",
+        "completionInterval",
+        settings.completionInterval,
+      ),
       completionPredicate:
         settings.completionPredicate === undefined
           ? undefined
-          : checkPredicate(recorder, "aggregate", settings.completionPredicate, "option 'completionPredicate' to be a predicate"),
-      eagerCheckCompletion: checkBoolean(recorder, "aggregate", "eagerCheckCompletion", settings.eagerCheckCompletion) ?? false,
+          : checkPredicate(
+              recorder,
+              "aggregate",
+              settings.completionPredicate,
+              "option 'completionPredicate' to be a predicate",
+            ),
+      eagerCheckCompletion:
+        checkBoolean(recorder, "aggregate", "eagerCheckCompletion", settings.eagerCheckCompletion) ?? false,
       repository: checkRepository(recorder, settings.repository),
       ignoreInvalidCorrelationKeys:
-        checkBoolean(recorder, "aggregate", "ignoreInvalidCorrelationKeys", settings.ignoreInvalidCorrelationKeys) ?? false,
+        checkBoolean(
+          recorder,
+          "aggregate",
+          "ignoreInvalidCorrelationKeys",
+          settings.ignoreInvalidCorrelationKeys,
+        ) ?? false,
     };
     const { completionSize, completionTimeout, completionInterval, completionPredicate } = definition;
-    if ([completionSize, completionTimeout, completionInterval, completionPredicate].every((value) => value === undefined)) {
+    if (
+      [completionSize, completionTimeout, completionInterval, completionPredicate].every(
+        (value) => value === undefined,
+      )
+    ) {
       throw invalid(
         recorder,
         "aggregate",
@@ -130,7 +160,9 @@ defineVerb(
       completionTimeout: definition.completionTimeout,
       completionInterval: definition.completionInterval,
       completionPredicate:
-        definition.completionPredicate === undefined ? undefined : scope.predicate(definition.completionPredicate),
+        definition.completionPredicate === undefined
+          ? undefined
+          : scope.predicate(definition.completionPredicate),
       eagerCheckCompletion: definition.eagerCheckCompletion,
       ignoreInvalidCorrelationKeys: definition.ignoreInvalidCorrelationKeys,
       rest: scope.restOfBlock(),
@@ -149,6 +181,9 @@ declare module "../../route-dsl.js" {
      * the rest of the block as a new exchange, with properties `aggregate.completedBy`,
      * `aggregate.size` and `aggregate.correlationKey`. Open groups complete when the route stops.
      */
-    aggregate<TResult = TBody>(correlation: ExpressionOf<TBody>, options: AggregateOptions<TBody, TResult>): RouteDsl<TResult>;
+    aggregate<TResult = TBody>(
+      correlation: ExpressionOf<TBody>,
+      options: AggregateOptions<TBody, TResult>,
+    ): RouteDsl<TResult>;
   }
 }

@@ -99,7 +99,9 @@ export class Aggregator {
     }
     const problem = `the correlation expression yielded ${describeValue(value)} for exchange ${exchange.id}`;
     if (this.#settings.ignoreInvalidCorrelationKeys) {
-      this.#settings.context.logger.debug(`${this.#where}: ${problem}; the message is dropped (ignoreInvalidCorrelationKeys)`);
+      this.#settings.context.logger.debug(
+        `${this.#where}: ${problem}; the message is dropped (ignoreInvalidCorrelationKeys)`,
+      );
       return undefined;
     }
     throw new RoutekitError(
@@ -108,11 +110,19 @@ export class Aggregator {
     );
   }
 
-  #merge(key: string, next: Exchange, eager: boolean): Completed | undefined | Promise<Completed | undefined> {
+  #merge(
+    key: string,
+    next: Exchange,
+    eager: boolean,
+  ): Completed | undefined | Promise<Completed | undefined> {
     const { repository, strategy } = this.#settings;
     return andThen(repository.get(key), (previous) => {
       const aggregated: unknown = strategy(previous, next);
-      if (typeof aggregated !== "object" || aggregated === null || typeof (aggregated as Exchange).properties !== "object") {
+      if (
+        typeof aggregated !== "object" ||
+        aggregated === null ||
+        typeof (aggregated as Exchange).properties !== "object"
+      ) {
         throw new RoutekitError(
           "STEP_FAILED",
           `${this.#where}: the aggregation strategy must return an exchange (previous or next), found ${describeValue(aggregated)}`,
@@ -147,7 +157,9 @@ export class Aggregator {
   #take(key: string, reason: CompletionReason): Completed | undefined | Promise<Completed | undefined> {
     const repository = this.#settings.repository;
     return andThen(repository.get(key), (aggregated) =>
-      aggregated === undefined ? undefined : andThen(repository.remove(key), () => ({ key, aggregated, reason })),
+      aggregated === undefined
+        ? undefined
+        : andThen(repository.remove(key), () => ({ key, aggregated, reason })),
     );
   }
 

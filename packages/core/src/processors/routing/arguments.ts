@@ -27,7 +27,11 @@ export function checkOptions(
   }
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
-      throw invalid(recorder, verb, `has no option '${key}'${didYouMean(key, known)}; options: ${known.join(", ")}`);
+      throw invalid(
+        recorder,
+        verb,
+        `has no option '${key}'${didYouMean(key, known)}; options: ${known.join(", ")}`,
+      );
     }
   }
   return options as Record<string, unknown>;
@@ -36,33 +40,62 @@ export function checkOptions(
 /** Records a nested block given as a callback `(route) => route...`. */
 export function checkStep(recorder: Recorder, verb: string, step: unknown, what = "step"): StepDefinition[] {
   if (typeof step !== "function") {
-    throw invalid(recorder, verb, `expects ${what} as a callback like (route) => route.to("mock:x"), found ${describeValue(step)}`);
+    throw invalid(
+      recorder,
+      verb,
+      `expects ${what} as a callback like (route) => route.to("mock:x"), found ${describeValue(step)}`,
+    );
   }
   return recorder.block(step as (route: never) => unknown);
 }
 
 /** An expression: simple-language text or a function of the exchange. */
-export function checkExpression(recorder: Recorder, verb: string, value: unknown, what: string): ExpressionInput {
+export function checkExpression(
+  recorder: Recorder,
+  verb: string,
+  value: unknown,
+  what: string,
+): ExpressionInput {
   if (typeof value !== "string" && typeof value !== "function") {
-    throw invalid(recorder, verb, `expects ${what} (a string or a function of the exchange), found ${describeValue(value)}`);
+    throw invalid(
+      recorder,
+      verb,
+      `expects ${what} (a string or a function of the exchange), found ${describeValue(value)}`,
+    );
   }
   return value as ExpressionInput;
 }
 
 /** A predicate: simple-language text or a function of the exchange. */
-export function checkPredicate(recorder: Recorder, verb: string, value: unknown, what = "a predicate"): PredicateInput {
+export function checkPredicate(
+  recorder: Recorder,
+  verb: string,
+  value: unknown,
+  what = "a predicate",
+): PredicateInput {
   return checkExpression(recorder, verb, value, what) as PredicateInput;
 }
 
 /** An optional function option. */
-export function checkFunction<TFunction>(recorder: Recorder, verb: string, name: string, value: unknown): TFunction | undefined {
+export function checkFunction<TFunction>(
+  recorder: Recorder,
+  verb: string,
+  name: string,
+  value: unknown,
+): TFunction | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "function") throw invalid(recorder, verb, `option '${name}' must be a function, found ${describeValue(value)}`);
+  if (typeof value !== "function")
+    throw invalid(recorder, verb, `option '${name}' must be a function, found ${describeValue(value)}`);
   return value as TFunction;
 }
 
 /** An optional boolean option. */
-export function checkBoolean(recorder: Recorder, verb: string, name: string, value: unknown): boolean | undefined {
+export function checkBoolean(
+  recorder: Recorder,
+  verb: string,
+  name: string,
+  value: unknown,
+): boolean | undefined {
   if (value === undefined || typeof value === "boolean") return value;
   throw invalid(recorder, verb, `option '${name}' must be true or false, found ${describeValue(value)}`);
 }
@@ -76,7 +109,12 @@ export function checkPositive(
   integer = false,
 ): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
+  if (
+    typeof value !== "number" ||
+    !(value > 0) ||
+    !Number.isFinite(value) ||
+    (integer && !Number.isInteger(value))
+  ) {
     const kind = integer ? "a positive integer" : "a positive number of milliseconds";
     throw invalid(recorder, verb, `option '${name}' must be ${kind}, found ${describeValue(value)}`);
   }
@@ -91,5 +129,9 @@ export function checkParallel(recorder: Recorder, verb: string, value: unknown):
   if (value === undefined || value === false) return 1;
   if (value === true) return DEFAULT_PARALLELISM;
   if (typeof value === "number" && Number.isInteger(value) && value >= 1) return value;
-  throw invalid(recorder, verb, `option 'parallel' must be true, false or a positive integer, found ${describeValue(value)}`);
+  throw invalid(
+    recorder,
+    verb,
+    `option 'parallel' must be true, false or a positive integer, found ${describeValue(value)}`,
+  );
 }

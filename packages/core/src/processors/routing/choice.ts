@@ -42,13 +42,23 @@ function recordBranches(recorder: Recorder, build: (choice: never) => unknown): 
   const builder = {
     complete: true,
     when(predicate: unknown, step: unknown) {
-      if (otherwise !== undefined) throw invalid(recorder, "choice", "has a when() after otherwise(): otherwise() must come last");
-      const checked = checkPredicate(recorder, "choice", predicate, `a predicate in when() #${branches.length + 1}`);
-      branches.push({ predicate: checked, steps: checkStep(recorder, "choice", step, `the step of when() #${branches.length + 1}`) });
+      if (otherwise !== undefined)
+        throw invalid(recorder, "choice", "has a when() after otherwise(): otherwise() must come last");
+      const checked = checkPredicate(
+        recorder,
+        "choice",
+        predicate,
+        `a predicate in when() #${branches.length + 1}`,
+      );
+      branches.push({
+        predicate: checked,
+        steps: checkStep(recorder, "choice", step, `the step of when() #${branches.length + 1}`),
+      });
       return builder;
     },
     otherwise(step: unknown) {
-      if (otherwise !== undefined) throw invalid(recorder, "choice", "has otherwise() twice: it may appear once, last");
+      if (otherwise !== undefined)
+        throw invalid(recorder, "choice", "has otherwise() twice: it may appear once, last");
       if (branches.length === 0) throw invalid(recorder, "choice", "has otherwise() before any when()");
       otherwise = checkStep(recorder, "choice", step, "the step of otherwise()");
       return builder;
@@ -56,7 +66,11 @@ function recordBranches(recorder: Recorder, build: (choice: never) => unknown): 
   };
   build(builder as never);
   if (branches.length === 0) {
-    throw invalid(recorder, "choice", 'needs at least one when(), e.g. choice((c) => c.when("${header.kind} == \'a\'", (r) => r.to("mock:a")))');
+    throw invalid(
+      recorder,
+      "choice",
+      'needs at least one when(), e.g. choice((c) => c.when("${header.kind} == \'a\'", (r) => r.to("mock:a")))',
+    );
   }
   return { type: "eip:choice", branches, otherwise };
 }
@@ -65,7 +79,11 @@ defineVerb(
   "choice",
   (recorder, build: unknown): ChoiceDefinition => {
     if (typeof build !== "function") {
-      throw invalid(recorder, "choice", `expects a callback (c) => c.when(predicate, step)..., found ${typeof build}`);
+      throw invalid(
+        recorder,
+        "choice",
+        `expects a callback (c) => c.when(predicate, step)..., found ${typeof build}`,
+      );
     }
     return recordBranches(recorder, build as (choice: never) => unknown);
   },
@@ -75,7 +93,9 @@ defineVerb(
       scope.compileSteps(branch.steps, `${scope.label} when #${index + 1}`),
     );
     const otherwise: Processor | undefined =
-      definition.otherwise === undefined ? undefined : scope.compileSteps(definition.otherwise, `${scope.label} otherwise`);
+      definition.otherwise === undefined
+        ? undefined
+        : scope.compileSteps(definition.otherwise, `${scope.label} otherwise`);
     const count = predicates.length;
     // First match wins; the chosen block's result is returned as is (no promise for synchronous branches).
     return (exchange: Exchange) => {
@@ -95,6 +115,8 @@ declare module "../../route-dsl.js" {
      * runs when none matched; without `otherwise` an unmatched exchange continues unchanged.
      */
     choice<TResult>(build: (choice: ChoiceBuilder<TBody>) => ChoiceComplete<TResult>): RouteDsl<TResult>;
-    choice<TResult>(build: (choice: ChoiceBuilder<TBody>) => ChoiceBuilder<TBody, TResult>): RouteDsl<TBody | TResult>;
+    choice<TResult>(
+      build: (choice: ChoiceBuilder<TBody>) => ChoiceBuilder<TBody, TResult>,
+    ): RouteDsl<TBody | TResult>;
   }
 }

@@ -5,8 +5,7 @@ import type { ExpressionInput } from "../../route-definition.js";
 import type { ExpressionOf } from "../../route-dsl.js";
 import { sleep } from "../../sleep.js";
 import { defineVerb } from "../../verbs.js";
-import { checkExpression } from "./arguments.js";
-import { invalid } from "./arguments.js";
+import { checkExpression, invalid } from "./arguments.js";
 
 type DelayDefinition = { readonly type: "eip:delay"; readonly delay: number | ExpressionInput };
 
@@ -25,7 +24,10 @@ defineVerb(
       }
       return { type: "eip:delay", delay };
     }
-    return { type: "eip:delay", delay: checkExpression(recorder, "delay", delay, "milliseconds or an expression yielding them") };
+    return {
+      type: "eip:delay",
+      delay: checkExpression(recorder, "delay", delay, "milliseconds or an expression yielding them"),
+    };
   },
   (definition, scope) => {
     const delay = definition.delay;

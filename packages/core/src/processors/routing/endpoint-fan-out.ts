@@ -31,7 +31,11 @@ export interface EndpointBranch {
 const lastReplyWins: AggregationStrategy = (_previous, next) => next;
 
 /** Checks the options shared by multicast and recipientList. */
-export function checkEndpointFanOut(recorder: Recorder, verb: string, settings: Record<string, unknown>): EndpointFanOutSettings {
+export function checkEndpointFanOut(
+  recorder: Recorder,
+  verb: string,
+  settings: Record<string, unknown>,
+): EndpointFanOutSettings {
   return {
     parallel: checkParallel(recorder, verb, settings.parallel),
     stopOnError: checkBoolean(recorder, verb, "stopOnError", settings.stopOnError) ?? false,
@@ -40,7 +44,12 @@ export function checkEndpointFanOut(recorder: Recorder, verb: string, settings: 
 }
 
 /** A fan-out whose items are endpoint branches: each gets a copy of the original exchange. */
-export function endpointPlan(routeId: string, label: string, verb: string, settings: EndpointFanOutSettings): FanOutPlan {
+export function endpointPlan(
+  routeId: string,
+  label: string,
+  verb: string,
+  settings: EndpointFanOutSettings,
+): FanOutPlan {
   return {
     routeId,
     label,

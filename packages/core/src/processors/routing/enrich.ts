@@ -21,10 +21,18 @@ defineVerb(
   "enrich",
   (recorder, uri: unknown, aggregate?: unknown): EnrichDefinition => {
     if (typeof uri !== "string" || uri.trim() === "") {
-      throw invalid(recorder, "enrich", `expects an endpoint URI (found ${JSON.stringify(uri) ?? typeof uri})`);
+      throw invalid(
+        recorder,
+        "enrich",
+        `expects an endpoint URI (found ${JSON.stringify(uri) ?? typeof uri})`,
+      );
     }
     if (aggregate !== undefined && typeof aggregate !== "function") {
-      throw invalid(recorder, "enrich", `expects an aggregate function (original, resource) => exchange as second argument, found ${describeValue(aggregate)}`);
+      throw invalid(
+        recorder,
+        "enrich",
+        `expects an aggregate function (original, resource) => exchange as second argument, found ${describeValue(aggregate)}`,
+      );
     }
     return { type: "eip:enrich", uri, aggregate: aggregate as EnrichStrategy | undefined };
   },
@@ -47,7 +55,10 @@ defineVerb(
       }
       const result: unknown = aggregate(exchange, resource);
       if (typeof result !== "object" || result === null || !("body" in result)) {
-        throw new RoutekitError("STEP_FAILED", `enrich aggregate strategy must return an exchange (original or resource), found ${describeValue(result)}`);
+        throw new RoutekitError(
+          "STEP_FAILED",
+          `enrich aggregate strategy must return an exchange (original or resource), found ${describeValue(result)}`,
+        );
       }
       if (result !== exchange) {
         exchange.body = (result as Exchange).body;

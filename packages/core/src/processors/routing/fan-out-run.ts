@@ -1,4 +1,4 @@
-import { runtime, type RuntimeExchange } from "../../create-exchange.js";
+import { type RuntimeExchange, runtime } from "../../create-exchange.js";
 import { RoutekitError } from "../../errors.js";
 import type { Exchange } from "../../exchange.js";
 import { describeValue } from "../../expressions/expression-errors.js";
@@ -22,7 +22,13 @@ export interface FanOutPlan {
   /** The verb's name for the result in error messages (`split`). */
   readonly verb: string;
   /** Creates the exchange for item `index` (a copy of the original). */
-  prepare(original: Exchange, item: unknown, index: number, last: boolean, size: number | undefined): Exchange;
+  prepare(
+    original: Exchange,
+    item: unknown,
+    index: number,
+    last: boolean,
+    size: number | undefined,
+  ): Exchange;
   /** Runs one part's exchange. */
   process(part: Exchange, item: unknown, index: number): void | Promise<void>;
   /** Names a part in failure locations: `part 3`, `mock:a`. */
@@ -42,7 +48,12 @@ function toError(error: unknown): Error {
 }
 
 function isExchange(value: unknown): value is Exchange {
-  return typeof value === "object" && value !== null && "body" in value && typeof (value as Exchange).headers === "object";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "body" in value &&
+    typeof (value as Exchange).headers === "object"
+  );
 }
 
 /** The state of one fan-out over one exchange: parts started, the aggregate so far, the first failure. */

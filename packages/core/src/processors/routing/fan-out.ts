@@ -1,5 +1,5 @@
 import type { Exchange } from "../../exchange.js";
-import { FanOutRun, type FanOutPlan, type StartedPart } from "./fan-out-run.js";
+import { type FanOutPlan, FanOutRun, type StartedPart } from "./fan-out-run.js";
 import type { PartSource, Pulled } from "./part-source.js";
 
 /**

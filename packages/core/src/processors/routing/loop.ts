@@ -46,12 +46,22 @@ defineVerb(
       throw invalid(recorder, "loop", `expects a count (an integer >= 0), found ${describeValue(condition)}`);
     }
     const checked =
-      typeof condition === "number" ? condition : checkExpression(recorder, "loop", condition, "a count, an expression or a predicate");
+      typeof condition === "number"
+        ? condition
+        : checkExpression(recorder, "loop", condition, "a count, an expression or a predicate");
     const steps = checkStep(recorder, "loop", step, "the step to repeat");
     const settings = checkOptions(recorder, "loop", options, ["maxIterations"]);
     const maximum = settings.maxIterations ?? DEFAULT_MAX_ITERATIONS;
-    if (typeof maximum !== "number" || !(maximum >= 1) || (!Number.isInteger(maximum) && maximum !== Number.POSITIVE_INFINITY)) {
-      throw invalid(recorder, "loop", `option 'maxIterations' must be a positive integer or Infinity, found ${describeValue(maximum)}`);
+    if (
+      typeof maximum !== "number" ||
+      !(maximum >= 1) ||
+      (!Number.isInteger(maximum) && maximum !== Number.POSITIVE_INFINITY)
+    ) {
+      throw invalid(
+        recorder,
+        "loop",
+        `option 'maxIterations' must be a positive integer or Infinity, found ${describeValue(maximum)}`,
+      );
     }
     return { type: "eip:loop", condition: checked, steps, maxIterations: maximum };
   },
@@ -64,7 +74,10 @@ function compileLoop(definition: LoopDefinition, scope: CompileScope): Processor
   const maximum = definition.maxIterations;
   const where = `Route '${scope.routeId}' step ${scope.label}`;
   const tooMany = (what: string): RoutekitError =>
-    new RoutekitError("STEP_FAILED", `${where}: ${what} (maxIterations ${maximum}); raise maxIterations or fix the loop condition`);
+    new RoutekitError(
+      "STEP_FAILED",
+      `${where}: ${what} (maxIterations ${maximum}); raise maxIterations or fix the loop condition`,
+    );
 
   const counted = (exchange: Exchange, count: number): void | Promise<void> => {
     for (let index = 0; index < count; index++) {
@@ -75,7 +88,12 @@ function compileLoop(definition: LoopDefinition, scope: CompileScope): Processor
       if (ended(exchange)) return;
     }
   };
-  const countedAsync = async (exchange: Exchange, count: number, index: number, pending: Promise<void>): Promise<void> => {
+  const countedAsync = async (
+    exchange: Exchange,
+    count: number,
+    index: number,
+    pending: Promise<void>,
+  ): Promise<void> => {
     await pending;
     for (let next = index + 1; next < count && !ended(exchange); next++) {
       exchange.signal.throwIfAborted();
@@ -85,7 +103,11 @@ function compileLoop(definition: LoopDefinition, scope: CompileScope): Processor
     }
   };
   // `holds` is the condition evaluated before the first iteration.
-  const whileHolds = (exchange: Exchange, test: (exchange: Exchange) => boolean, holds: boolean): void | Promise<void> => {
+  const whileHolds = (
+    exchange: Exchange,
+    test: (exchange: Exchange) => boolean,
+    holds: boolean,
+  ): void | Promise<void> => {
     for (let index = 0; index === 0 ? holds : test(exchange); index++) {
       if (index >= maximum) throw tooMany(`the condition still holds after ${index} iterations`);
       exchange.properties[LOOP_INDEX] = index;
@@ -94,7 +116,12 @@ function compileLoop(definition: LoopDefinition, scope: CompileScope): Processor
       if (ended(exchange)) return;
     }
   };
-  const whileAsync = async (exchange: Exchange, test: (exchange: Exchange) => boolean, index: number, pending: Promise<void>): Promise<void> => {
+  const whileAsync = async (
+    exchange: Exchange,
+    test: (exchange: Exchange) => boolean,
+    index: number,
+    pending: Promise<void>,
+  ): Promise<void> => {
     await pending;
     for (let next = index + 1; !ended(exchange) && test(exchange); next++) {
       if (next >= maximum) throw tooMany(`the condition still holds after ${next} iterations`);
@@ -105,7 +132,12 @@ function compileLoop(definition: LoopDefinition, scope: CompileScope): Processor
   };
 
   const condition = definition.condition;
-  const literal = typeof condition === "number" ? condition : typeof condition === "string" ? countOf(condition) : undefined;
+  const literal =
+    typeof condition === "number"
+      ? condition
+      : typeof condition === "string"
+        ? countOf(condition)
+        : undefined;
   if (literal !== undefined) return (exchange) => counted(exchange, literal);
   if (typeof condition === "number") return (exchange) => counted(exchange, condition);
   if (typeof condition === "string" && !isSingleExpression(condition)) {
@@ -118,7 +150,10 @@ function compileLoop(definition: LoopDefinition, scope: CompileScope): Processor
   const test = (exchange: Exchange): boolean => {
     const value = evaluate(exchange);
     if (typeof value === "boolean") return value;
-    throw new RoutekitError("EXPRESSION_FAILED", `${where}: the loop condition yielded ${describeValue(value)}, expected a boolean`);
+    throw new RoutekitError(
+      "EXPRESSION_FAILED",
+      `${where}: the loop condition yielded ${describeValue(value)}, expected a boolean`,
+    );
   };
   return (exchange) => {
     const value = evaluate(exchange);

@@ -22,14 +22,22 @@ defineVerb(
   "multicast",
   (recorder, uris: unknown, options?: unknown): MulticastDefinition => {
     if (!Array.isArray(uris) || uris.length === 0) {
-      throw invalid(recorder, "multicast", `expects a non-empty array of endpoint URIs, found ${describeValue(uris)}`);
+      throw invalid(
+        recorder,
+        "multicast",
+        `expects a non-empty array of endpoint URIs, found ${describeValue(uris)}`,
+      );
     }
     uris.forEach((uri, index) => {
       if (typeof uri !== "string" || uri.trim() === "") {
         throw invalid(recorder, "multicast", `expects endpoint URIs; item ${index} is ${describeValue(uri)}`);
       }
     });
-    const settings = checkEndpointFanOut(recorder, "multicast", checkOptions(recorder, "multicast", options, OPTIONS));
+    const settings = checkEndpointFanOut(
+      recorder,
+      "multicast",
+      checkOptions(recorder, "multicast", options, OPTIONS),
+    );
     return { type: "eip:multicast", uris: [...(uris as string[])], ...settings };
   },
   (definition, scope) => {
@@ -50,6 +58,9 @@ declare module "../../route-dsl.js" {
      * Sends a copy of the exchange to every endpoint, in order (or concurrently with `parallel`).
      * The last endpoint's reply replaces the body and headers, unless `aggregate` builds the result.
      */
-    multicast<TResult = TBody>(uris: readonly string[], options?: MulticastOptions<TResult>): RouteDsl<TResult>;
+    multicast<TResult = TBody>(
+      uris: readonly string[],
+      options?: MulticastOptions<TResult>,
+    ): RouteDsl<TResult>;
   }
 }

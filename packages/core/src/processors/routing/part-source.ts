@@ -1,5 +1,7 @@
 /** One pulled item and whether it is the last; `done` when the source is exhausted. */
-export type Pulled = { readonly done: true } | { readonly done: false; readonly value: unknown; readonly last: boolean };
+export type Pulled =
+  | { readonly done: true }
+  | { readonly done: false; readonly value: unknown; readonly last: boolean };
 
 const DONE: Pulled = { done: true };
 

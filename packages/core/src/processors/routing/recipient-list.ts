@@ -1,7 +1,7 @@
 import { RoutekitError } from "../../errors.js";
 import type { Exchange, Processor } from "../../exchange.js";
-import { describeValue } from "../../expressions/expression-errors.js";
 import { BoundedCache } from "../../expressions/bounded-cache.js";
+import { describeValue } from "../../expressions/expression-errors.js";
 import type { ExpressionInput } from "../../route-definition.js";
 import type { ExpressionOf } from "../../route-dsl.js";
 import { defineVerb } from "../../verbs.js";
@@ -38,13 +38,27 @@ const CACHED_ENDPOINTS = 1000;
 defineVerb(
   "recipientList",
   (recorder, expression: unknown, options?: unknown): RecipientListDefinition => {
-    const uris = checkExpression(recorder, "recipientList", expression, "an expression yielding endpoint URIs");
+    const uris = checkExpression(
+      recorder,
+      "recipientList",
+      expression,
+      "an expression yielding endpoint URIs",
+    );
     const settings = checkOptions(recorder, "recipientList", options, OPTIONS);
     const delimiter = settings.delimiter ?? ",";
     if (typeof delimiter !== "string" || delimiter === "") {
-      throw invalid(recorder, "recipientList", `option 'delimiter' must be a non-empty string, found ${describeValue(delimiter)}`);
+      throw invalid(
+        recorder,
+        "recipientList",
+        `option 'delimiter' must be a non-empty string, found ${describeValue(delimiter)}`,
+      );
     }
-    return { type: "eip:recipientList", expression: uris, delimiter, ...checkEndpointFanOut(recorder, "recipientList", settings) };
+    return {
+      type: "eip:recipientList",
+      expression: uris,
+      delimiter,
+      ...checkEndpointFanOut(recorder, "recipientList", settings),
+    };
   },
   (definition, scope) => {
     const evaluate = scope.expression(definition.expression);
@@ -72,7 +86,10 @@ defineVerb(
       let index = 0;
       for (const item of items as Iterable<unknown>) {
         if (typeof item !== "string") {
-          throw new RoutekitError("EXPRESSION_FAILED", `${where}: recipient ${index} is ${describeValue(item)}, expected an endpoint URI`);
+          throw new RoutekitError(
+            "EXPRESSION_FAILED",
+            `${where}: recipient ${index} is ${describeValue(item)}, expected an endpoint URI`,
+          );
         }
         const uri = item.trim();
         if (uri !== "") uris.push(uri);

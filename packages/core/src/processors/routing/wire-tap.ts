@@ -11,7 +11,11 @@ defineVerb(
   "wireTap",
   (recorder, uri: unknown): WireTapDefinition => {
     if (typeof uri !== "string" || uri.trim() === "") {
-      throw invalid(recorder, "wireTap", `expects an endpoint URI (found ${JSON.stringify(uri) ?? typeof uri})`);
+      throw invalid(
+        recorder,
+        "wireTap",
+        `expects an endpoint URI (found ${JSON.stringify(uri) ?? typeof uri})`,
+      );
     }
     return { type: "eip:wireTap", uri };
   },
@@ -20,7 +24,9 @@ defineVerb(
     const context = scope.context as ContextInternals;
     const where = `Route '${scope.routeId}' step ${scope.label}`;
     const report = (tap: Exchange, error: unknown): void => {
-      context.logger.warn(`${where}: the wire tap to '${definition.uri}' failed for exchange ${tap.id}: ${messageOf(error)}`);
+      context.logger.warn(
+        `${where}: the wire tap to '${definition.uri}' failed for exchange ${tap.id}: ${messageOf(error)}`,
+      );
     };
     const deliver = (tap: Exchange): void => {
       let result: Promise<void> | undefined;
