@@ -19,8 +19,14 @@ function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-/** Per exchange, the routes whose error handling is switched off (inside doTry, circuitBreaker). */
-const suspended = new WeakMap<Exchange, string[]>();
+/**
+ * The routes whose error handling is switched off for an exchange (inside doTry, circuitBreaker).
+ * Kept under a symbol in the properties, so copies made inside (split parts, multicast branches)
+ * share it, and invisible to expressions and serialisation.
+ */
+const SUSPENDED = Symbol("routekit.errorHandlingSuspended");
+
+type SuspendableProperties = Record<string | symbol, unknown> & { [SUSPENDED]?: string[] };
 
 /**
  * Runs `block` with route `routeId`'s error handling switched off for this exchange: a failure
@@ -32,15 +38,16 @@ export function withoutErrorHandling(
   routeId: string,
   block: () => void | Promise<void>,
 ): void | Promise<void> {
-  let routes = suspended.get(exchange);
-  if (routes === undefined) {
-    routes = [];
-    suspended.set(exchange, routes);
+  const properties = exchange.properties as SuspendableProperties;
+  let scopes = properties[SUSPENDED];
+  if (scopes === undefined) {
+    scopes = [];
+    properties[SUSPENDED] = scopes;
   }
-  const scopes = routes;
-  scopes.push(routeId);
+  const routes = scopes;
+  routes.push(routeId);
   const leave = (): void => {
-    scopes.splice(scopes.lastIndexOf(routeId), 1);
+    routes.splice(routes.lastIndexOf(routeId), 1);
   };
   let result: void | Promise<void>;
   try {
@@ -61,7 +68,7 @@ export function withoutErrorHandling(
 }
 
 function errorHandlingSuspended(exchange: Exchange, routeId: string): boolean {
-  return suspended.get(exchange)?.includes(routeId) === true;
+  return (exchange.properties as SuspendableProperties)[SUSPENDED]?.includes(routeId) === true;
 }
 
 /**

@@ -106,3 +106,18 @@ describe("errors inside split parts meet the route's error handling", () => {
     expect(context.endpoint("mock:after").receivedCount).toBe(0);
   });
 });
+
+describe("split inside a doTry", () => {
+  it("a failing part reaches the doTry's catch: the route's onException does not apply inside the doTry", async () => {
+    context = createContext();
+    await context.addRoutes((r) => {
+      r.from("direct:in")
+        .onException(PartError, { handled: true, step: (s) => s.setBody("route clause") })
+        .doTry((t) => t.split("${body}", (part) => part.process(failOn("b"))), {
+          catch: [[PartError, (c) => c.setBody("caught ${exception.message}")]],
+        });
+    });
+    await context.start();
+    expect(await context.request("direct:in", ["a", "b"])).toBe("caught part b failed");
+  });
+});
