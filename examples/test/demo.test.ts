@@ -45,7 +45,7 @@ describe("pnpm demo", () => {
     expect(stdout).toContain("HTTP 200");
     expect(stdout).toContain("answer: There are 235 widgets in stock");
     expect(stdout).toContain("stopped cleanly");
-  });
+  }, 45_000);
 
   describe("--serve", () => {
     let child: ChildProcessWithoutNullStreams | undefined;
@@ -93,7 +93,7 @@ describe("pnpm demo", () => {
       started.kill("SIGINT");
       expect(await exited).toBe(0);
       expect(output).toContain("stopped cleanly");
-    });
+    }, 45_000);
   });
 });
 
