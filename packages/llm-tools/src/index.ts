@@ -47,6 +47,15 @@ export {
   resolveJsonPathOptions,
   runJsonPath,
 } from "./json-path/index.js";
+// math_eval
+export {
+  MATH_EVAL_DEFAULTS,
+  MATH_EVAL_INPUT_SCHEMA,
+  type MathEvalOptions,
+  type ResolvedMathEvalOptions,
+  resolveMathEvalOptions,
+  runMathEval,
+} from "./math-eval/index.js";
 // regex_extract
 export {
   REGEX_EXTRACT_DEFAULTS,
@@ -61,6 +70,7 @@ export {
 // DSL steps
 export { httpFetch } from "./steps/http-fetch-step.js";
 export { jsonPath } from "./steps/json-path-step.js";
+export { mathEval } from "./steps/math-eval-step.js";
 export { regexExtract } from "./steps/regex-extract-step.js";
 export { tavilyWebSearch } from "./steps/web-search-step.js";
 export { xpath } from "./steps/xpath-step.js";
@@ -92,6 +102,7 @@ export {
 // RouteBuilder wrappers
 export { HttpFetchTool, type HttpFetchToolOptions } from "./wrappers/http-fetch-tool.js";
 export { JsonPathTool, type JsonPathToolOptions } from "./wrappers/json-path-tool.js";
+export { MathEvalTool, type MathEvalToolOptions } from "./wrappers/math-eval-tool.js";
 export { omitInputKeys } from "./wrappers/omit-input-keys.js";
 export { RegexExtractTool, type RegexExtractToolOptions } from "./wrappers/regex-extract-tool.js";
 export { TavilyWebSearchTool, type TavilyWebSearchToolOptions } from "./wrappers/tavily-web-search-tool.js";

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   HttpFetchTool,
   JsonPathTool,
+  MathEvalTool,
   RegexExtractTool,
   shutdownRegexWorkers,
   TavilyWebSearchTool,
@@ -50,11 +51,16 @@ async function startWithTools(model: ReturnType<typeof scriptedModel>): Promise<
   await started.addRoutes(new JsonPathTool());
   await started.addRoutes(new XPathTool());
   await started.addRoutes(new RegexExtractTool());
+  await started.addRoutes(new MathEvalTool());
   await started.addRoutes(new TavilyWebSearchTool({ apiKey: KEY, baseUrl: server.origin }));
   await started.addRoutes((r) =>
     r
       .from("direct:ask")
-      .to(llm("scripted").tools("http_fetch", "json_path", "xpath", "regex_extract", "web_search").uri()),
+      .to(
+        llm("scripted")
+          .tools("http_fetch", "json_path", "xpath", "regex_extract", "math_eval", "web_search")
+          .uri(),
+      ),
   );
   await started.start();
   return started;
@@ -74,6 +80,8 @@ describe("the tools called by name from an LLM step", () => {
             name: "regex_extract",
             arguments: { text: "x=1, y=22", pattern: "(?<key>\\w)=(\\d+)", group: 2, all: true },
           },
+          { name: "math_eval", arguments: { expression: "2 * (3 + 4)" } },
+          { name: "math_eval", arguments: { expression: "log(0)" } },
           { name: "web_search", arguments: { query: "is it?", max_results: 1 } },
         ],
       },
@@ -91,6 +99,8 @@ describe("the tools called by name from an LLM step", () => {
         { name: "xpath", output: "1", isError: false },
         { name: "xpath", output: "null", isError: false },
         { name: "regex_extract", output: '["1","22"]', isError: false },
+        { name: "math_eval", output: "14", isError: false },
+        { name: "math_eval", output: "null", isError: false },
         {
           name: "web_search",
           output: '{"answer":"Yes.","results":[{"title":"T","url":"https://x.org/","content":"C"}]}',
@@ -99,7 +109,7 @@ describe("the tools called by name from an LLM step", () => {
       ],
     });
     const offered = model.requests[0]?.tools.map((tool) => tool.name).sort();
-    expect(offered).toEqual(["http_fetch", "json_path", "regex_extract", "web_search", "xpath"]);
+    expect(offered).toEqual(["http_fetch", "json_path", "math_eval", "regex_extract", "web_search", "xpath"]);
   });
 
   it("turns a tool failure into an error result naming the tool and the key", async () => {
@@ -109,6 +119,7 @@ describe("the tools called by name from an LLM step", () => {
           { name: "json_path", arguments: { json: "{not json", path: "$" } },
           { name: "xpath", arguments: { xml: "<!DOCTYPE r><r/>", xpath: "/r" } },
           { name: "regex_extract", arguments: { text: "abc", pattern: "(" } },
+          { name: "math_eval", arguments: { expression: "import({}, {})" } },
         ],
       },
       { text: "sorry" },
@@ -118,9 +129,10 @@ describe("the tools called by name from an LLM step", () => {
     const toolMessage = model.requests[1]?.messages.at(-1);
     if (toolMessage?.role !== "tool") throw new Error("expected the tool results as the last message");
     const results = toolMessage.results;
-    expect(results.map((result) => result.isError)).toEqual([true, true, true]);
+    expect(results.map((result) => result.isError)).toEqual([true, true, true, true]);
     expect(results[0]?.output).toContain("json_path: key 'json' is not valid JSON");
     expect(results[1]?.output).toContain("xpath: key 'xml': XML document refused");
     expect(results[2]?.output).toContain("regex_extract");
+    expect(results[3]?.output).toContain("math_eval");
   });
 });

@@ -1,6 +1,6 @@
 import { createContext, type MockEndpoint, type RouteContext } from "@routekit/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { httpFetch, jsonPath, regexExtract, shutdownRegexWorkers, xpath } from "../src/index.js";
+import { httpFetch, jsonPath, mathEval, regexExtract, shutdownRegexWorkers, xpath } from "../src/index.js";
 import { type LoopbackServer, startLoopbackServer } from "./support/loopback-server.js";
 
 let server: LoopbackServer;
@@ -94,6 +94,7 @@ describe("tool steps as enrichment stages (no tool aspect)", () => {
         r.from("direct:json").jsonPath();
         r.from("direct:xml").xpath();
         r.from("direct:regex").regexExtract();
+        r.from("direct:math").mathEval();
       }),
     );
     expect(await context.request("direct:json", { json: catalog, path: "$..price" })).toBe("[12,4]");
@@ -101,6 +102,8 @@ describe("tool steps as enrichment stages (no tool aspect)", () => {
     expect(await context.request("direct:regex", { text: "a1b22", pattern: "\\d+", all: true })).toBe(
       '["1","22"]',
     );
+    expect(await context.request("direct:math", { expression: "2 * (3 + 4)" })).toBe("14");
+    expect(await context.request("direct:math", "sqrt(16)")).toBe("4");
   });
 
   it("leaves a null body when xpath matches nothing, so a filter can drop the message", async () => {
@@ -122,11 +125,18 @@ describe("tool steps as enrichment stages (no tool aspect)", () => {
         r.from("direct:in").process(jsonPath({ path: "$.items[1].name" }));
         r.from("direct:x").process(xpath({ xpath: "string(//title)" }));
         r.from("direct:r").process(regexExtract({ pattern: "b+" }));
+        r.from("direct:m")
+          .jsonPath({ path: "$.formula" })
+          .process((exchange) => {
+            exchange.body = JSON.parse(exchange.body) as string;
+          })
+          .process(mathEval());
       }),
     );
     expect(await context.request("direct:in", catalog)).toBe('"Bell"');
     expect(await context.request("direct:x", atom)).toBe("First post");
     expect(await context.request("direct:r", "abbbc")).toBe('"bbb"');
+    expect(await context.request("direct:m", { formula: "1 / 0" })).toBe("null");
   });
 
   it("passes the exchange's signal down: its deadline ends a fetch that would otherwise wait", async () => {
@@ -165,6 +175,11 @@ describe("tool step options are checked when the route is added", () => {
       "regexExtract",
       (c: RouteContext) => c.addRoutes((r) => r.from("direct:a").regexExtract({ maxMatches: 0 })),
       "regex_extract: option 'maxMatches'",
+    ],
+    [
+      "mathEval",
+      (c: RouteContext) => c.addRoutes((r) => r.from("direct:a").mathEval({ timeoutMs: 0 })),
+      "math_eval: option 'timeoutMs'",
     ],
   ])("%s", async (_name, add, message) => {
     const fresh = createContext();

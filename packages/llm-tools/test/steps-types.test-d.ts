@@ -10,6 +10,7 @@ describe("tool step types", () => {
       expectTypeOf(route.jsonPath({ path: "$.a" })).toEqualTypeOf<RouteDsl<string>>();
       expectTypeOf(route.xpath({ xpath: "//a" })).toEqualTypeOf<RouteDsl<string | null>>();
       expectTypeOf(route.regexExtract({ pattern: "a", all: true })).toEqualTypeOf<RouteDsl<string>>();
+      expectTypeOf(route.mathEval({ maxExpressionChars: 100 })).toEqualTypeOf<RouteDsl<string>>();
       expectTypeOf(route.tavilyWebSearch({ apiKey: "k" })).toEqualTypeOf<RouteDsl<string>>();
       // @ts-expect-error: unknown option
       route.jsonPath({ pth: "$" });
