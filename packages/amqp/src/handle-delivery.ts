@@ -3,8 +3,13 @@ import type { ConfirmChannel, ConsumeMessage } from "amqplib";
 import { decodeBody, encodeBody, fromAmqpHeaders, toAmqpHeaders } from "./amqp-codec.js";
 import { amqpHeader, amqpProperty, ERROR_REPLY_TYPE } from "./amqp-headers.js";
 import { type AmqpEndpointConfig, deadLetterQueueOf } from "./amqp-options.js";
+import { isTransientFailure } from "./amqp-topology.js";
+import { pause } from "./backoff.js";
 import { publishConfirmed } from "./publish-confirmed.js";
 import { republishOptions } from "./republish-options.js";
+
+/** How long a message whose retry or dead letter the broker refused waits before it is requeued. */
+const REFUSAL_PAUSE_MS = 1000;
 
 /** What a consumer channel hands to each delivery. */
 export interface DeliveryTarget {
@@ -73,9 +78,11 @@ export async function handleDelivery(
       return channel.ack(message);
     }
     await deadLetter(channel, queue, message, target, error, redeliveries);
-  } catch {
-    // The channel is gone (the broker redelivers unacked messages) or a re-publish failed:
-    // give the message back so it is not lost.
+  } catch (error) {
+    // The channel is gone (the broker redelivers what was not acked), or the broker refused a
+    // re-publish (e.g. a full dead-letter queue): give the message back so it is not lost,
+    // after a pause so that a lasting refusal does not spin.
+    if (!isTransientFailure(error)) await pause(REFUSAL_PAUSE_MS);
     try {
       channel.nack(message, false, true);
     } catch {}
