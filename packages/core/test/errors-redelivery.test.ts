@@ -105,6 +105,22 @@ describe("redelivery", () => {
     expect(attempts.map((attempt) => attempt.at)).toEqual([0, 250, 500]);
   });
 
+  it("useExponentialBackOff doubles the delay when no multiplier is given", async () => {
+    vi.useFakeTimers({ now: 0 });
+    const { attempts, step } = flaky(10);
+    context = createContext();
+    await context.addRoutes((r) => {
+      r.from("direct:in")
+        .onException(Error, { maximumRedeliveries: 3, redeliveryDelay: 10, useExponentialBackOff: true })
+        .process(step);
+    });
+    await context.start();
+    const reply = context.requestExchange("direct:in");
+    await vi.advanceTimersByTimeAsync(1000);
+    await reply;
+    expect(attempts.map((attempt) => attempt.at)).toEqual([0, 10, 30, 70]);
+  });
+
   it("keeps redelivering while retryWhile holds", async () => {
     vi.useFakeTimers({ now: 0 });
     const { attempts, step } = flaky(100);

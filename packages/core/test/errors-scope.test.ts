@@ -45,6 +45,20 @@ describe("error handling across direct: sub-routes", () => {
     expect(await context.request("direct:caller", "in")).toBe("in + lookup + caller");
   });
 
+  it("a sub-route that dead-letters: the caller continues without the error", async () => {
+    context = createContext();
+    await context.addRoutes((r) => {
+      r.from("direct:caller").to("direct:lookup").setBody("${body} + caller");
+      r.from("direct:lookup")
+        .errorHandler({ deadLetterUri: "mock:dead" })
+        .setBody("${body} + lookup")
+        .process(failing);
+    });
+    await context.start();
+    expect(await context.request("direct:caller", "in")).toBe("in + lookup + caller");
+    expect(context.endpoint("mock:dead").received[0]?.headers["routekit.failedRouteId"]).toBe("route2");
+  });
+
   it("a sub-route without a handler: the caller's clause decides (handled stops the caller)", async () => {
     context = createContext();
     await context.addRoutes((r) => {
