@@ -96,13 +96,10 @@ async function findValues(
   return runInRegexWorker(job, remainingMs, signal);
 }
 
+/** Compiled patterns in a bounded cache; the oldest entry leaves first (hits do not reorder). */
 function cachedPattern(source: string): CompiledPattern {
   const cached = patternCache.get(source);
-  if (cached !== undefined) {
-    patternCache.delete(source);
-    patternCache.set(source, cached);
-    return cached;
-  }
+  if (cached !== undefined) return cached;
   const compiled = compilePattern(source);
   patternCache.set(source, compiled);
   if (patternCache.size > PATTERN_CACHE_SIZE) {

@@ -1,0 +1,80 @@
+import { LlmToolsError, ToolInputError } from "../errors.js";
+import { describe, parseToolInput, requireString } from "../tool-input.js";
+import { compileExpression } from "./compile-expression.js";
+import { EvaluationMeter, withMeter } from "./evaluation-meter.js";
+import { type MathEvalOptions, resolveMathEvalOptions } from "./math-eval-options.js";
+import { renderResult } from "./render-result.js";
+
+const TOOL_NAME = "math_eval";
+
+/**
+ * Evaluates an expression on a hardened mathjs instance and returns the result as JSON text
+ * (see renderResult; NaN and infinities are `null`). Each call gets a fresh scope. Throws a
+ * ToolInputError for a bad expression, TOOL_GUARD_REFUSED for disabled or unavailable functions
+ * and method calls, TOOL_LIMIT_EXCEEDED past a size limit, TOOL_TIMEOUT past `timeoutMs`.
+ */
+export function mathEval(expression: string, options?: MathEvalOptions): string {
+  const resolved = resolveMathEvalOptions(options);
+  if (typeof expression !== "string") {
+    throw new ToolInputError(
+      TOOL_NAME,
+      `${TOOL_NAME}: key 'expression' must be a string (found ${describe(expression)})`,
+      "expression",
+    );
+  }
+  if (expression.trim() === "") {
+    throw new ToolInputError(TOOL_NAME, `${TOOL_NAME}: key 'expression' is empty`, "expression");
+  }
+  if (expression.length > resolved.maxExpressionChars) {
+    throw new LlmToolsError(
+      "TOOL_LIMIT_EXCEEDED",
+      TOOL_NAME,
+      `${TOOL_NAME}: key 'expression' has ${expression.length} characters, more than maxExpressionChars (${resolved.maxExpressionChars})`,
+    );
+  }
+  const compiled = compileExpression(expression);
+  const meter = new EvaluationMeter(resolved);
+  return withMeter(meter, () => {
+    try {
+      return renderResult(compiled.evaluate(new Map()));
+    } catch (error) {
+      if (error instanceof LlmToolsError) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ToolInputError(
+        TOOL_NAME,
+        `${TOOL_NAME}: evaluating the expression failed: ${reason}`,
+        "expression",
+      );
+    }
+  });
+}
+
+/**
+ * Runs math_eval on a tool body: an input object `{ expression }`, its JSON text or bytes, or (the
+ * enrichment form) any other text, which is the expression itself.
+ */
+export function runMathEval(body: unknown, options?: MathEvalOptions): string {
+  return mathEval(readExpression(body), options);
+}
+
+function readExpression(body: unknown): string {
+  const text = body instanceof Uint8Array ? new TextDecoder().decode(body) : body;
+  if (typeof text === "string") {
+    const input = jsonObjectOrUndefined(text);
+    return input === undefined ? text : requireString(input, "expression", TOOL_NAME);
+  }
+  return requireString(parseToolInput(text, TOOL_NAME), "expression", TOOL_NAME);
+}
+
+/** The object a text holds when it is the JSON text of an object; undefined for any other text. */
+function jsonObjectOrUndefined(text: string): Record<string, unknown> | undefined {
+  if (!text.trimStart().startsWith("{")) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
