@@ -33,6 +33,20 @@ describe("timer", () => {
     expect(mock.received[0]?.headers["timer.firedTime"]).toBeInstanceOf(Date);
   });
 
+  it("skips ticks while an exchange runs, and still fires repeatCount exchanges", async () => {
+    context = createContext();
+    await context.addRoutes((r) =>
+      r
+        .from("timer:slow?period=5&repeatCount=3")
+        .process(() => new Promise((resolve) => setTimeout(resolve, 30)))
+        .to("mock:slow"),
+    );
+    await context.start();
+    const mock = context.endpoint("mock:slow").expectedMessageCount(3);
+    await mock.assertIsSatisfied(3000);
+    expect(mock.received.map((exchange) => exchange.headers["timer.counter"])).toEqual([1, 2, 3]);
+  });
+
   it("cannot be sent to", async () => {
     context = createContext();
     await context.start();

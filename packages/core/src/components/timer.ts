@@ -4,7 +4,8 @@ import { RoutekitError } from "../errors.js";
 
 /**
  * `timer:name?period=1000&delay=0&repeatCount=0` — fires an InOnly exchange every period.
- * A tick that comes while the previous exchange is still running is skipped (no backlog).
+ * A tick that comes while the previous exchange is still running is skipped (no backlog);
+ * `repeatCount` counts exchanges fired, not ticks.
  * Headers: `timer.name`, `timer.firedTime` (Date), `timer.counter` (from 1).
  */
 export const timerComponent = defineComponent({
@@ -34,20 +35,19 @@ export const timerComponent = defineComponent({
         let subscription: Subscription | undefined;
         return {
           start() {
-            let ticks = timer(delay, period);
-            if (repeatCount > 0) ticks = ticks.pipe(take(repeatCount));
-            subscription = ticks
-              .pipe(
-                exhaustMap((tick) => {
-                  const exchange = context.createExchange({
-                    headers: { "timer.name": name, "timer.firedTime": new Date(), "timer.counter": tick + 1 },
-                  });
-                  exchange.fromEndpoint = address.uri;
-                  const result = processor(exchange);
-                  return result === undefined ? of(undefined) : from(result);
-                }),
-              )
-              .subscribe();
+            let counter = 0;
+            // exhaustMap drops ticks while an exchange runs; take() counts the exchanges fired.
+            const fired = timer(delay, period).pipe(
+              exhaustMap(() => {
+                const exchange = context.createExchange({
+                  headers: { "timer.name": name, "timer.firedTime": new Date(), "timer.counter": ++counter },
+                });
+                exchange.fromEndpoint = address.uri;
+                const result = processor(exchange);
+                return result === undefined ? of(undefined) : from(result);
+              }),
+            );
+            subscription = (repeatCount > 0 ? fired.pipe(take(repeatCount)) : fired).subscribe();
           },
           stop() {
             subscription?.unsubscribe();
