@@ -60,7 +60,6 @@ export class ConnectionManager {
       try {
         const connection = await connect(this.#options.url, {
           timeout: 10_000,
-          noDelay: true,
           clientProperties: { connection_name: this.#options.name },
         });
         if (this.closed) {
