@@ -17,6 +17,8 @@ export class EvaluationMeter {
   private readonly deadline: number;
   private elementsLeft: number;
   private ticksUntilClockRead = TICKS_PER_CLOCK_READ;
+  /** The first limit this evaluation hit; mathjs rewraps errors thrown inside callbacks. */
+  private firstFailure: LlmToolsError | undefined;
 
   constructor(options: ResolvedMathEvalOptions) {
     this.maxMatrixElements = options.maxMatrixElements;
@@ -35,26 +37,53 @@ export class EvaluationMeter {
   /** Stops the evaluation when its deadline has passed. */
   checkDeadline(): void {
     if (performance.now() > this.deadline) {
-      throw new LlmToolsError(
-        "TOOL_TIMEOUT",
-        TOOL_NAME,
-        `${TOOL_NAME}: evaluation ran longer than timeoutMs (${this.timeoutMs} ms) and was stopped`,
+      this.stop(
+        new LlmToolsError(
+          "TOOL_TIMEOUT",
+          TOOL_NAME,
+          `${TOOL_NAME}: evaluation ran longer than timeoutMs (${this.timeoutMs} ms) and was stopped`,
+        ),
       );
     }
+  }
+
+  /** Runs a guard; a limit it hits is remembered as this evaluation's failure. */
+  guard(check: () => void): void {
+    try {
+      check();
+    } catch (error) {
+      if (error instanceof LlmToolsError) this.stop(error);
+      throw error;
+    }
+  }
+
+  /** Remembers `error` as the reason the evaluation stopped (the first one wins) and throws it. */
+  stop(error: LlmToolsError): never {
+    this.firstFailure ??= error;
+    throw error;
+  }
+
+  /** The first limit the evaluation hit, if any; reported instead of mathjs's rewrapped message. */
+  get failure(): LlmToolsError | undefined {
+    return this.firstFailure;
   }
 
   /** Accounts for a matrix of `elements` elements that `functionName` is about to create. */
   allocate(elements: number, functionName: string): void {
     if (!(elements <= this.maxMatrixElements)) {
-      throw refuse(
-        `${functionName} would create ${elements} elements, more than maxMatrixElements (${this.maxMatrixElements})`,
+      this.stop(
+        refuse(
+          `${functionName} would create ${elements} elements, more than maxMatrixElements (${this.maxMatrixElements})`,
+        ),
       );
     }
     this.elementsLeft -= elements;
     if (this.elementsLeft < 0) {
-      throw refuse(
-        `the expression creates more than ${this.maxMatrixElements * ELEMENT_BUDGET_FACTOR} matrix elements in total ` +
-          `(${ELEMENT_BUDGET_FACTOR} x maxMatrixElements)`,
+      this.stop(
+        refuse(
+          `the expression creates more than ${this.maxMatrixElements * ELEMENT_BUDGET_FACTOR} matrix elements in total ` +
+            `(${ELEMENT_BUDGET_FACTOR} x maxMatrixElements)`,
+        ),
       );
     }
   }

@@ -21,7 +21,7 @@ export function guardFunction(
   const check = (args: readonly unknown[]) => {
     const meter = currentMeter();
     meter.tick();
-    rule.check(args, meter, name);
+    meter.guard(() => rule.check(args, meter, name));
   };
   if (!isTypedFunction(original)) {
     const wrapper = function (this: unknown, ...args: unknown[]) {

@@ -56,7 +56,7 @@ export function guardedLogicalOperators(
       const right = evaluateNode(rightNode, scope);
       const meter = currentMeter();
       meter.tick();
-      elementwiseGuard([left, right], meter, name);
+      meter.guard(() => elementwiseGuard([left, right], meter, name));
       return eager(left, right);
     };
     operators[name] = Object.assign(operator, { rawArgs: true as const });

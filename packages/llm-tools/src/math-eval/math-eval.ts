@@ -38,6 +38,7 @@ export function mathEval(expression: string, options?: MathEvalOptions): string 
     try {
       return renderResult(compiled.evaluate(new Map()));
     } catch (error) {
+      if (meter.failure !== undefined) throw meter.failure;
       if (error instanceof LlmToolsError) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       throw new ToolInputError(
