@@ -74,14 +74,17 @@ export {
 // Routing EIPs (choice, split, aggregate, multicast, recipientList, wireTap, enrich, loop, delay)
 export type { ChoiceBuilder, ChoiceComplete } from "./processors/routing/choice.js";
 export type { SplitExpression, SplitOptions, SplitParts } from "./processors/routing/split.js";
-export type { AggregationStrategy } from "./processors/routing/fan-out-run.js";
 export type { AggregateOptions } from "./processors/routing/aggregate.js";
 export type { CompletionReason } from "./processors/routing/aggregator.js";
 export {
   type AggregationRepository,
   createMemoryAggregationRepository,
 } from "./processors/routing/aggregation-repository.js";
-export { groupedBodies, useLatest } from "./processors/routing/aggregation-strategies.js";
+export {
+  type AggregationStrategy,
+  groupedBodies,
+  useLatest,
+} from "./processors/routing/aggregation-strategies.js";
 export type { MulticastOptions } from "./processors/routing/endpoint-fan-out.js";
 export type { RecipientListOptions, Recipients } from "./processors/routing/recipient-list.js";
 export type { EnrichStrategy } from "./processors/routing/enrich.js";

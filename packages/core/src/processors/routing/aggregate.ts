@@ -4,6 +4,7 @@ import type { ExpressionInput, PredicateInput } from "../../route-definition.js"
 import type { ExpressionOf, PredicateOf } from "../../route-dsl.js";
 import { defineVerb, type Recorder } from "../../verbs.js";
 import { type AggregationRepository, createMemoryAggregationRepository } from "./aggregation-repository.js";
+import type { AggregationStrategy } from "./aggregation-strategies.js";
 import { Aggregator } from "./aggregator.js";
 import {
   checkBoolean,
@@ -13,7 +14,6 @@ import {
   checkPredicate,
   invalid,
 } from "./arguments.js";
-import type { AggregationStrategy } from "./fan-out-run.js";
 
 /** Options of `aggregate`; at least one completion condition is required. */
 export interface AggregateOptions<TBody = unknown, TResult = unknown> {

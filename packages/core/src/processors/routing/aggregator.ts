@@ -4,7 +4,7 @@ import { messageOf, RoutekitError } from "../../errors.js";
 import type { Exchange, Processor } from "../../exchange.js";
 import { describeValue } from "../../expressions/expression-errors.js";
 import type { AggregationRepository } from "./aggregation-repository.js";
-import type { AggregationStrategy } from "./fan-out-run.js";
+import type { AggregationStrategy } from "./aggregation-strategies.js";
 import { KeyLock } from "./key-lock.js";
 import { andThen } from "./maybe-async.js";
 import { AGGREGATE_COMPLETED_BY, AGGREGATE_CORRELATION_KEY, AGGREGATE_SIZE } from "./routing-properties.js";

@@ -1,8 +1,9 @@
 import { copyExchange } from "../../create-exchange.js";
 import type { Processor } from "../../exchange.js";
 import type { Recorder } from "../../verbs.js";
+import type { AggregationStrategy } from "./aggregation-strategies.js";
 import { checkBoolean, checkFunction, checkParallel } from "./arguments.js";
-import type { AggregationStrategy, FanOutPlan } from "./fan-out-run.js";
+import type { FanOutPlan } from "./fan-out-run.js";
 
 /** Options of `multicast` and `recipientList`. */
 export interface MulticastOptions<TResult = unknown> {

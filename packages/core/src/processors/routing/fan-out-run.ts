@@ -2,13 +2,8 @@ import { type RuntimeExchange, runtime } from "../../create-exchange.js";
 import { RoutekitError } from "../../errors.js";
 import type { Exchange } from "../../exchange.js";
 import { describeValue } from "../../expressions/expression-errors.js";
+import type { AggregationStrategy } from "./aggregation-strategies.js";
 import type { PartSource, Pulled } from "./part-source.js";
-
-/** Merges one finished part into the result so far: `(previous, next) => exchange` (Camel's strategy). */
-export type AggregationStrategy<TResult = unknown, TPart = unknown> = (
-  previous: Exchange<TResult> | undefined,
-  next: Exchange<TPart>,
-) => Exchange<TResult>;
 
 /** What a fan-out (split, multicast, recipientList) does with each item. */
 export interface FanOutPlan {

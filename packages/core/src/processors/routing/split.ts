@@ -5,6 +5,7 @@ import { describeValue } from "../../expressions/expression-errors.js";
 import type { ExpressionInput, StepDefinition } from "../../route-definition.js";
 import type { Step } from "../../route-dsl.js";
 import { defineVerb } from "../../verbs.js";
+import type { AggregationStrategy } from "./aggregation-strategies.js";
 import {
   checkBoolean,
   checkExpression,
@@ -14,7 +15,7 @@ import {
   checkStep,
 } from "./arguments.js";
 import { runFanOut } from "./fan-out.js";
-import type { AggregationStrategy, FanOutPlan } from "./fan-out-run.js";
+import type { FanOutPlan } from "./fan-out-run.js";
 import { partSourceOf } from "./part-source.js";
 import { SPLIT_COMPLETE, SPLIT_INDEX, SPLIT_SIZE } from "./routing-properties.js";
 
