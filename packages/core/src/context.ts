@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { compileRoute } from "./compile.js";
 import type { Component, Endpoint } from "./component.js";
 import { directComponent } from "./components/direct.js";
@@ -51,6 +52,16 @@ const usesOriginalMessage = (
       route.errorHandling.errorHandler?.useOriginalMessage === true,
   );
 
+/**
+ * The context's shutdown signal is shared by every in-flight exchange, so it legitimately has
+ * many listeners (tool calls, HTTP calls, timers): no max-listeners warning for it.
+ */
+function unboundedController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
+
 class DefaultContext implements ContextInternals {
   readonly name: string;
   readonly events = new EventBus();
@@ -61,7 +72,7 @@ class DefaultContext implements ContextInternals {
   readonly #routes = new Map<string, RouteRuntime>();
   readonly #lifecycle: LifecycleHook[] = [];
   readonly #services = new Map<string, unknown>();
-  #controller = new AbortController();
+  #controller = unboundedController();
   #pending = 0;
   #idle: Array<() => void> = [];
   #routeCounter = 0;
@@ -244,7 +255,7 @@ class DefaultContext implements ContextInternals {
         "Context is stopping: wait for stop() before starting it again",
       );
     this.#state = "starting";
-    this.#controller = new AbortController();
+    this.#controller = unboundedController();
     try {
       for (const hook of this.#lifecycle) await hook.start?.();
       for (const endpoint of this.#endpoints.values()) await endpoint.start?.();
