@@ -43,7 +43,63 @@ export {
 } from "./events.js";
 // Exchange and processors
 export type { Exchange, ExchangePattern, Headers, Processor } from "./exchange.js";
+// Expression engines, for packages that evaluate JSONPath and XPath outside the simple language
+export {
+  checkJsonPath,
+  checkXPathSyntax,
+  evaluateJsonPath,
+  evaluateXPath,
+  isMultiMatchPath,
+  parseXml,
+} from "./expressions/index.js";
 export { createConsoleLogger, type Logger } from "./logger.js";
+export type { CircuitBreakerOptions, CircuitState } from "./processors/resilience/circuit-breaker.js";
+export type { CatchClause, DoTryOptions } from "./processors/resilience/do-try.js";
+// Error handling and resilience EIPs (onException, errorHandler, doTry, throttle, circuitBreaker, idempotentConsumer)
+export type { ErrorHandlerOptions } from "./processors/resilience/error-handler.js";
+export {
+  IDEMPOTENT_DUPLICATE,
+  type IdempotentConsumerOptions,
+} from "./processors/resilience/idempotent-consumer.js";
+export {
+  createMemoryIdempotentRepository,
+  type IdempotentRepository,
+  MemoryIdempotentRepository,
+  type MemoryIdempotentRepositoryOptions,
+} from "./processors/resilience/memory-idempotent-repository.js";
+export type {
+  ThrottleConcurrentOptions,
+  ThrottleOverflowOptions,
+  ThrottleRateOptions,
+} from "./processors/resilience/throttle.js";
+export type { AggregateOptions } from "./processors/routing/aggregate.js";
+export {
+  type AggregationRepository,
+  createMemoryAggregationRepository,
+} from "./processors/routing/aggregation-repository.js";
+export {
+  type AggregationStrategy,
+  groupedBodies,
+  useLatest,
+} from "./processors/routing/aggregation-strategies.js";
+export type { CompletionReason } from "./processors/routing/aggregator.js";
+// Routing EIPs (choice, split, aggregate, multicast, recipientList, wireTap, enrich, loop, delay)
+export type { ChoiceBuilder, ChoiceComplete } from "./processors/routing/choice.js";
+export type { MulticastOptions } from "./processors/routing/endpoint-fan-out.js";
+export type { EnrichStrategy } from "./processors/routing/enrich.js";
+export { DEFAULT_MAX_ITERATIONS, type LoopOptions } from "./processors/routing/loop.js";
+export type { RecipientListOptions, Recipients } from "./processors/routing/recipient-list.js";
+export {
+  AGGREGATE_COMPLETED_BY,
+  AGGREGATE_CORRELATION_KEY,
+  AGGREGATE_SIZE,
+  LOOP_INDEX,
+  LOOP_SIZE,
+  SPLIT_COMPLETE,
+  SPLIT_INDEX,
+  SPLIT_SIZE,
+} from "./processors/routing/routing-properties.js";
+export type { SplitExpression, SplitOptions, SplitParts } from "./processors/routing/split.js";
 export { defineRouteAspect, type RouteAspectHandler } from "./route-aspects.js";
 // DSL and route definitions
 export { type OnExceptionOptions, RouteBuilder, type RoutesFunction } from "./route-builder.js";
@@ -61,61 +117,3 @@ export type {
 export type { ExpressionOf, LogStepOptions, PredicateOf, RouteDsl, Step } from "./route-dsl.js";
 export { type ParsedUri, parseUri } from "./uri.js";
 export { type CompileScope, defineStep, defineVerb, type Recorder } from "./verbs.js";
-// Expression engines, for packages that evaluate JSONPath and XPath outside the simple language
-export {
-  checkJsonPath,
-  checkXPathSyntax,
-  evaluateJsonPath,
-  evaluateXPath,
-  isMultiMatchPath,
-  parseXml,
-} from "./expressions/index.js";
-
-// Routing EIPs (choice, split, aggregate, multicast, recipientList, wireTap, enrich, loop, delay)
-export type { ChoiceBuilder, ChoiceComplete } from "./processors/routing/choice.js";
-export type { SplitExpression, SplitOptions, SplitParts } from "./processors/routing/split.js";
-export type { AggregateOptions } from "./processors/routing/aggregate.js";
-export type { CompletionReason } from "./processors/routing/aggregator.js";
-export {
-  type AggregationRepository,
-  createMemoryAggregationRepository,
-} from "./processors/routing/aggregation-repository.js";
-export {
-  type AggregationStrategy,
-  groupedBodies,
-  useLatest,
-} from "./processors/routing/aggregation-strategies.js";
-export type { MulticastOptions } from "./processors/routing/endpoint-fan-out.js";
-export type { RecipientListOptions, Recipients } from "./processors/routing/recipient-list.js";
-export type { EnrichStrategy } from "./processors/routing/enrich.js";
-export { DEFAULT_MAX_ITERATIONS, type LoopOptions } from "./processors/routing/loop.js";
-export {
-  AGGREGATE_COMPLETED_BY,
-  AGGREGATE_CORRELATION_KEY,
-  AGGREGATE_SIZE,
-  LOOP_INDEX,
-  LOOP_SIZE,
-  SPLIT_COMPLETE,
-  SPLIT_INDEX,
-  SPLIT_SIZE,
-} from "./processors/routing/routing-properties.js";
-
-// Error handling and resilience EIPs (onException, errorHandler, doTry, throttle, circuitBreaker, idempotentConsumer)
-export type { ErrorHandlerOptions } from "./processors/resilience/error-handler.js";
-export type { CatchClause, DoTryOptions } from "./processors/resilience/do-try.js";
-export type {
-  ThrottleConcurrentOptions,
-  ThrottleOverflowOptions,
-  ThrottleRateOptions,
-} from "./processors/resilience/throttle.js";
-export type { CircuitBreakerOptions, CircuitState } from "./processors/resilience/circuit-breaker.js";
-export {
-  IDEMPOTENT_DUPLICATE,
-  type IdempotentConsumerOptions,
-} from "./processors/resilience/idempotent-consumer.js";
-export {
-  createMemoryIdempotentRepository,
-  type IdempotentRepository,
-  MemoryIdempotentRepository,
-  type MemoryIdempotentRepositoryOptions,
-} from "./processors/resilience/memory-idempotent-repository.js";

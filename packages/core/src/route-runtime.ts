@@ -1,6 +1,6 @@
 import type { Consumer, RouteProcessor } from "./component.js";
 import type { ContextInternals } from "./context-internals.js";
-import { runtime, type RuntimeExchange } from "./create-exchange.js";
+import { type RuntimeExchange, runtime } from "./create-exchange.js";
 import type { Exchange, Processor } from "./exchange.js";
 import type { RouteDefinition } from "./route-definition.js";
 
@@ -19,7 +19,12 @@ export class RouteRuntime {
   readonly process: RouteProcessor;
   readonly #stopHooks: Array<() => void | Promise<void>> = [];
 
-  constructor(definition: RouteDefinition, pipeline: Processor, context: ContextInternals, keepOriginal: boolean) {
+  constructor(
+    definition: RouteDefinition,
+    pipeline: Processor,
+    context: ContextInternals,
+    keepOriginal: boolean,
+  ) {
     this.definition = definition;
     const id = definition.id;
     const events = context.events;
@@ -31,8 +36,10 @@ export class RouteRuntime {
       if (previous === undefined) context.trackPending(-1);
       if (started !== 0) {
         const durationMs = performance.now() - started;
-        if (target.error === undefined) events.emit("exchange-completed", { exchange: target, routeId: id, durationMs });
-        else events.emit("exchange-failed", { exchange: target, routeId: id, durationMs, error: target.error });
+        if (target.error === undefined)
+          events.emit("exchange-completed", { exchange: target, routeId: id, durationMs });
+        else
+          events.emit("exchange-failed", { exchange: target, routeId: id, durationMs, error: target.error });
       }
     };
     const observed = (target: RuntimeExchange): number => {
@@ -49,7 +56,7 @@ export class RouteRuntime {
       this.inflight++;
       if (previous === undefined) context.trackPending(1);
       const started = events.quiet ? 0 : observed(target);
-      let result: void | Promise<void> = undefined;
+      let result: void | Promise<void>;
       try {
         result = pipeline(target);
       } catch (error) {

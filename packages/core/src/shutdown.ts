@@ -13,8 +13,7 @@ function waitUntil(done: Promise<void>, timeoutMs: number): Promise<boolean> {
 }
 
 async function routesIdle(routes: readonly RouteRuntime[]): Promise<void> {
-  while (routes.some((route) => route.inflight > 0))
-    await new Promise((resolve) => setTimeout(resolve, 5));
+  while (routes.some((route) => route.inflight > 0)) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 /**

@@ -18,7 +18,9 @@ describe("dotted header and property names", () => {
   });
 
   it("walks into the value after the name", () => {
-    expect(compileExpression("${header.llm.tool.args.city}")(exchange({ "llm.tool.args": { city: "Oslo" } }))).toBe("Oslo");
+    expect(
+      compileExpression("${header.llm.tool.args.city}")(exchange({ "llm.tool.args": { city: "Oslo" } })),
+    ).toBe("Oslo");
     expect(compileExpression("${property.a.b}")(exchange({}, { "a.b": 3 }))).toBe(3);
   });
 

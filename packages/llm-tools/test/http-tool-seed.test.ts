@@ -66,7 +66,6 @@ describe("toolnexus §7 examples", () => {
       description: "Open an issue",
       method: "POST",
       url: `${server.origin}/issues`,
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: httpTool's own ${ENV} header syntax
       headers: { Authorization: "Bearer ${EXAMPLE_TOKEN}" },
       inputSchema: {
         type: "object",

@@ -4,9 +4,7 @@ import { LlmToolsError } from "../src/errors.js";
 import { type HttpToolOptions, httpTool } from "../src/http-tool/index.js";
 import { type LoopbackServer, startLoopbackServer } from "./support/loopback-server.js";
 
-// biome-ignore lint/suspicious/noTemplateCurlyInString: httpTool's own ${ENV} header syntax
 const TOKEN = "${EXAMPLE_TOKEN}";
-// biome-ignore lint/suspicious/noTemplateCurlyInString: httpTool's own ${ENV} header syntax
 const TEAM = "${TEAM_ID}";
 let server: LoopbackServer;
 let base: string;

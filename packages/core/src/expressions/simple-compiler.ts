@@ -114,14 +114,18 @@ function compileRoot(name: RootName): Evaluator {
 }
 
 /** `header.a.b.c` as the keys ["a", "b", "c"] under the headers (or properties) root. */
-function headerChain(objectNode: SimpleNode, key: string): { root: "headers" | "properties"; keys: string[] } | undefined {
+function headerChain(
+  objectNode: SimpleNode,
+  key: string,
+): { root: "headers" | "properties"; keys: string[] } | undefined {
   const keys = [key];
   let node = objectNode;
   while (node.kind === "member") {
     keys.unshift(node.key);
     node = node.object;
   }
-  if (node.kind === "root" && (node.name === "headers" || node.name === "properties")) return { root: node.name, keys };
+  if (node.kind === "root" && (node.name === "headers" || node.name === "properties"))
+    return { root: node.name, keys };
   return undefined;
 }
 
@@ -137,7 +141,8 @@ function compileDottedLookup(root: "headers" | "properties", keys: readonly stri
       const name = names[length - 1] as string;
       if (!Object.hasOwn(map, name)) continue;
       let value = map[name];
-      for (let index = length; index < keys.length; index++) value = readProperty(value, keys[index] as string);
+      for (let index = length; index < keys.length; index++)
+        value = readProperty(value, keys[index] as string);
       return value;
     }
     return undefined;

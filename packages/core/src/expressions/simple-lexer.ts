@@ -89,7 +89,6 @@ export function tokenize(text: string, start: number, stopAtClose: boolean): Sim
       }
     }
   }
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: the message names the "${" token itself
   if (stopAtClose) throw syntaxError(text, 'unclosed "${": expected "}"', start);
   return endWith(tokens, position);
 }
