@@ -67,6 +67,16 @@ describe("math_eval matrix sizes", () => {
     );
   });
 
+  it("counts the collections and text user-defined functions return, which map keeps", () => {
+    expect(limit("A = ones(5000); map(ones(100), f(x) = clone(A))")).toContain(
+      "more than 100000 matrix elements in total",
+    );
+    expect(limit("s = format(ones(5000)); map(ones(1000), f(x) = s)")).toContain(
+      "more than 100000 matrix elements in total",
+    );
+    expect(mathEval("f(x) = [x, x]; map([1, 2], f)")).toBe("[[1,1],[2,2]]");
+  });
+
   it("doubling a matrix again and again stops at the limit", () => {
     expect(limit(`a = [1]; ${"a = concat(a, a); ".repeat(20)} size(a)`)).toContain(
       "concat would create 16384 elements",

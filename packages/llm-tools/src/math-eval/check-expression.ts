@@ -16,8 +16,8 @@ const LONGEST_QUOTE = 60;
 /**
  * Checks a parsed expression before it is compiled: no method calls (`x.resize(...)` would reach
  * matrix internals past every guard), no disabled function, and no mathjs function outside the
- * allowed list. Then makes every user-defined function count a step per call, so recursion and
- * callbacks stop at the deadline. Changes `root` in place.
+ * allowed list. Then makes every user-defined function count a step and its result per call, so
+ * recursion and callbacks stop at the deadline and within the element budget. Changes `root` in place.
  */
 export function prepareExpression(root: MathNode, math: HardenedMath): MathNode {
   root.traverse((node) => {

@@ -5,8 +5,9 @@ import { FUNCTION_GUARDS } from "./function-guards.js";
 import { DISABLED_FUNCTIONS } from "./function-lists.js";
 import { guardFunction, type TypedFactory } from "./guard-function.js";
 import { guardedLogicalOperators } from "./logical-operators.js";
+import { userFunctionResultGuard } from "./matrix-guards.js";
 
-/** The name of the function that counts a step of every user-defined function call. */
+/** The function every user-defined function's body is wrapped in: it counts a step and the result. */
 export const TICK_FUNCTION = "__routekit_tick";
 
 /** What the evaluator needs from the hardened mathjs instance. */
@@ -67,7 +68,9 @@ function createHardenedMath(): HardenedMath {
   const logical = guardedLogicalOperators((name) => functionOf(instanceFunctions[name], name));
   for (const [name, operator] of Object.entries(logical)) define(namespace, name, operator);
   define(namespace, TICK_FUNCTION, (value: unknown) => {
-    currentMeter().tick();
+    const meter = currentMeter();
+    meter.tick();
+    meter.guard(() => userFunctionResultGuard([value], meter, TICK_FUNCTION));
     return value;
   });
 

@@ -16,6 +16,8 @@ export const CUBIC_MAX_DIMENSION = 64;
 export const TWO_NORM_MAX_DIMENSION = 16;
 /** Most multiply-add steps of one matrix product. */
 export const MAX_MULTIPLY_STEPS = 1_000_000;
+/** Characters of text counted as one element when a user-defined function returns a string. */
+export const TEXT_CHARS_PER_ELEMENT = 16;
 
 /** The numbers a size is given as: number arguments, or the values of one array or matrix. */
 function requestedDimensions(args: readonly unknown[]): number[] {
@@ -189,3 +191,13 @@ function largestSide(args: readonly unknown[]): number {
   }
   return side;
 }
+
+/**
+ * The value a user-defined function returns: `map` and friends keep every result, so collections
+ * (and long strings) returned by callbacks draw from the evaluation's element budget.
+ */
+export const userFunctionResultGuard: Guard = (args, meter) => {
+  const [value] = args;
+  const count = typeof value === "string" ? Math.ceil(value.length / TEXT_CHARS_PER_ELEMENT) : countOf(value);
+  if (count > 0) meter.allocate(count, "a user-defined function");
+};
