@@ -34,9 +34,6 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   stopped = false;
   /** The route whose error handler handled an error: the rest of that route is skipped. */
   haltedIn: string | undefined = undefined;
-  /** The step being redelivered and how many redeliveries it had. */
-  redeliveryStep: string | undefined = undefined;
-  redeliveries = 0;
   /** The message as the first route received it (kept only when a handler uses the original message). */
   original: { body: unknown; headers: Headers } | undefined = undefined;
   /** Where the error was raised; set once. */
