@@ -61,6 +61,7 @@ export class RouteRuntime {
         result = pipeline(target);
       } catch (error) {
         target.error = asError(error);
+        result = undefined;
       }
       if (result !== undefined) {
         return result.then(
