@@ -102,6 +102,11 @@ describe("math_eval sandbox escapes", () => {
     expect(({} as Record<string, unknown>).pwned).toBeUndefined();
   });
 
+  it("drops a __proto__ key of an object literal instead of setting a prototype", () => {
+    expect(mathEval('x = {"__proto__": {"pwned": 1}}; x.pwned')).toBe("null");
+    expect(Object.hasOwn(Object.prototype, "pwned")).toBe(false);
+  });
+
   it("names the blocked property access", () => {
     expect(failure("f(x) = x; f.constructor").message).toBe(
       'math_eval: evaluating the expression failed: No access to property "constructor"',
