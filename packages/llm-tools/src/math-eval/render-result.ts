@@ -1,4 +1,4 @@
-import { format, isBigNumber, isComplex, isFraction, isMatrix, isResultSet, isUnit } from "mathjs";
+import { isBigNumber, isComplex, isFraction, isMatrix, isResultSet, isUnit } from "mathjs";
 
 /** Significant digits of the numbers inside complex and unit strings (hides binary rounding noise). */
 const STRING_PRECISION = 14;
@@ -19,8 +19,8 @@ export function renderResult(value: unknown): string {
   if (typeof value === "bigint") return value.toString();
   if (isBigNumber(value)) return value.isFinite() ? value.toString() : "null";
   if (isFraction(value)) return renderFraction(value.s, BigInt(value.n), BigInt(value.d));
-  if (isComplex(value) || isUnit(value))
-    return JSON.stringify(format(value, { precision: STRING_PRECISION }));
+  if (isComplex(value)) return JSON.stringify(value.format(STRING_PRECISION));
+  if (isUnit(value)) return JSON.stringify(value.format({ precision: STRING_PRECISION }));
   if (isResultSet(value)) return renderResult(value.entries.at(-1));
   if (isMatrix(value)) return renderResult(value.toArray());
   if (Array.isArray(value)) return `[${value.map(renderResult).join(",")}]`;
