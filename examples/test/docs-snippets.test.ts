@@ -75,7 +75,8 @@ export function typescriptBlocksOf(page: string, markdown: string): DocsBlock[] 
   for (const [index, line] of lines.entries()) {
     if (fence === undefined) {
       const opening = /^\s*(`{3,}|~{3,})\s*([^\s`]*)/.exec(line);
-      if (opening) fence = { marker: opening[1] ?? "```", language: opening[2] ?? "", line: index + 1, lines: [] };
+      if (opening)
+        fence = { marker: opening[1] ?? "```", language: opening[2] ?? "", line: index + 1, lines: [] };
       continue;
     }
     const closing = line.trim();
@@ -131,7 +132,18 @@ describe("regionsOf and typescriptBlocksOf", () => {
   });
 
   it("takes only ts, typescript and tsx blocks and numbers them by their opening line", () => {
-    const markdown = ["# t", "```ts", "  a();", "```", "```text", "not code", "```", "```typescript", "b();", "```"];
+    const markdown = [
+      "# t",
+      "```ts",
+      "  a();",
+      "```",
+      "```text",
+      "not code",
+      "```",
+      "```typescript",
+      "b();",
+      "```",
+    ];
     expect(typescriptBlocksOf("p.md", markdown.join("\n"))).toEqual([
       { page: "p.md", line: 2, body: "a();" },
       { page: "p.md", line: 8, body: "b();" },

@@ -1,0 +1,23 @@
+// The code of docs/guide/components.md; run by examples/test/docs-examples.test.ts.
+import assert from "node:assert/strict";
+import { createContext } from "@routekit/core";
+
+/** Sends two messages through an upper-casing route and checks them with a mock endpoint. */
+export async function main(): Promise<void> {
+  const context = createContext({ logLevel: "warn" });
+  await context.addRoutes((r) => {
+    r.from<string>("direct:in")
+      .transform((exchange) => exchange.body.toUpperCase())
+      .to("mock:out");
+  });
+  await context.start();
+  // #region mock
+  const mock = context.endpoint("mock:out");
+  mock.expectedBodiesReceived("HI", "YO"); // also sets the expected count
+  await context.send("direct:in", "hi");
+  await context.send("direct:in", "yo");
+  await mock.assertIsSatisfied(2000); // waits up to 2 s for the count, then checks
+  // #endregion mock
+  assert.deepEqual(mock.receivedBodies, ["HI", "YO"]);
+  await context.stop();
+}

@@ -1,0 +1,19 @@
+import { describe, it } from "vitest";
+
+// Each page's example file runs its regions and checks, with node:assert, what the page says they do.
+describe("docs examples run as the pages say", () => {
+  it("routes: the greeting route and a verb added with defineStep", async () => {
+    const { main } = await import("../docs/routes.js");
+    await main();
+  });
+
+  it("components: the mock endpoint's expectations", async () => {
+    const { main } = await import("../docs/components.js");
+    await main();
+  });
+
+  it("error-handling: onException, redelivery and doTry", async () => {
+    const { main } = await import("../docs/error-handling.js");
+    await main();
+  });
+});
