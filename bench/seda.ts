@@ -2,6 +2,8 @@ import { createContext, type Exchange } from "@routekit/core";
 import { type BenchOptions, type BenchRow, compareAll, printRow, rowOf } from "./harness.js";
 
 const MEMORY_SAMPLE_EVERY = 4096;
+/** Producers keep this many sends in flight (awaited together), for both direct and seda. */
+const WINDOW = 64;
 
 /** Peak heap seen while an operation ran, sampled every few thousand messages by the producer. */
 class HeapPeak {
@@ -39,8 +41,12 @@ export async function runSedaBench(options: BenchOptions): Promise<BenchRow[]> {
     const mock = context.endpoint("mock:direct?retainFirst=0");
     mock.reset();
     mock.expectedMessageCount(iterations);
-    for (let index = 0; index < iterations; index++) {
-      await context.request("direct:x", index);
+    for (let index = 0; index < iterations; index += WINDOW) {
+      const window: Promise<unknown>[] = [];
+      for (let offset = 0; offset < WINDOW && index + offset < iterations; offset++) {
+        window.push(context.request("direct:x", index + offset));
+      }
+      await Promise.all(window);
       if (index % MEMORY_SAMPLE_EVERY === 0) heaps.direct.sample();
     }
     await mock.assertIsSatisfied(30_000);
@@ -50,8 +56,12 @@ export async function runSedaBench(options: BenchOptions): Promise<BenchRow[]> {
     const mock = context.endpoint(`mock:${name}?retainFirst=0`);
     mock.reset();
     mock.expectedMessageCount(iterations);
-    for (let index = 0; index < iterations; index++) {
-      await context.send(`seda:${name}`, index);
+    for (let index = 0; index < iterations; index += WINDOW) {
+      const window: Promise<void>[] = [];
+      for (let offset = 0; offset < WINDOW && index + offset < iterations; offset++) {
+        window.push(context.send(`seda:${name}`, index + offset));
+      }
+      await Promise.all(window);
       if (index % MEMORY_SAMPLE_EVERY === 0) heaps[name].sample();
     }
     await mock.assertIsSatisfied(30_000);

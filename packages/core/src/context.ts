@@ -380,10 +380,11 @@ class DefaultContext implements ContextInternals {
   }
 
   /** Sends an InOut (or given) exchange; the promise settles when the endpoint is done with it. */
-  #dispatch(uri: string, init: ExchangeInit): Exchange | Promise<Exchange> {
+  #dispatch(uri: string, init: ExchangeInit, handOver = false): Exchange | Promise<Exchange> {
     this.#ensureStarted("send to", uri);
     const endpoint = this.endpoint(uri);
     const exchange = this.createExchange(init);
+    (exchange as RuntimeExchange).handedOver = handOver;
     let result: void | Promise<void>;
     try {
       result = endpoint.send(exchange);
@@ -422,7 +423,7 @@ class DefaultContext implements ContextInternals {
 
   send(uri: string, body?: unknown, headers?: Headers): Promise<void> {
     try {
-      const exchange = this.#dispatch(uri, { body, headers, pattern: "InOnly" });
+      const exchange = this.#dispatch(uri, { body, headers, pattern: "InOnly" }, true);
       if (exchange instanceof Promise) return exchange.then((done) => void replyOf(done));
       replyOf(exchange);
       return Promise.resolve();

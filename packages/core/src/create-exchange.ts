@@ -30,6 +30,11 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
     return this.#id;
   }
 
+  /**
+   * True when the sender hands the exchange over and never reads it again (`context.send`):
+   * a queue that accepts it at once may keep it instead of copying it.
+   */
+  handedOver = false;
   /** Set by `stop()`: no further step runs, in this route or its callers. */
   stopped = false;
   /** The route whose error handler handled an error: the rest of that route is skipped. */

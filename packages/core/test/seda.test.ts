@@ -71,6 +71,52 @@ describe("seda", () => {
     release.open();
   });
 
+  it("InOnly sends resolve once queued, whatever the consumer does later", async () => {
+    const logged: string[] = [];
+    const logger = {
+      trace() {},
+      debug() {},
+      info() {},
+      warn() {},
+      error: (line: string) => logged.push(line),
+    };
+    context = createContext({ logger });
+    await context.addRoutes((r) =>
+      r
+        .from("seda:fails-later")
+        .routeId("later")
+        .process(() => {
+          throw new Error("consumer broke");
+        }),
+    );
+    await context.start();
+    await expect(context.send("seda:fails-later", 1)).resolves.toBeUndefined();
+    await context.stop();
+    // nobody waits for the message, so its failure is logged with the route and the step
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(
+      /^seda:fails-later: exchange \S+ failed in route 'later' at step #1 process: Error: consumer broke$/,
+    );
+  });
+
+  it("a route sending on keeps its own message: the queued one is a copy", async () => {
+    context = createContext();
+    await context.addRoutes((r) => {
+      r.from("direct:producer")
+        .to("seda:copied")
+        .process((exchange) => {
+          exchange.body = "changed after sending";
+          exchange.headers.late = true;
+        });
+      r.from("seda:copied").to("mock:copied");
+    });
+    await context.start();
+    await context.request("direct:producer", "original");
+    const mock = context.endpoint("mock:copied").expectedBodiesReceived("original");
+    await mock.assertIsSatisfied(1000);
+    expect(mock.received[0]?.headers.late).toBeUndefined();
+  });
+
   it("InOut producers wait for the reply", async () => {
     context = createContext();
     await context.addRoutes((r) =>

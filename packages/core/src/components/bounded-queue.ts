@@ -1,5 +1,11 @@
 import { RoutekitError } from "../errors.js";
 
+const resolved = Promise.resolve();
+/** Runs `task` as a microtask (cheaper than queueMicrotask, which allocates an async resource). */
+const schedule = (task: () => void): void => {
+  resolved.then(task);
+};
+
 interface WaitingProducer<T> {
   item: T;
   resolve(): void;
@@ -8,14 +14,16 @@ interface WaitingProducer<T> {
 }
 
 /**
- * A bounded FIFO with backpressure: `offer` completes synchronously while there is room and
- * returns a promise that waits for room (optionally bounded) when full; `take` waits for items.
+ * A bounded FIFO with backpressure: `tryOffer` completes synchronously while there is room and
+ * `offerWhenRoom` waits for room (optionally bounded) when full. Consumers poll, and when the
+ * queue is empty register a wake-up that runs as a microtask once an item arrives — no promise
+ * per message.
  */
 export class BoundedQueue<T> {
   readonly capacity: number;
   #items: T[] = [];
   #head = 0;
-  #takers: Array<(item: T | undefined) => void> = [];
+  #wakers: Array<() => void> = [];
   #producers: WaitingProducer<T>[] = [];
 
   constructor(capacity: number) {
@@ -28,14 +36,15 @@ export class BoundedQueue<T> {
 
   /** True when accepted now; false when full (the caller decides: wait, discard or fail). */
   tryOffer(item: T): boolean {
-    const taker = this.#takers.shift();
-    if (taker !== undefined) {
-      taker(item);
-      return true;
-    }
     if (this.size >= this.capacity) return false;
     this.#items.push(item);
+    this.#wakeOne();
     return true;
+  }
+
+  #wakeOne(): void {
+    const wake = this.#wakers.shift();
+    if (wake !== undefined) schedule(wake);
   }
 
   /** Waits for room; rejects with QUEUE_FULL after `timeoutMs` (0 = wait as long as it takes). */
@@ -72,18 +81,16 @@ export class BoundedQueue<T> {
     return item;
   }
 
-  /** Waits for the next item; resolves undefined when `release()` is called. */
-  take(): Promise<T | undefined> {
-    const item = this.poll();
-    if (item !== undefined) return Promise.resolve(item);
-    return new Promise((resolve) => this.#takers.push(resolve));
+  /** Runs `wake` (as a microtask) when an item arrives; one wake-up per registration. */
+  whenItem(wake: () => void): void {
+    if (this.size > 0) schedule(wake);
+    else this.#wakers.push(wake);
   }
 
-  /** Wakes every waiting taker with undefined (used at stop). */
-  release(): void {
-    const takers = this.#takers;
-    this.#takers = [];
-    for (const taker of takers) taker(undefined);
+  /** Forgets a registered wake-up (used at stop). */
+  cancel(wake: () => void): void {
+    const index = this.#wakers.indexOf(wake);
+    if (index !== -1) this.#wakers.splice(index, 1);
   }
 
   #admitProducer(): void {
@@ -91,6 +98,7 @@ export class BoundedQueue<T> {
     if (producer === undefined) return;
     if (producer.timer !== undefined) clearTimeout(producer.timer);
     this.#items.push(producer.item);
+    this.#wakeOne();
     producer.resolve();
   }
 }

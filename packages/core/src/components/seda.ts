@@ -4,6 +4,7 @@ import type { RouteContext } from "../context-types.js";
 import { copyExchange, runtime } from "../create-exchange.js";
 import { RoutekitError } from "../errors.js";
 import type { Exchange } from "../exchange.js";
+import { reportUnhandledFailure } from "../report-failure.js";
 import { BoundedQueue } from "./bounded-queue.js";
 
 /** A queued message; `done` is set when the producer waits for the consumer to finish. */
@@ -132,6 +133,13 @@ export const sedaComponent = defineComponent({
         const wait =
           options.waitForTaskToComplete === "Always" ||
           (options.waitForTaskToComplete === "IfReplyExpected" && exchange.pattern === "InOut");
+        if (!wait && target.subscribers === undefined && runtime(exchange).handedOver) {
+          // context.send() hands the exchange over: when the queue takes it at once, no copy is
+          // needed (the sender only checks for a synchronous failure, before any consumer ran).
+          internals.trackPending(1);
+          if (target.shared.tryOffer({ exchange, done: undefined })) return;
+          internals.trackPending(-1);
+        }
         const copy = copyExchange(exchange);
         copy.routeId = undefined;
         if (!wait) {
@@ -163,17 +171,29 @@ export const sedaComponent = defineComponent({
       createConsumer(processor: RouteProcessor, route) {
         let running = false;
         let queue = target.shared;
-        const loops: Promise<void>[] = [];
-        const loop = async (): Promise<void> => {
-          while (running) {
-            const item = queue.poll() ?? (await queue.take());
-            if (item === undefined) break;
-            const outcome = settle(processor(item.exchange), () => {
-              internals.trackPending(-1);
-              item.done?.(item.exchange);
-            });
-            if (outcome !== undefined) await outcome;
-          }
+        const pumps: Array<() => void> = [];
+        // One pump per concurrent consumer: drains synchronously while items are there, waits on
+        // a queued wake-up when empty, and on a promise only when the route itself is async.
+        const createPump = (): (() => void) => {
+          const pump = (): void => {
+            while (running) {
+              const item = queue.poll();
+              if (item === undefined) {
+                queue.whenItem(pump);
+                return;
+              }
+              const outcome = settle(processor(item.exchange), () => {
+                internals.trackPending(-1);
+                if (item.done !== undefined) item.done(item.exchange);
+                else reportUnhandledFailure(internals, item.exchange, `seda:${name}`);
+              });
+              if (outcome !== undefined) {
+                outcome.then(pump, pump);
+                return;
+              }
+            }
+          };
+          return pump;
         };
         return {
           internal: true,
@@ -184,12 +204,15 @@ export const sedaComponent = defineComponent({
               queue = target.subscribers.get(route.routeId) ?? new BoundedQueue<SedaItem>(target.capacity);
               target.subscribers.set(route.routeId, queue);
             }
-            for (let index = 0; index < options.concurrentConsumers; index++) loops.push(loop());
+            for (let index = 0; index < options.concurrentConsumers; index++) {
+              const pump = createPump();
+              pumps.push(pump);
+              queue.whenItem(pump);
+            }
           },
-          async stop() {
+          stop() {
             running = false;
-            queue.release();
-            await Promise.all(loops.splice(0));
+            for (const pump of pumps.splice(0)) queue.cancel(pump);
             target.subscribers?.delete(route.routeId);
           },
         };

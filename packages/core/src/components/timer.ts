@@ -1,6 +1,8 @@
 import { exhaustMap, from, of, type Subscription, take, timer } from "rxjs";
 import { defineComponent } from "../component.js";
+import type { ContextInternals } from "../context-internals.js";
 import { RoutekitError } from "../errors.js";
+import { reportUnhandledFailure } from "../report-failure.js";
 
 /**
  * `timer:name?period=1000&delay=0&repeatCount=0` — fires an InOnly exchange every period.
@@ -43,8 +45,14 @@ export const timerComponent = defineComponent({
                   headers: { "timer.name": name, "timer.firedTime": new Date(), "timer.counter": ++counter },
                 });
                 exchange.fromEndpoint = address.uri;
+                const report = () =>
+                  reportUnhandledFailure(context as ContextInternals, exchange, address.uri);
                 const result = processor(exchange);
-                return result === undefined ? of(undefined) : from(result);
+                if (result === undefined) {
+                  report();
+                  return of(undefined);
+                }
+                return from(result.then(report));
               }),
             );
             subscription = (repeatCount > 0 ? fired.pipe(take(repeatCount)) : fired).subscribe();

@@ -1,0 +1,16 @@
+import type { ContextInternals } from "./context-internals.js";
+import { runtime } from "./create-exchange.js";
+import { messageOf } from "./errors.js";
+import type { Exchange } from "./exchange.js";
+
+/**
+ * Logs the failure of an exchange nobody waits for (a timer tick, an InOnly seda message): with no
+ * caller to hand the error to, it must at least be visible. Names the route and the failing step.
+ */
+export function reportUnhandledFailure(context: ContextInternals, exchange: Exchange, source: string): void {
+  const error = exchange.error;
+  if (error === undefined) return;
+  const failure = runtime(exchange).failure;
+  const where = failure === undefined ? "" : ` in route '${failure.routeId}' at step ${failure.step}`;
+  context.logger.error(`${source}: exchange ${exchange.id} failed${where}: ${messageOf(error)}`);
+}
