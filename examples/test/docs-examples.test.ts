@@ -17,3 +17,10 @@ describe("docs examples run as the pages say", () => {
     await main();
   });
 });
+
+describe("docs examples of the EIP pages", () => {
+  it("routing-eips: choice, split, recipient list, enrich, loop and delay", async () => {
+    const { main } = await import("../docs/routing-eips.js");
+    await main();
+  });
+});
