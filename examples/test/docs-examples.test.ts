@@ -24,3 +24,10 @@ describe("docs examples of the EIP pages", () => {
     await main();
   });
 });
+
+describe("docs examples of the resilience page", () => {
+  it("resilience-eips: throttle and the circuit breaker's fallback", async () => {
+    const { main } = await import("../docs/resilience-eips.js");
+    await main();
+  });
+});
