@@ -1,5 +1,5 @@
+import type { RE2JS } from "re2js";
 import { LlmToolsError } from "../errors.js";
-import { collectValues, type ValueSelection } from "./collect-values.js";
 import { type CompiledPattern, compilePattern } from "./compile-pattern.js";
 import {
   checkRegexExtractInput,
@@ -14,6 +14,7 @@ import {
 } from "./regex-extract-options.js";
 import { runInRegexWorker } from "./regex-worker-pool.js";
 import { selectGroup } from "./select-group.js";
+import type { ValueSelection } from "./value-selection.js";
 
 const TOOL_NAME = "regex_extract";
 /** Text length times re2js program size up to which a match runs on the calling thread. */
@@ -50,7 +51,7 @@ export function runRegexExtract(
   signal?: AbortSignal,
 ): Promise<string> {
   return run(() => {
-    const resolved = resolveRegexExtractOptions(options);
+    const resolved = resolveOnce(options);
     return [readRegexExtractInput(body, resolved), resolved];
   }, signal);
 }
@@ -69,7 +70,8 @@ async function run(
     all: request.all,
     maxMatches: options.maxMatches,
   };
-  const values = await findValues(pattern, request.text, selection, options.matchTimeoutMs, signal);
+  const found = findValues(pattern, request.text, selection, options.matchTimeoutMs, signal);
+  const values = Array.isArray(found) ? found : await found;
   if (values.length === 0) return "null";
   return JSON.stringify(request.all ? values : values[0]);
 }
@@ -78,22 +80,61 @@ async function run(
  * Small re2js jobs run here, bounded by a time slice; larger ones, and every pattern only the
  * JavaScript engine accepts, run in a worker that is terminated after the remaining timeout.
  */
-async function findValues(
+function findValues(
   pattern: CompiledPattern,
   text: string,
   selection: ValueSelection,
   timeoutMs: number,
   signal: AbortSignal | undefined,
-): Promise<string[]> {
+): string[] | Promise<string[]> {
   const started = performance.now();
   if (pattern.re2 !== undefined && text.length * pattern.programSize <= INLINE_WORK_LIMIT) {
     const stopAt = started + Math.min(INLINE_SLICE_MS, timeoutMs);
-    const values = collectValues(pattern.re2.matchAll(text), selection, stopAt);
+    const values = collectRe2Values(pattern.re2, text, selection, stopAt);
     if (values !== undefined) return values;
   }
   const remainingMs = Math.max(1, Math.ceil(timeoutMs - (performance.now() - started)));
   const job = { engine: pattern.engine, source: pattern.source, flags: pattern.flags, text, ...selection };
   return runInRegexWorker(job, remainingMs, signal);
+}
+
+/**
+ * The inline re2js walk: keeps the selected group of each match (only the first unless `all`, at most `maxMatches`), over re2js's matcher (no match
+ * arrays built), checking the time slice every 64 matches.
+ */
+function collectRe2Values(
+  re2: RE2JS,
+  text: string,
+  selection: ValueSelection,
+  stopAt: number,
+): string[] | undefined {
+  const values: string[] = [];
+  const matcher = re2.matcher(text);
+  const group = selection.group;
+  let count = 0;
+  while (matcher.find()) {
+    const value = typeof group === "number" ? matcher.group(group) : matcher.group(group);
+    if (value !== null && value !== undefined) {
+      values.push(value);
+      if (!selection.all || values.length >= selection.maxMatches) return values;
+    }
+    if ((++count & 63) === 0 && performance.now() > stopAt) return undefined;
+  }
+  return values;
+}
+
+/** Resolved options per options object: a step resolves its fixed options once, not per call. */
+const resolvedOptions = new WeakMap<RegexExtractOptions, ResolvedRegexExtractOptions>();
+
+function resolveOnce(options: RegexExtractOptions | undefined): ResolvedRegexExtractOptions {
+  if (options === undefined || typeof options !== "object" || options === null)
+    return resolveRegexExtractOptions(options);
+  let resolved = resolvedOptions.get(options);
+  if (resolved === undefined) {
+    resolved = resolveRegexExtractOptions(options);
+    resolvedOptions.set(options, resolved);
+  }
+  return resolved;
 }
 
 /** Compiled patterns in a bounded cache; the oldest entry leaves first (hits do not reorder). */

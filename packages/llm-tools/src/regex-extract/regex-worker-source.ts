@@ -3,7 +3,7 @@
  * TypeScript loader (it works the same under vitest, tsx and plain node). It loads re2js from the
  * path in `workerData.re2jsPath`, says "ready", then answers one job per message:
  * `{ id, engine, source, flags, text, group, all, maxMatches }` -> `{ id, values }` or `{ id, error }`.
- * The value selection mirrors collect-values.ts.
+ * The value selection mirrors collectRe2Values in regex-extract.ts.
  */
 export const REGEX_WORKER_SOURCE = `
 "use strict";
