@@ -31,3 +31,10 @@ describe("docs examples of the resilience page", () => {
     await main();
   });
 });
+
+describe("docs examples of the expressions page", () => {
+  it("expressions: simple-language text, predicates, functions and JSONPath", async () => {
+    const { main } = await import("../docs/expressions.js");
+    await main();
+  });
+});

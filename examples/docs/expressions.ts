@@ -1,0 +1,81 @@
+// The code of docs/guide/expressions.md; run by examples/test/docs-examples.test.ts.
+import assert from "node:assert/strict";
+import { createContext, evaluateJsonPath, evaluateXPath } from "@routekit/core";
+
+interface Order {
+  kind: string;
+  total: number;
+  items: string[];
+}
+
+function computeDiscount(order: Order): number {
+  return order.total > 100 ? 0.1 : 0;
+}
+
+/** Runs the page's routes, its three spellings of one predicate and its JSONPath and XPath lines. */
+export async function main(): Promise<void> {
+  const context = createContext({ logLevel: "off" });
+  await context.addRoutes((r) => {
+    // #region orders
+    r.from<Order>("direct:orders")
+      .setHeader("kind", "${body.kind}") // the value, with its type
+      .setHeader("summary", "Order ${exchangeId}: ${body.items.length} item(s)") // a string
+      .filter("${header.kind} == 'book' AND ${body.total} > 20")
+      .setProperty("discount", (exchange) => computeDiscount(exchange.body)) // a function
+      .to("mock:books");
+    // #endregion orders
+    // #region predicates
+    r.from("direct:camel-style").filter("${header.kind} == 'book'").to("mock:same"); // values in ${}, operators outside
+    r.from("direct:bare").filter("header.kind == 'book'").to("mock:same"); // bare
+    r.from("direct:one-group").filter("${header.kind == 'book'}").to("mock:same"); // everything inside one ${}
+    // #endregion predicates
+    // #region functions
+    r.from<Order>("direct:priced")
+      .setHeader("double", (exchange) => exchange.body.total * 2) // instead of "${body.total * 2}"
+      .filter((exchange) => exchange.body.kind === "book") // instead of "${body.kind} == 'book'"
+      .setBody((exchange) => evaluateJsonPath(exchange.body, "$.items[*]")) // instead of "${jpath('$.items[*]')}"
+      .to("mock:priced");
+    // #endregion functions
+  });
+  await context.start();
+
+  const book = { kind: "book", total: 150, items: ["Dune", "Emma"] };
+  await context.request("direct:orders", book);
+  await context.request("direct:orders", { kind: "pen", total: 150, items: ["pen"] });
+  const books = context.endpoint("mock:books");
+  assert.equal(books.receivedCount, 1);
+  assert.match(String(books.received[0]?.headers.summary), /^Order \S+: 2 item\(s\)$/);
+  assert.equal(books.received[0]?.properties.discount, 0.1);
+
+  for (const uri of ["direct:camel-style", "direct:bare", "direct:one-group"]) {
+    await context.request(uri, "yes", { kind: "book" });
+    await context.request(uri, "no", { kind: "pen" });
+  }
+  assert.deepEqual(context.endpoint("mock:same").receivedBodies, ["yes", "yes", "yes"]);
+
+  assert.deepEqual(await context.request("direct:priced", book), ["Dune", "Emma"]);
+  assert.equal(context.endpoint("mock:priced").received[0]?.headers.double, 300);
+  await context.stop();
+
+  const doc = {
+    store: {
+      book: [
+        { title: "Dune", price: 8 },
+        { title: "Emma", price: 12 },
+        { title: "Ulysses", price: 15 },
+      ],
+    },
+  };
+  // #region jsonpath
+  evaluateJsonPath(doc, "$.store.book[0].title"); // "Dune"
+  evaluateJsonPath(doc, "$.store.book[?(@.price > 10)].title"); // ["Emma", "Ulysses"]
+  evaluateJsonPath(doc, "$..isbn"); // [] when there is none
+  evaluateJsonPath(doc, "$.store.missing"); // undefined
+  // #endregion jsonpath
+  assert.equal(evaluateJsonPath(doc, "$.store.book[0].title"), "Dune");
+  assert.deepEqual(evaluateJsonPath(doc, "$.store.book[?(@.price > 10)].title"), ["Emma", "Ulysses"]);
+  assert.deepEqual(evaluateJsonPath(doc, "$..isbn"), []);
+  assert.equal(evaluateJsonPath(doc, "$.store.missing"), undefined);
+  const xml = '<books><book id="b1"><price>8</price><title>Dune</title></book></books>';
+  assert.equal(evaluateXPath(xml, "//book/@id"), "b1");
+}
