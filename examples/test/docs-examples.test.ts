@@ -38,3 +38,20 @@ describe("docs examples of the expressions page", () => {
     await main();
   });
 });
+
+describe("docs examples of the tool pages", () => {
+  it("tools/math-eval: the engine, the tool route, the wrapper and the enrichment step", async () => {
+    const { main } = await import("../docs/tools/math-eval.js");
+    await main();
+  });
+
+  it("tools/regex-extract: the engine, the tool route and the wrapper", async () => {
+    const { main } = await import("../docs/tools/regex-extract.js");
+    await main();
+  });
+
+  it("tools/json-path and tools/xpath: the wrappers", async () => {
+    await (await import("../docs/tools/json-path.js")).main();
+    await (await import("../docs/tools/xpath.js")).main();
+  });
+});

@@ -1,0 +1,29 @@
+// The code of docs/tools/json-path.md; run by examples/test/docs-examples.test.ts.
+import "@routekit/amqp";
+import assert from "node:assert/strict";
+import { createContext, RouteBuilder } from "@routekit/core";
+import { JsonPathTool } from "@routekit/llm-tools";
+
+/** Needs a RabbitMQ broker: type-checked only. */
+export class FirstItemRoutes extends RouteBuilder {
+  configure() {
+    // #region step
+    this.from("amqp:queue:orders")
+      .jsonPath({ path: "$.items[0]" }) // body: the order → '{"sku":"A-1",...}'
+      .to("amqp:queue:first-items");
+    // #endregion step
+  }
+}
+
+/** Runs the wrapper as the page shows it. */
+export async function main(): Promise<void> {
+  const context = createContext({ logLevel: "off" });
+  // #region wrapper
+  await context.addRoutes(new JsonPathTool());
+  await context.start();
+  // = from("direct:llm.json_path").asLlmTool("json_path", { description, input: JSON_PATH_INPUT_SCHEMA }).jsonPath()
+  await context.request("direct:llm.json_path", { json: '{"a":[1,2]}', path: "$.a[1]" }); // "2"
+  // #endregion wrapper
+  assert.equal(await context.request("direct:llm.json_path", { json: '{"a":[1,2]}', path: "$.a[1]" }), "2");
+  await context.stop();
+}
