@@ -55,3 +55,10 @@ describe("docs examples of the tool pages", () => {
     await (await import("../docs/tools/xpath.js")).main();
   });
 });
+
+describe("docs examples of the README", () => {
+  it("README: the orders route", async () => {
+    const { main } = await import("../docs/readme.js");
+    main();
+  });
+});

@@ -1,0 +1,29 @@
+// The code of the root README.md; run by examples/test/docs-examples.test.ts.
+// #region orders
+import { createContext } from "@routekit/core";
+
+const context = createContext();
+await context.addRoutes((r) => {
+  r.from<{ kind: string }>("direct:orders")
+    .routeId("orders")
+    .setHeader("kind", "${body.kind}")
+    .choice((c) =>
+      c
+        .when("${header.kind} == 'book'", (route) => route.to("seda:books"))
+        .otherwise((route) => route.to("log:other")),
+    )
+    .to("mock:done");
+  r.from("seda:books").to("mock:books");
+});
+await context.start();
+await context.request("direct:orders", { kind: "book" });
+await context.stop();
+// #endregion orders
+
+/** What the README's route did: one book order through the choice, to both mocks. */
+export function main(): void {
+  const books = context.endpoint("mock:books").receivedCount;
+  const done = context.endpoint("mock:done").receivedCount;
+  if (books !== 1 || done !== 1)
+    throw new Error(`expected one order at mock:books and mock:done, found ${books} and ${done}`);
+}

@@ -1,0 +1,63 @@
+// The component of docs/guide/writing-a-component.md (the page's other snippets are regions of
+// examples/custom-component/main.ts); type-checked. It is examples/custom-component/memory-component.ts.
+// #region memory-component
+import { defineComponent, type Plugin, type RouteContext, RoutekitError } from "@routekit/core";
+
+/** The stores of one context, by name: `memory:cart` and `memory:cart?operation=get` share one. */
+function storesOf(context: RouteContext): Map<string, Map<string, unknown>> {
+  return context.service("example.memory.stores", () => new Map<string, Map<string, unknown>>());
+}
+
+/**
+ * `memory:STORE?operation=put|get|delete&keyHeader=key` — a key-value store kept in the context.
+ * `put` stores the body under the key and keeps the body; `get` replaces the body with the stored
+ * value (or null); `delete` removes the key and replaces the body with true or false.
+ */
+export const memoryComponent = defineComponent({
+  scheme: "memory",
+  options: {
+    operation: { type: "enum", values: ["put", "get", "delete"], default: "get" },
+    keyHeader: { type: "string", default: "key", description: "the header holding the key" },
+  },
+  createEndpoint(address, context) {
+    const { operation, keyHeader } = address.options;
+    if (address.path === "") {
+      throw new RoutekitError(
+        "URI_INVALID",
+        `Endpoint '${address.uri}': memory needs a store name, e.g. 'memory:cart'`,
+      );
+    }
+    const stores = storesOf(context);
+    let store = stores.get(address.path);
+    if (store === undefined) {
+      store = new Map<string, unknown>();
+      stores.set(address.path, store);
+    }
+    const entries = store;
+    return {
+      uri: address.uri,
+      send(exchange) {
+        const key = exchange.headers[keyHeader];
+        if (typeof key !== "string" || key === "") {
+          throw new TypeError(
+            `Endpoint '${address.uri}': expected header '${keyHeader}' to hold a non-empty string key, found ${typeof key}`,
+          );
+        }
+        if (operation === "put") entries.set(key, exchange.body);
+        else if (operation === "get") exchange.body = entries.get(key) ?? null;
+        else exchange.body = entries.delete(key);
+      },
+    };
+  },
+});
+
+/** Installs the `memory:` component: `context.use(memoryPlugin())`. */
+export function memoryPlugin(): Plugin {
+  return {
+    name: "memory",
+    install(context) {
+      context.addComponent(memoryComponent);
+    },
+  };
+}
+// #endregion memory-component
