@@ -1,6 +1,15 @@
 // The code of docs/guide/expressions.md; run by examples/test/docs-examples.test.ts.
 import assert from "node:assert/strict";
-import { createContext, evaluateJsonPath, evaluateXPath } from "@routekit/core";
+import {
+  body,
+  constant,
+  createContext,
+  evaluateJsonPath,
+  evaluateXPath,
+  header,
+  jsonpath,
+  simple,
+} from "@routekit/core";
 
 interface Order {
   kind: string;
@@ -36,6 +45,15 @@ export async function main(): Promise<void> {
       .setBody((exchange) => evaluateJsonPath(exchange.body, "$.items[*]")) // instead of "${jpath('$.items[*]')}"
       .to("mock:priced");
     // #endregion functions
+    // #region helpers
+    r.from("direct:helpers")
+      .setHeader("kind", header("type")) // the value of header "type"
+      .setHeader("source", constant("catalogue")) // a constant
+      .setProperty("original", body()) // the body as it is now
+      .setHeader("firstItem", jsonpath("$.items[0]")) // JSONPath over the body
+      .setHeader("label", simple("${header.kind}-${body.items.length}")) // forced simple language
+      .to("mock:helpers");
+    // #endregion helpers
   });
   await context.start();
 
@@ -54,6 +72,13 @@ export async function main(): Promise<void> {
   assert.deepEqual(context.endpoint("mock:same").receivedBodies, ["yes", "yes", "yes"]);
 
   assert.deepEqual(await context.request("direct:priced", book), ["Dune", "Emma"]);
+  await context.request("direct:helpers", { items: ["Dune", "Emma"] }, { type: "book" });
+  const helped = context.endpoint("mock:helpers").received[0];
+  assert.equal(helped?.headers.kind, "book");
+  assert.equal(helped?.headers.source, "catalogue");
+  assert.equal(helped?.headers.firstItem, "Dune");
+  assert.equal(helped?.headers.label, "book-2");
+  assert.deepEqual(helped?.properties.original, { items: ["Dune", "Emma"] });
   assert.equal(context.endpoint("mock:priced").received[0]?.headers.double, 300);
   await context.stop();
 

@@ -43,14 +43,25 @@ export {
 } from "./events.js";
 // Exchange and processors
 export type { Exchange, ExchangePattern, Headers, Processor } from "./exchange.js";
-// Expression engines, for packages that evaluate JSONPath and XPath outside the simple language
+// Expressions: the simple language's compilers and helpers, and the JSONPath and XPath engines
 export {
+  body,
+  type CompiledExpression,
+  type CompiledPredicate,
   checkJsonPath,
   checkXPathSyntax,
+  compileExpression,
+  compilePredicate,
+  constant,
+  type ExpressionExchange,
   evaluateJsonPath,
   evaluateXPath,
+  header,
   isMultiMatchPath,
+  jsonpath,
   parseXml,
+  simple,
+  xpath,
 } from "./expressions/index.js";
 export { createConsoleLogger, type Logger } from "./logger.js";
 export type { CircuitBreakerOptions, CircuitState } from "./processors/resilience/circuit-breaker.js";
