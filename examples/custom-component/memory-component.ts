@@ -1,3 +1,4 @@
+// #region memory-component
 import { defineComponent, type Plugin, type RouteContext, RoutekitError } from "@routekit/core";
 
 /** The stores of one context, by name: `memory:cart` and `memory:cart?operation=get` share one. */
@@ -57,3 +58,4 @@ export function memoryPlugin(): Plugin {
     },
   };
 }
+// #endregion memory-component

@@ -1,5 +1,6 @@
 // A custom tool in the DSL-step shape: a step factory registered with defineStep, typed by
 // declaration merging on RouteDsl, validating its input with the helpers the built-ins use.
+// #region word-count-step
 import { defineStep, type Exchange } from "@routekit/core";
 import { optionalBoolean, parseToolInput, requireString } from "@routekit/llm-tools";
 
@@ -46,3 +47,4 @@ declare module "@routekit/core" {
     wordCount(options?: WordCountOptions): RouteDsl<string>;
   }
 }
+// #endregion word-count-step

@@ -1,5 +1,6 @@
 // The same tool in the wrapper shape: a RouteBuilder that mounts the step behind a direct:
 // endpoint with the tool aspect attached, the one-line bridge every built-in wrapper is.
+// #region word-count-tool
 import "@routekit/llm/tool";
 import { RouteBuilder } from "@routekit/core";
 import type { ToolWrapperOptions } from "@routekit/llm-tools";
@@ -27,3 +28,4 @@ export class WordCountTool extends RouteBuilder {
       .wordCount(step);
   }
 }
+// #endregion word-count-tool
