@@ -1,15 +1,13 @@
 import type { Dispatcher } from "undici";
-import type { LanguageModel, ModelRequest, ModelResponse } from "../model-types.js";
+import type { LanguageModel } from "../model-types.js";
 import { parseAnthropicResponse, toAnthropicBody } from "./anthropic-wire.js";
-import { postJsonWithRetry } from "./http-retry.js";
+import { createHttpModel } from "./http-model.js";
 import {
   type HttpProviderOptions,
-  missingKeyError,
   optionError,
   type ProviderDefaults,
   resolveProviderSettings,
 } from "./provider-settings.js";
-import { collectSecrets } from "./redact-secrets.js";
 
 /** Options of `anthropicMessages`. */
 export interface AnthropicMessagesOptions extends HttpProviderOptions {
@@ -52,31 +50,15 @@ export function anthropicMessages(options: AnthropicMessagesOptions): LanguageMo
     ...options.headers,
   };
   if (settings.apiKey !== undefined) headers["x-api-key"] = settings.apiKey;
-  const secrets = collectSecrets(settings.apiKey, options.headers);
-
-  const check = (): void => {
-    if (settings.requiresApiKey && settings.apiKey === undefined) throw missingKeyError(settings, DEFAULTS);
-  };
-
-  return {
+  return createHttpModel({
     provider: "anthropic",
-    model: settings.model,
-    requiresApiKey: settings.requiresApiKey,
-    check,
-    async generate(request: ModelRequest): Promise<ModelResponse> {
-      check();
-      const json = await postJsonWithRetry({
-        provider: "anthropic",
-        url,
-        headers,
-        body: JSON.stringify(toAnthropicBody(request, settings.model, maxTokens)),
-        dispatcher: options.dispatcher,
-        maxRetries: settings.maxRetries,
-        timeoutMs: request.timeoutMs ?? settings.timeoutMs,
-        signal: request.signal,
-        secrets,
-      });
-      return parseAnthropicResponse(json, settings.model, `anthropic reply from POST ${url}`);
-    },
-  };
+    defaults: DEFAULTS,
+    settings,
+    url,
+    headers,
+    userHeaders: options.headers,
+    dispatcher: options.dispatcher,
+    toBody: (request) => toAnthropicBody(request, settings.model, maxTokens),
+    parse: (json, where) => parseAnthropicResponse(json, settings.model, where),
+  });
 }

@@ -1,15 +1,13 @@
 import type { Dispatcher } from "undici";
-import type { LanguageModel, ModelRequest, ModelResponse } from "../model-types.js";
-import { postJsonWithRetry } from "./http-retry.js";
+import type { LanguageModel } from "../model-types.js";
+import { createHttpModel } from "./http-model.js";
 import { parseOpenAiResponse, toOpenAiBody } from "./openai-wire.js";
 import {
   type HttpProviderOptions,
-  missingKeyError,
   optionError,
   type ProviderDefaults,
   resolveProviderSettings,
 } from "./provider-settings.js";
-import { collectSecrets } from "./redact-secrets.js";
 
 /** Options of `openAiChat`. */
 export interface OpenAiChatOptions extends HttpProviderOptions {
@@ -54,32 +52,15 @@ export function openAiChat(options: OpenAiChatOptions): LanguageModel {
   const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
   if (settings.apiKey !== undefined) headers.authorization = `Bearer ${settings.apiKey}`;
   if (options.organization !== undefined) headers["openai-organization"] = options.organization;
-  const secrets = collectSecrets(settings.apiKey, options.headers);
-  const bodyOptions = { model: settings.model, maxTokensParameter };
-
-  const check = (): void => {
-    if (settings.requiresApiKey && settings.apiKey === undefined) throw missingKeyError(settings, DEFAULTS);
-  };
-
-  return {
+  return createHttpModel({
     provider: "openai",
-    model: settings.model,
-    requiresApiKey: settings.requiresApiKey,
-    check,
-    async generate(request: ModelRequest): Promise<ModelResponse> {
-      check();
-      const json = await postJsonWithRetry({
-        provider: "openai",
-        url,
-        headers,
-        body: JSON.stringify(toOpenAiBody(request, bodyOptions)),
-        dispatcher: options.dispatcher,
-        maxRetries: settings.maxRetries,
-        timeoutMs: request.timeoutMs ?? settings.timeoutMs,
-        signal: request.signal,
-        secrets,
-      });
-      return parseOpenAiResponse(json, settings.model, `openai reply from POST ${url}`);
-    },
-  };
+    defaults: DEFAULTS,
+    settings,
+    url,
+    headers,
+    userHeaders: options.headers,
+    dispatcher: options.dispatcher,
+    toBody: (request) => toOpenAiBody(request, { model: settings.model, maxTokensParameter }),
+    parse: (json, where) => parseOpenAiResponse(json, settings.model, where),
+  });
 }
