@@ -161,7 +161,10 @@ describe("the LLM step against a loopback OpenAI-compatible server", () => {
 
 describe("events and cancellation", () => {
   it("forwards model and tool call events to context.events, with content only when asked", async () => {
-    const model = scriptedModel([{ toolCalls: [{ name: "math_eval", arguments: { expression: "2*3" } }] }, { text: "6" }]);
+    const model = scriptedModel([
+      { toolCalls: [{ name: "math_eval", arguments: { expression: "2*3" } }] },
+      { text: "6" },
+    ]);
     context = createContext();
     context.use(llmPlugin({ models: { openai: model } }));
     await context.addRoutes(new ToolRoutes());
@@ -169,9 +172,15 @@ describe("events and cancellation", () => {
       r.from("direct:traced").routeId("traced").to(llm("openai").tools("math_eval").includeContent().uri()),
     );
     const seen: string[] = [];
-    context.events.on("model-call-completed", (event) => seen.push(`model ${event.iteration} ${event.routeId}`));
-    context.events.on("tool-call-started", (event) => seen.push(`start ${event.toolName} ${event.arguments ?? "-"}`));
-    context.events.on("tool-call-completed", (event) => seen.push(`done ${event.toolName} ${event.output ?? "-"} ${event.isError}`));
+    context.events.on("model-call-completed", (event) =>
+      seen.push(`model ${event.iteration} ${event.routeId}`),
+    );
+    context.events.on("tool-call-started", (event) =>
+      seen.push(`start ${event.toolName} ${event.arguments ?? "-"}`),
+    );
+    context.events.on("tool-call-completed", (event) =>
+      seen.push(`done ${event.toolName} ${event.output ?? "-"} ${event.isError}`),
+    );
     await context.start();
     expect(await context.request("direct:traced", "2 times 3?")).toBe("6");
     expect(seen).toEqual([
@@ -188,7 +197,11 @@ describe("events and cancellation", () => {
   it("the exchange's deadline cancels a hanging model call", async () => {
     server = await startLoopbackServer(() => "hang");
     context = createContext();
-    context.use(llmPlugin({ models: { openai: openAiChat({ model: "m", baseURL: server.url, apiKey: "sk-secret-key" }) } }));
+    context.use(
+      llmPlugin({
+        models: { openai: openAiChat({ model: "m", baseURL: server.url, apiKey: "sk-secret-key" }) },
+      }),
+    );
     await context.addRoutes((r) => r.from("direct:slow").to(llm("openai").uri()));
     await context.start();
     const started = Date.now();
