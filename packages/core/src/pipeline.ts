@@ -131,5 +131,26 @@ export function createPipeline(
       target.exhaustedIn = routeId;
     }
   };
+  if (count === 1) {
+    // One step (a typical sub-route): no loop bookkeeping on the way in.
+    const only = processors[0]!;
+    return (exchange: Exchange) => {
+      const target = runtime(exchange);
+      if (target.stopped || target.haltedIn !== undefined) return;
+      let result: void | Promise<void>;
+      try {
+        result = only(target);
+      } catch (error) {
+        return fail(target, error, 0, 0);
+      }
+      if (result !== undefined) {
+        return result.then(
+          () => (target.error !== undefined ? fail(target, target.error, 0, 0) : undefined),
+          (error: unknown) => fail(target, error, 0, 0),
+        );
+      }
+      if (target.error !== undefined) return fail(target, target.error, 0, 0);
+    };
+  }
   return (exchange: Exchange) => runFrom(runtime(exchange), 0, 0);
 }
