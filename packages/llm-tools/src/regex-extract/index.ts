@@ -1,4 +1,4 @@
-export { regexExtract, runRegexExtract } from "./regex-extract.js";
+export { extractFromBody, regexExtract, runRegexExtract } from "./regex-extract.js";
 export type { RegexExtractInput } from "./regex-extract-input.js";
 export {
   REGEX_EXTRACT_DEFAULTS,

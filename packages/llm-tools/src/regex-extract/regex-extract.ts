@@ -35,10 +35,16 @@ export function regexExtract(
   options?: RegexExtractOptions,
   signal?: AbortSignal,
 ): Promise<string> {
-  return run(() => {
-    const resolved = resolveRegexExtractOptions(options);
-    return [checkRegexExtractInput(input, resolved), resolved];
-  }, signal);
+  try {
+    return Promise.resolve(
+      run(() => {
+        const resolved = resolveRegexExtractOptions(options);
+        return [checkRegexExtractInput(input, resolved), resolved];
+      }, signal),
+    );
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**
@@ -50,16 +56,32 @@ export function runRegexExtract(
   options?: RegexExtractOptions,
   signal?: AbortSignal,
 ): Promise<string> {
+  try {
+    return Promise.resolve(extractFromBody(body, options, signal));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * Like runRegexExtract, but returns the text directly when the match ran on this thread (small
+ * re2js jobs), and a promise only when it went to a worker; throws bad input synchronously.
+ */
+export function extractFromBody(
+  body: unknown,
+  options: RegexExtractOptions | undefined,
+  signal: AbortSignal | undefined,
+): string | Promise<string> {
   return run(() => {
     const resolved = resolveOnce(options);
     return [readRegexExtractInput(body, resolved), resolved];
   }, signal);
 }
 
-async function run(
+function run(
   read: () => [RegexExtractRequest, ResolvedRegexExtractOptions],
   signal: AbortSignal | undefined,
-): Promise<string> {
+): string | Promise<string> {
   signal?.throwIfAborted();
   const [request, options] = read();
   checkLength("pattern", request.pattern, options.maxPatternChars, "maxPatternChars");
@@ -70,10 +92,10 @@ async function run(
     all: request.all,
     maxMatches: options.maxMatches,
   };
+  const render = (values: string[]): string =>
+    values.length === 0 ? "null" : JSON.stringify(request.all ? values : values[0]);
   const found = findValues(pattern, request.text, selection, options.matchTimeoutMs, signal);
-  const values = Array.isArray(found) ? found : await found;
-  if (values.length === 0) return "null";
-  return JSON.stringify(request.all ? values : values[0]);
+  return Array.isArray(found) ? render(found) : found.then(render);
 }
 
 /**
@@ -87,38 +109,46 @@ function findValues(
   timeoutMs: number,
   signal: AbortSignal | undefined,
 ): string[] | Promise<string[]> {
-  const started = performance.now();
+  let spentMs = 0;
   if (pattern.re2 !== undefined && text.length * pattern.programSize <= INLINE_WORK_LIMIT) {
-    const stopAt = started + Math.min(INLINE_SLICE_MS, timeoutMs);
-    const values = collectRe2Values(pattern.re2, text, selection, stopAt);
+    const sliceMs = Math.min(INLINE_SLICE_MS, timeoutMs);
+    const values = collectRe2Values(pattern.re2, text, selection, sliceMs);
     if (values !== undefined) return values;
+    spentMs = sliceMs;
   }
-  const remainingMs = Math.max(1, Math.ceil(timeoutMs - (performance.now() - started)));
+  const remainingMs = Math.max(1, Math.ceil(timeoutMs - spentMs));
   const job = { engine: pattern.engine, source: pattern.source, flags: pattern.flags, text, ...selection };
   return runInRegexWorker(job, remainingMs, signal);
 }
 
 /**
- * The inline re2js walk: keeps the selected group of each match (only the first unless `all`, at most `maxMatches`), over re2js's matcher (no match
- * arrays built), checking the time slice every 64 matches.
+ * The inline re2js walk: keeps the selected group of each match (only the first unless `all`, at
+ * most `maxMatches`) over re2js's matcher (no match arrays built). Every 64 matches it checks the
+ * clock: the slice starts at the first check, so a small job never reads the clock at all (the
+ * work limit already bounds what runs before it). Undefined when the slice ran out.
  */
 function collectRe2Values(
   re2: RE2JS,
   text: string,
   selection: ValueSelection,
-  stopAt: number,
+  sliceMs: number,
 ): string[] | undefined {
   const values: string[] = [];
   const matcher = re2.matcher(text);
   const group = selection.group;
   let count = 0;
+  let stopAt = Number.POSITIVE_INFINITY;
   while (matcher.find()) {
     const value = typeof group === "number" ? matcher.group(group) : matcher.group(group);
     if (value !== null && value !== undefined) {
       values.push(value);
       if (!selection.all || values.length >= selection.maxMatches) return values;
     }
-    if ((++count & 63) === 0 && performance.now() > stopAt) return undefined;
+    if ((++count & 63) === 0) {
+      const now = performance.now();
+      if (stopAt === Number.POSITIVE_INFINITY) stopAt = now + sliceMs;
+      else if (now > stopAt) return undefined;
+    }
   }
   return values;
 }

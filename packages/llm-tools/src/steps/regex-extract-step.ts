@@ -1,8 +1,8 @@
 import { defineStep, type Exchange } from "@routekit/core";
 import {
+  extractFromBody,
   type RegexExtractOptions,
   resolveRegexExtractOptions,
-  runRegexExtract,
 } from "../regex-extract/index.js";
 
 /**
@@ -13,8 +13,16 @@ import {
  */
 export const regexExtract = defineStep("regexExtract", (options: RegexExtractOptions = {}) => {
   resolveRegexExtractOptions(options);
-  return async (exchange: Exchange): Promise<void> => {
-    exchange.body = await runRegexExtract(exchange.body, options, exchange.signal);
+  // Synchronous when the match ran on this thread: no promise for the common small job.
+  return (exchange: Exchange): void | Promise<void> => {
+    const output = extractFromBody(exchange.body, options, exchange.signal);
+    if (typeof output === "string") {
+      exchange.body = output;
+      return;
+    }
+    return output.then((text) => {
+      exchange.body = text;
+    });
   };
 });
 
