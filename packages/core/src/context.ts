@@ -1,5 +1,4 @@
 import { setMaxListeners } from "node:events";
-import { compileRoute } from "./compile.js";
 import type { Component, Endpoint } from "./component.js";
 import { directComponent } from "./components/direct.js";
 import { logComponent } from "./components/log.js";
@@ -17,15 +16,17 @@ import type {
   StopOptions,
 } from "./context-types.js";
 import { RuntimeExchange } from "./create-exchange.js";
-import { RoutekitError, RouteStepError } from "./errors.js";
+import { RoutekitError } from "./errors.js";
 import { EventBus } from "./events.js";
 import type { Exchange, Headers } from "./exchange.js";
+import { dispatch, replyOf } from "./exchange-dispatch.js";
 import { createConsoleLogger, type Logger } from "./logger.js";
 import { didYouMean } from "./nearest.js";
+import { prepareRoutes } from "./prepare-routes.js";
 import { aspectHandlers } from "./route-aspects.js";
 import { RouteBuilder, type RoutesFunction, routesFromFunction } from "./route-builder.js";
 import type { LogLevel } from "./route-definition.js";
-import { RouteRuntime } from "./route-runtime.js";
+import type { RouteRuntime } from "./route-runtime.js";
 import { stopRoutes } from "./shutdown.js";
 import { parseOptions, parseUri } from "./uri.js";
 
@@ -37,20 +38,6 @@ export interface ContextOptions {
   /** Threshold of the default console logger (default "info"). */
   logLevel?: LogLevel;
 }
-
-const usesOriginalMessage = (
-  routes: {
-    errorHandling: {
-      onException: { useOriginalMessage?: boolean }[];
-      errorHandler?: { useOriginalMessage?: boolean } | undefined;
-    };
-  }[],
-): boolean =>
-  routes.some(
-    (route) =>
-      route.errorHandling.onException.some((clause) => clause.useOriginalMessage === true) ||
-      route.errorHandling.errorHandler?.useOriginalMessage === true,
-  );
 
 /**
  * The context's shutdown signal is shared by every in-flight exchange, so it legitimately has
@@ -193,42 +180,12 @@ class DefaultContext implements ContextInternals {
         `addRoutes() expects a RouteBuilder or a function (r) => {...} (found ${describe(routes)})`,
       );
     }
-    const { routes: definitions, errorHandling } = builder.build();
-    const ids = new Set<string>();
-    for (const definition of definitions) {
-      if (definition.id === "") {
-        do definition.id = `route${++this.#routeCounter}`;
-        while (this.#routes.has(definition.id) || ids.has(definition.id));
-      }
-      if (this.#routes.has(definition.id) || ids.has(definition.id)) {
-        throw new RoutekitError(
-          "ROUTE_INVALID",
-          `Route id '${definition.id}' is already used in this context: route ids must be unique`,
-        );
-      }
-      ids.add(definition.id);
-    }
-    // Compile everything before registering anything: a bad route adds none of the batch.
-    const compiled = definitions.map((definition) => {
-      const stopHooks: Array<() => void | Promise<void>> = [];
-      const pipeline = compileRoute(definition, errorHandling, this, stopHooks);
-      const endpoint = this.endpoint(definition.from);
-      if (endpoint.createConsumer === undefined) {
-        throw new RoutekitError(
-          "ROUTE_INVALID",
-          `Route '${definition.id}': endpoint '${definition.from}' cannot be consumed from (it is producer-only)`,
-        );
-      }
-      const route = new RouteRuntime(
-        definition,
-        pipeline,
-        this,
-        usesOriginalMessage([definition, { errorHandling }]),
-      );
-      for (const hook of stopHooks) route.onStop(hook);
-      route.consumer = endpoint.createConsumer(route.process, { routeId: definition.id });
-      return route;
-    });
+    const compiled = prepareRoutes(
+      builder,
+      this,
+      (id) => this.#routes.has(id),
+      () => `route${++this.#routeCounter}`,
+    );
     const added: RouteRuntime[] = [];
     try {
       for (const route of compiled) {
@@ -379,27 +336,13 @@ class DefaultContext implements ContextInternals {
     }
   }
 
-  /** Sends an InOut (or given) exchange; the promise settles when the endpoint is done with it. */
+  /** Sends a new exchange to `uri`; the promise settles when the endpoint is done with it. */
   #dispatch(uri: string, init: ExchangeInit, handOver = false): Exchange | Promise<Exchange> {
     this.#ensureStarted("send to", uri);
     const endpoint = this.endpoint(uri);
     const exchange = this.createExchange(init);
     (exchange as RuntimeExchange).handedOver = handOver;
-    let result: void | Promise<void>;
-    try {
-      result = endpoint.send(exchange);
-    } catch (error) {
-      exchange.error = error instanceof Error ? error : new Error(String(error));
-      return exchange;
-    }
-    if (result === undefined) return exchange;
-    return result.then(
-      () => exchange,
-      (error: unknown) => {
-        exchange.error = error instanceof Error ? error : new Error(String(error));
-        return exchange;
-      },
-    );
+    return dispatch(endpoint, exchange);
   }
 
   requestExchange<TBody = unknown>(uri: string, init: ExchangeInit = {}): Promise<Exchange<TBody>> {
@@ -431,21 +374,6 @@ class DefaultContext implements ContextInternals {
       return Promise.reject(error);
     }
   }
-}
-
-/** The reply body, or the exchange's error thrown naming the route and step where it was raised. */
-function replyOf(exchange: Exchange): unknown {
-  throwIfFailed(exchange);
-  return exchange.body;
-}
-
-/** Rejects with the exchange's error, naming the route and step where it was raised. */
-function throwIfFailed(exchange: Exchange): void {
-  const error = exchange.error;
-  if (error === undefined) return;
-  const failure = (exchange as RuntimeExchange).failure;
-  if (failure === undefined || error instanceof RouteStepError) throw error;
-  throw new RouteStepError(failure.routeId, failure.step, error);
 }
 
 function describe(value: unknown): string {

@@ -1,0 +1,66 @@
+import { compileRoute } from "./compile.js";
+import type { ContextInternals } from "./context-internals.js";
+import { RoutekitError } from "./errors.js";
+import type { RouteBuilder } from "./route-builder.js";
+import type { ErrorHandlingDefinition, RouteDefinition } from "./route-definition.js";
+import { RouteRuntime } from "./route-runtime.js";
+
+function usesOriginalMessage(handling: readonly ErrorHandlingDefinition[]): boolean {
+  return handling.some(
+    (scope) =>
+      scope.onException.some((clause) => clause.useOriginalMessage === true) ||
+      scope.errorHandler?.useOriginalMessage === true,
+  );
+}
+
+/** Gives every route an id (`route1`, `route2`, ... when unnamed) and refuses duplicates. */
+function assignIds(
+  definitions: readonly RouteDefinition[],
+  taken: (id: string) => boolean,
+  nextId: () => string,
+): void {
+  const ids = new Set<string>();
+  for (const definition of definitions) {
+    if (definition.id === "") {
+      do definition.id = nextId();
+      while (taken(definition.id) || ids.has(definition.id));
+    }
+    if (taken(definition.id) || ids.has(definition.id)) {
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `Route id '${definition.id}' is already used in this context: route ids must be unique`,
+      );
+    }
+    ids.add(definition.id);
+  }
+}
+
+/**
+ * Builds a builder's routes and compiles every one of them, with its consumer, before the context
+ * registers any: a bad route (bad URI, bad option, bad step) fails the whole batch.
+ */
+export function prepareRoutes(
+  builder: RouteBuilder,
+  context: ContextInternals,
+  taken: (id: string) => boolean,
+  nextId: () => string,
+): RouteRuntime[] {
+  const { routes: definitions, errorHandling } = builder.build();
+  assignIds(definitions, taken, nextId);
+  return definitions.map((definition) => {
+    const stopHooks: Array<() => void | Promise<void>> = [];
+    const pipeline = compileRoute(definition, errorHandling, context, stopHooks);
+    const endpoint = context.endpoint(definition.from);
+    if (endpoint.createConsumer === undefined) {
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `Route '${definition.id}': endpoint '${definition.from}' cannot be consumed from (it is producer-only)`,
+      );
+    }
+    const keepOriginal = usesOriginalMessage([definition.errorHandling, errorHandling]);
+    const route = new RouteRuntime(definition, pipeline, context, keepOriginal);
+    for (const hook of stopHooks) route.onStop(hook);
+    route.consumer = endpoint.createConsumer(route.process, { routeId: definition.id });
+    return route;
+  });
+}
