@@ -1,13 +1,8 @@
-import {
-  isAccessorNode,
-  isFunctionAssignmentNode,
-  isFunctionNode,
-  isSymbolNode,
-  type MathNode,
-} from "mathjs";
+import type { MathNode } from "mathjs";
 import { LlmToolsError } from "../errors.js";
 import { ALLOWED_FUNCTIONS, DISABLED_FUNCTIONS } from "./function-lists.js";
 import { disabledFunctionError, type HardenedMath } from "./hardened-math.js";
+import { mathjs } from "./mathjs-module.js";
 
 const TOOL_NAME = "math_eval";
 const RESERVED_PREFIX = "__routekit";
@@ -21,16 +16,16 @@ const LONGEST_QUOTE = 60;
  */
 export function prepareExpression(root: MathNode, math: HardenedMath): MathNode {
   root.traverse((node) => {
-    if (isFunctionNode(node) && isAccessorNode(node.fn)) {
+    if (mathjs().isFunctionNode(node) && mathjs().isAccessorNode(node.fn)) {
       throw refused(`method calls are not allowed (found '${quote(node.toString())}')`);
     }
-    if (isSymbolNode(node)) checkName(node.name, math.namespace);
-    if (isFunctionAssignmentNode(node)) {
+    if (mathjs().isSymbolNode(node)) checkName(node.name, math.namespace);
+    if (mathjs().isFunctionAssignmentNode(node)) {
       for (const name of [node.name, ...node.params]) checkName(name, math.namespace);
     }
   });
   root.traverse((node) => {
-    if (isFunctionAssignmentNode(node)) node.expr = math.tickCall(node.expr);
+    if (mathjs().isFunctionAssignmentNode(node)) node.expr = math.tickCall(node.expr);
   });
   return root;
 }

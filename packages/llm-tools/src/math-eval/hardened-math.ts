@@ -1,10 +1,11 @@
-import { all, create, type MathNode } from "mathjs";
+import type { MathNode } from "mathjs";
 import { LlmToolsError } from "../errors.js";
 import { currentMeter } from "./evaluation-meter.js";
 import { FUNCTION_GUARDS } from "./function-guards.js";
 import { DISABLED_FUNCTIONS } from "./function-lists.js";
 import { guardFunction, type TypedFactory } from "./guard-function.js";
 import { guardedLogicalOperators } from "./logical-operators.js";
+import { mathjs } from "./mathjs-module.js";
 import { userFunctionResultGuard } from "./matrix-guards.js";
 
 /** The function every user-defined function's body is wrapped in: it counts a step and the result. */
@@ -36,6 +37,7 @@ export function disabledFunctionError(name: string): LlmToolsError {
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 
 function createHardenedMath(): HardenedMath {
+  const { all, create } = mathjs();
   if (all === undefined) throw new Error("mathjs exports no 'all' factories");
   const math = create(all);
   const parse = math.parse;

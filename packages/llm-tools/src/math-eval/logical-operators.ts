@@ -1,5 +1,6 @@
-import { isCollection, type MathNode } from "mathjs";
+import type { MathNode } from "mathjs";
 import { currentMeter } from "./evaluation-meter.js";
+import { mathjs } from "./mathjs-module.js";
 import { elementwiseGuard } from "./matrix-guards.js";
 
 type PlainFunction = (...args: unknown[]) => unknown;
@@ -49,7 +50,7 @@ export function guardedLogicalOperators(
       const [leftNode, rightNode] = args;
       if (leftNode === undefined || rightNode === undefined) return eager(...args);
       const left = evaluateNode(leftNode, scope);
-      if (!isCollection(left)) {
+      if (!mathjs().isCollection(left)) {
         const decided = shortCircuit(left, eager);
         if (decided !== undefined) return decided.value;
       }

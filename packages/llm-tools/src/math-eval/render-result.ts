@@ -1,4 +1,4 @@
-import { isBigNumber, isComplex, isFraction, isMatrix, isResultSet, isUnit } from "mathjs";
+import { mathjs } from "./mathjs-module.js";
 
 /** Significant digits of the numbers inside complex and unit strings (hides binary rounding noise). */
 const STRING_PRECISION = 14;
@@ -17,12 +17,12 @@ export function renderResult(value: unknown): string {
   if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value) : "null";
   if (typeof value === "boolean" || typeof value === "string") return JSON.stringify(value);
   if (typeof value === "bigint") return value.toString();
-  if (isBigNumber(value)) return value.isFinite() ? value.toString() : "null";
-  if (isFraction(value)) return renderFraction(value.s, BigInt(value.n), BigInt(value.d));
-  if (isComplex(value)) return JSON.stringify(value.format(STRING_PRECISION));
-  if (isUnit(value)) return JSON.stringify(value.format({ precision: STRING_PRECISION }));
-  if (isResultSet(value)) return renderResult(value.entries.at(-1));
-  if (isMatrix(value)) return renderResult(value.toArray());
+  if (mathjs().isBigNumber(value)) return value.isFinite() ? value.toString() : "null";
+  if (mathjs().isFraction(value)) return renderFraction(value.s, BigInt(value.n), BigInt(value.d));
+  if (mathjs().isComplex(value)) return JSON.stringify(value.format(STRING_PRECISION));
+  if (mathjs().isUnit(value)) return JSON.stringify(value.format({ precision: STRING_PRECISION }));
+  if (mathjs().isResultSet(value)) return renderResult(value.entries.at(-1));
+  if (mathjs().isMatrix(value)) return renderResult(value.toArray());
   if (Array.isArray(value)) return `[${value.map(renderResult).join(",")}]`;
   if (Object.getPrototypeOf(value) === Object.prototype) {
     const members = Object.entries(value).map(

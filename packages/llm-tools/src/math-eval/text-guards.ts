@@ -1,6 +1,6 @@
-import { isBigNumber } from "mathjs";
 import { refuse } from "./evaluation-meter.js";
 import type { Guard } from "./guard.js";
+import { mathjs } from "./mathjs-module.js";
 import { elementsOf, numberOf } from "./value-shapes.js";
 
 /** Longest string a text function may produce. */
@@ -57,7 +57,7 @@ function checkPrecision(option: unknown, name: string): void {
 
 function checkBigNumbers(value: unknown, name: string): void {
   for (const element of elementsOf(value)) {
-    if (isBigNumber(element) && Math.abs(element.e) > MAX_FORMATTED_EXPONENT) {
+    if (mathjs().isBigNumber(element) && Math.abs(element.e) > MAX_FORMATTED_EXPONENT) {
       throw refuse(
         `${name} accepts BigNumbers with a decimal exponent up to ${MAX_FORMATTED_EXPONENT} (found ${element.e})`,
       );

@@ -1,8 +1,8 @@
-import { isBigNumber, isFraction, isMatrix, isRange } from "mathjs";
+import { mathjs } from "./mathjs-module.js";
 
 /** The size of an array or matrix (one entry per dimension), or undefined for anything else. */
 export function collectionSize(value: unknown): number[] | undefined {
-  if (isMatrix(value)) return value.size();
+  if (mathjs().isMatrix(value)) return value.size();
   if (!Array.isArray(value)) return undefined;
   const size: number[] = [];
   let level: unknown = value;
@@ -59,7 +59,7 @@ export function broadcastCount(args: readonly unknown[]): number | undefined {
 export function numberOf(value: unknown): number | undefined {
   if (typeof value === "number") return value;
   if (typeof value === "bigint") return Number(value);
-  if (isBigNumber(value) || isFraction(value)) return Number(value);
+  if (mathjs().isBigNumber(value) || mathjs().isFraction(value)) return Number(value);
   return undefined;
 }
 
@@ -67,8 +67,8 @@ export function numberOf(value: unknown): number | undefined {
 export function largestMagnitude(value: unknown): number {
   const number = numberOf(value);
   if (number !== undefined) return Math.abs(number);
-  if (isMatrix(value)) return largestMagnitude(value.valueOf());
-  if (isRange(value)) {
+  if (mathjs().isMatrix(value)) return largestMagnitude(value.valueOf());
+  if (mathjs().isRange(value)) {
     const { start, end } = value as { start: number; end: number };
     return Math.max(Math.abs(start), Math.abs(end));
   }
@@ -83,7 +83,7 @@ export function largestMagnitude(value: unknown): number {
 /** The bit length of an exact integer or fraction (bigint or Fraction), 0 for anything else. */
 export function exactBits(value: unknown): number {
   if (typeof value === "bigint") return bitLength(value);
-  if (isFraction(value)) return bitLength(BigInt(value.n)) + bitLength(BigInt(value.d));
+  if (mathjs().isFraction(value)) return bitLength(BigInt(value.n)) + bitLength(BigInt(value.d));
   return 0;
 }
 
