@@ -1,4 +1,5 @@
-import fontoxpath from "fontoxpath";
+import { createRequire } from "node:module";
+import type * as FontoXPath from "fontoxpath";
 import { Document } from "slimdom";
 import { ExpressionError, RoutekitError } from "../errors.js";
 import { BoundedCache } from "./bounded-cache.js";
@@ -10,8 +11,28 @@ import { xpathItemToString } from "./xpath-result.js";
 /** Longest XPath expression accepted. */
 export const MAX_XPATH_LENGTH = 4096;
 
-const ALL_RESULTS = fontoxpath.evaluateXPath.ALL_RESULTS_TYPE;
-const OPTIONS = { language: fontoxpath.evaluateXPath.XPATH_3_1_LANGUAGE };
+const require = createRequire(import.meta.url);
+
+/** fontoxpath with the settings every call uses. */
+interface XPathEngine {
+  readonly api: typeof FontoXPath;
+  readonly allResults: typeof FontoXPath.evaluateXPath.ALL_RESULTS_TYPE;
+  readonly options: { language: typeof FontoXPath.evaluateXPath.XPATH_3_1_LANGUAGE };
+}
+let loaded: XPathEngine | undefined;
+
+/** fontoxpath, loaded on first use (it takes a few hundred ms): routes without XPath never pay. */
+function engine(): XPathEngine {
+  if (loaded === undefined) {
+    const api = require("fontoxpath") as typeof FontoXPath;
+    loaded = {
+      api,
+      allResults: api.evaluateXPath.ALL_RESULTS_TYPE,
+      options: { language: api.evaluateXPath.XPATH_3_1_LANGUAGE },
+    };
+  }
+  return loaded;
+}
 
 /** What we know about one expression; fontoxpath caches the compiled form itself, keyed by text. */
 interface XPathPlan {
@@ -83,7 +104,8 @@ function planFor(expression: string): XPathPlan {
 }
 
 function run(expression: string, document: Document): unknown[] {
-  return fontoxpath.evaluateXPath(expression, document, null, null, ALL_RESULTS, OPTIONS);
+  const { api, allResults, options } = engine();
+  return api.evaluateXPath(expression, document, null, null, allResults, options);
 }
 
 function evaluateItems(expression: string, document: Document): unknown[] {
@@ -119,7 +141,7 @@ export function checkXPathSyntax(expression: string): void {
   planFor(expression);
   syntaxDocument ??= new Document();
   try {
-    fontoxpath.parseScript(expression, OPTIONS, syntaxDocument);
+    engine().api.parseScript(expression, engine().options, syntaxDocument);
   } catch (error) {
     throw toXPathError(expression, error);
   }
