@@ -1,4 +1,5 @@
 import { defineStep, type Exchange } from "@routekit/core";
+import { hardenedMath } from "../math-eval/hardened-math.js";
 import { type MathEvalOptions, resolveMathEvalOptions, runMathEval } from "../math-eval/index.js";
 
 /**
@@ -9,6 +10,8 @@ import { type MathEvalOptions, resolveMathEvalOptions, runMathEval } from "../ma
  */
 export const mathEval = defineStep("mathEval", (options: MathEvalOptions = {}) => {
   resolveMathEvalOptions(options);
+  // Load mathjs and build the hardened instance when the route is added, not on the first call.
+  hardenedMath();
   return (exchange: Exchange): void => {
     exchange.body = runMathEval(exchange.body, options);
   };
