@@ -1,4 +1,5 @@
 import { setMaxListeners } from "node:events";
+import { checkComponent, checkPlugin, describeArgument } from "./check-extension.js";
 import type { Component, Endpoint } from "./component.js";
 import { directComponent } from "./components/direct.js";
 import { logComponent } from "./components/log.js";
@@ -96,33 +97,13 @@ class DefaultContext implements ContextInternals {
   }
 
   use(plugin: Plugin): this {
-    if (
-      plugin === null ||
-      typeof plugin !== "object" ||
-      typeof plugin.install !== "function" ||
-      typeof plugin.name !== "string"
-    ) {
-      throw new RoutekitError(
-        "PLUGIN_INVALID",
-        `context.use() expects a plugin { name, install(context) } (found ${describe(plugin)})`,
-      );
-    }
+    checkPlugin(plugin);
     plugin.install(this);
     return this;
   }
 
   addComponent(component: Component): this {
-    if (
-      component === null ||
-      typeof component !== "object" ||
-      typeof component.scheme !== "string" ||
-      typeof component.createEndpoint !== "function"
-    ) {
-      throw new RoutekitError(
-        "PLUGIN_INVALID",
-        `addComponent() expects a component { scheme, options, createEndpoint } (found ${describe(component)})`,
-      );
-    }
+    checkComponent(component);
     this.#components.set(component.scheme, component);
     return this;
   }
@@ -177,7 +158,7 @@ class DefaultContext implements ContextInternals {
     if (builder === undefined) {
       throw new RoutekitError(
         "ROUTE_INVALID",
-        `addRoutes() expects a RouteBuilder or a function (r) => {...} (found ${describe(routes)})`,
+        `addRoutes() expects a RouteBuilder or a function (r) => {...} (found ${describeArgument(routes)})`,
       );
     }
     const compiled = prepareRoutes(
@@ -374,13 +355,6 @@ class DefaultContext implements ContextInternals {
       return Promise.reject(error);
     }
   }
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (typeof value === "object")
-    return `an object with keys ${Object.keys(value as object).join(", ") || "(none)"}`;
-  return `${typeof value} ${String(value)}`;
 }
 
 /**
