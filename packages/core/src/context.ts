@@ -17,6 +17,7 @@ import type {
   StopOptions,
 } from "./context-types.js";
 import { RuntimeExchange } from "./create-exchange.js";
+import { createDeadline } from "./deadline.js";
 import { RoutekitError } from "./errors.js";
 import { EventBus } from "./events.js";
 import type { Exchange, Headers } from "./exchange.js";
@@ -292,11 +293,10 @@ class DefaultContext implements ContextInternals {
 
   createExchange<TBody = unknown>(init: ExchangeInit<TBody> = {}): Exchange<TBody> {
     let signal = this.#controller.signal;
-    if (init.signal !== undefined || init.timeoutMs !== undefined) {
-      const signals = [signal];
-      if (init.signal !== undefined) signals.push(init.signal);
-      if (init.timeoutMs !== undefined) signals.push(AbortSignal.timeout(init.timeoutMs));
-      signal = AbortSignal.any(signals);
+    if (init.timeoutMs !== undefined) {
+      signal = createDeadline(init.timeoutMs, signal, init.signal).signal;
+    } else if (init.signal !== undefined) {
+      signal = AbortSignal.any([signal, init.signal]);
     }
     return new RuntimeExchange(
       this,

@@ -1,4 +1,5 @@
 import type { Exchange, Processor } from "@routekit/core";
+import { createDeadline } from "@routekit/core";
 import { type Dispatcher, request } from "undici";
 import { decodeResponseBody, encodeRequestBody, excerpt } from "./client-body.js";
 import { HttpError, HttpOperationFailedError } from "./http-error.js";
@@ -32,8 +33,8 @@ export function createHttpClient(
     const headers = outgoingHeaders(exchange, uri);
     if (encoded.contentType !== undefined && headers["content-type"] === undefined)
       headers["content-type"] = encoded.contentType;
-    const deadline = AbortSignal.timeout(options.timeout);
-    const signal = AbortSignal.any([deadline, exchange.signal]);
+    const deadline = createDeadline(options.timeout, exchange.signal);
+    const signal = deadline.signal;
     let status: number;
     let responseHeaders: Record<string, string | string[] | undefined>;
     let bytes: Buffer;
@@ -50,7 +51,7 @@ export function createHttpClient(
       bytes = await readLimited(response.body, options.maxResponseBytes, where);
     } catch (error) {
       if (error instanceof HttpError) throw error;
-      if (deadline.aborted) {
+      if (deadline.timedOut()) {
         throw new HttpError(
           "HTTP_TIMEOUT",
           `${where}: no complete response within ${options.timeout} ms (timeout)`,
@@ -65,6 +66,8 @@ export function createHttpClient(
         });
       }
       throw new HttpError("HTTP_REQUEST_FAILED", `${where}: ${describeFailure(error)}`, { cause: error });
+    } finally {
+      deadline.clear();
     }
     const contentType = single(responseHeaders["content-type"]);
     const [low, high] = options.okStatusCodeRange;

@@ -87,6 +87,8 @@ export async function fetchText(
     };
   } catch (error) {
     throw toFetchError(error, deadline, signal, shown, resolved.timeoutMs);
+  } finally {
+    deadline.clear();
   }
 }
 

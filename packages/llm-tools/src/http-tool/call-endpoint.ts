@@ -73,6 +73,8 @@ export async function callEndpoint(
       message = `${target} aborted by the caller: ${reasonOf(context.signal.reason)}`;
     else message = `${target} failed: ${reasonOf(error)}`;
     return failure(redact(message, expanded.secrets), status);
+  } finally {
+    deadline.clear();
   }
 }
 

@@ -92,6 +92,8 @@ export async function tavilySearch(
     if (error instanceof LlmToolsError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw failed(redact(`request to ${resolved.searchUrl} failed: ${reason}`));
+  } finally {
+    deadline.clear();
   }
 }
 

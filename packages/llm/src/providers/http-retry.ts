@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { createDeadline } from "@routekit/core";
 import { type Dispatcher, request } from "undici";
 import { LlmError, ModelRequestError } from "../errors.js";
 import { redactSecrets } from "./redact-secrets.js";
@@ -54,8 +55,8 @@ export async function postJsonWithRetry(options: JsonPostOptions): Promise<unkno
 }
 
 async function attemptPost(options: JsonPostOptions): Promise<{ text: string } | AttemptFailure> {
-  const deadline = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  const deadline = createDeadline(options.timeoutMs, options.signal);
+  const signal = deadline.signal;
   try {
     const response = await request(options.url, {
       method: "POST",
@@ -79,11 +80,13 @@ async function attemptPost(options: JsonPostOptions): Promise<{ text: string } |
     };
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    if (deadline.aborted) {
+    if (deadline.timedOut()) {
       return { reason: `no reply within ${options.timeoutMs} ms (timeoutMs)`, retryable: true, cause: error };
     }
     const message = error instanceof Error ? error.message : String(error);
     return { reason: `transport error: ${message}`, retryable: true, cause: error };
+  } finally {
+    deadline.clear();
   }
 }
 
