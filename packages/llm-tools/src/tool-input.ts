@@ -28,19 +28,22 @@ export function parseToolInput(body: unknown, toolName: string): ToolInput {
   return value as ToolInput;
 }
 
+/** The error for a key holding the wrong type: names the tool, the key, what was expected and found. */
+function wrongType(toolName: string, key: string, expected: string, value: unknown): ToolInputError {
+  return new ToolInputError(
+    toolName,
+    `${toolName}: key '${key}' must be ${expected} (found ${describe(value)})`,
+    key,
+  );
+}
+
 /** A required string field; names the tool and key when it is missing or not a string. */
 export function requireString(input: ToolInput, key: string, toolName: string): string {
   const value = input[key];
   if (value === undefined || value === null) {
     throw new ToolInputError(toolName, `${toolName}: required key '${key}' is missing`, key);
   }
-  if (typeof value !== "string") {
-    throw new ToolInputError(
-      toolName,
-      `${toolName}: key '${key}' must be a string (found ${describe(value)})`,
-      key,
-    );
-  }
+  if (typeof value !== "string") throw wrongType(toolName, key, "a string", value);
   return value;
 }
 
@@ -48,13 +51,7 @@ export function requireString(input: ToolInput, key: string, toolName: string): 
 export function optionalString(input: ToolInput, key: string, toolName: string): string | undefined {
   const value = input[key];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "string") {
-    throw new ToolInputError(
-      toolName,
-      `${toolName}: key '${key}' must be a string (found ${describe(value)})`,
-      key,
-    );
-  }
+  if (typeof value !== "string") throw wrongType(toolName, key, "a string", value);
   return value;
 }
 
@@ -63,13 +60,8 @@ export function optionalNumber(input: ToolInput, key: string, toolName: string):
   const value = input[key];
   if (value === undefined || value === null) return undefined;
   const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-  if (typeof number !== "number" || !Number.isFinite(number)) {
-    throw new ToolInputError(
-      toolName,
-      `${toolName}: key '${key}' must be a number (found ${describe(value)})`,
-      key,
-    );
-  }
+  if (typeof number !== "number" || !Number.isFinite(number))
+    throw wrongType(toolName, key, "a number", value);
   return number;
 }
 
@@ -79,11 +71,7 @@ export function optionalBoolean(input: ToolInput, key: string, toolName: string)
   if (value === undefined || value === null) return undefined;
   if (typeof value === "boolean") return value;
   if (value === "true" || value === "false") return value === "true";
-  throw new ToolInputError(
-    toolName,
-    `${toolName}: key '${key}' must be a boolean (found ${describe(value)})`,
-    key,
-  );
+  throw wrongType(toolName, key, "a boolean", value);
 }
 
 /** A short description of a value's JSON type, for error messages. */
