@@ -17,7 +17,11 @@ export type RoutekitErrorCode =
   | "CIRCUIT_OPEN"
   | "THROTTLED"
   | "IDEMPOTENT_KEY_MISSING"
-  | "PLUGIN_INVALID";
+  | "PLUGIN_INVALID"
+  | "BUDGET_TIMEOUT"
+  | "BUDGET_LIMIT_EXCEEDED"
+  | "BUDGET_TASK_FAILED"
+  | "BUDGET_OPTION_INVALID";
 
 /** The one error base class of @routekit/core; `code` says what kind of failure it is. */
 export class RoutekitError extends Error {

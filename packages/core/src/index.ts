@@ -1,6 +1,18 @@
 // Verbs install themselves on the DSL when loaded.
 import "./processors/index.js";
 
+// Budget: bounded evaluation of untrusted text in terminable worker threads
+export {
+  type Budget,
+  type BudgetRunOptions,
+  createBudget,
+  isBudget,
+  sharedBudget,
+} from "./budget/budget.js";
+export { BudgetError, type BudgetErrorCode, type TaskErrorInfo } from "./budget/budget-error.js";
+export { BUDGET_DEFAULTS, type BudgetOptions, type ResolvedBudgetOptions } from "./budget/budget-options.js";
+export { type BudgetTask, type BudgetTaskFunction, defineBudgetTask } from "./budget/budget-task.js";
+export type { BudgetStats } from "./budget/worker-pool.js";
 // Components and endpoints
 export {
   type Component,
