@@ -3,7 +3,7 @@ import { LlmToolsError, ToolInputError } from "../errors.js";
 import { describe } from "../tool-input.js";
 import { createDeadline, type Deadline } from "./deadline.js";
 import { describeUrl } from "./describe-url.js";
-import { guardError } from "./guarded-lookup.js";
+import { guardError } from "./guard-error.js";
 import { isHostAllowed, normalizeHost } from "./host-allowlist.js";
 import { type HttpFetchOptions, resolveHttpFetchOptions } from "./http-fetch-options.js";
 import { decodeUtf8, discardBody, readBody, readExcerpt } from "./read-body.js";

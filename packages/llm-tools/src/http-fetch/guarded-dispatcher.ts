@@ -1,29 +1,39 @@
-import { isIP, type LookupFunction } from "node:net";
-import { Agent, type Dispatcher, interceptors } from "undici";
+import type { LookupFunction } from "node:net";
+import { Agent, type buildConnector, type Dispatcher, interceptors } from "undici";
 import { classifyAddress } from "./address-policy.js";
-import { describeUrl } from "./describe-url.js";
-import { createGuardedLookup, guardError } from "./guarded-lookup.js";
+import { guardError } from "./guard-error.js";
+import { createGuardedConnector } from "./guarded-connector.js";
 import { type HostAllowlist, isHostAllowed, normalizeHost, prepareHostAllowlist } from "./host-allowlist.js";
+import { formatIpv4, parseIpv4 } from "./ip-address.js";
 import { booleanOption, integerOption, optionError } from "./option-checks.js";
 
 /** Options of `createGuardedDispatcher`. */
 export interface GuardedDispatcherOptions {
   /** Allow loopback, private, link-local and other non-public addresses. Default false. */
   allowPrivateNetwork?: boolean;
-  /** Exact host names (case-insensitive) every request and redirect hop must target; empty = any. */
+  /** Exact host names (case-insensitive) every connection and redirect hop must target; empty = any. */
   hostAllowlist?: readonly string[];
   /** Redirects followed before the 3xx response is handed back as it is. Default 5. */
   maxRedirections?: number;
   /** The DNS lookup to guard; defaults to `dns.lookup`. Tests inject one to resolve made-up names. */
   lookup?: LookupFunction;
+  /**
+   * Opens the socket once the guard has checked the address (it receives the checked address as
+   * `hostname`); defaults to undici's connector. For proxies, custom TLS, or tests that must
+   * never dial anything but loopback.
+   */
+  connect?: buildConnector.connector;
   /** The tool named in refusal errors. Default "http_fetch". */
   toolName?: string;
 }
 
 /**
- * An undici dispatcher that refuses server-side request forgery: every redirect hop is checked
- * against the host allowlist and for refused IP literals, and every connection re-checks the
- * addresses DNS returned at connect time (so rebinding between check and use does not help).
+ * An undici dispatcher that refuses server-side request forgery where it matters: on the socket.
+ * Its connector judges every connection — first request, each redirect hop, each reconnect — by
+ * the origin it connects to (never by how a path parses): the host must be in the allowlist, and
+ * the address actually dialled (an IP literal, or every address the lookup returns) must pass
+ * `classifyAddress` unless `allowPrivateNetwork`. A per-hop check in front of the redirect
+ * interceptor refuses the same hops earlier, with the redirect named in the message.
  */
 export function createGuardedDispatcher(options: GuardedDispatcherOptions = {}): Dispatcher {
   const toolName = options.toolName ?? "http_fetch";
@@ -40,15 +50,24 @@ export function createGuardedDispatcher(options: GuardedDispatcherOptions = {}):
   if (options.lookup !== undefined && typeof options.lookup !== "function") {
     throw optionError(toolName, "lookup", "a dns.lookup-compatible function", options.lookup);
   }
+  if (options.connect !== undefined && typeof options.connect !== "function") {
+    throw optionError(toolName, "connect", "an undici connector function", options.connect);
+  }
   const allowlist = prepareHostAllowlist(options.hostAllowlist ?? [], toolName);
-  const lookup = allowPrivateNetwork ? options.lookup : createGuardedLookup(toolName, options.lookup);
-  return new Agent({ connect: lookup === undefined ? {} : { lookup } }).compose(
+  const connect = createGuardedConnector({
+    toolName,
+    allowlist,
+    allowPrivateNetwork,
+    lookup: options.lookup,
+    connect: options.connect,
+  });
+  return new Agent({ connect }).compose(
     createHopCheck(allowlist, allowPrivateNetwork, toolName),
     interceptors.redirect({ maxRedirections }),
   );
 }
 
-/** Checks each hop (the first request and every redirect) before it is dispatched. */
+/** Checks each hop (the first request and every redirect) by its origin before it is dispatched. */
 function createHopCheck(
   allowlist: HostAllowlist,
   allowPrivateNetwork: boolean,
@@ -58,8 +77,14 @@ function createHopCheck(
   return (dispatch) => (dispatchOptions, handler) => {
     const redirected = seen.has(handler);
     seen.add(handler);
-    const target = new URL(dispatchOptions.path, String(dispatchOptions.origin));
-    const refusal = checkHop(target, allowlist, allowPrivateNetwork, toolName, redirected);
+    const refusal = checkHop(
+      String(dispatchOptions.origin ?? ""),
+      dispatchOptions.path,
+      allowlist,
+      allowPrivateNetwork,
+      toolName,
+      redirected,
+    );
     if (refusal === undefined) return dispatch(dispatchOptions, handler);
     handler.onResponseError?.(refusedController(refusal), refusal);
     return true;
@@ -67,32 +92,42 @@ function createHopCheck(
 }
 
 function checkHop(
-  target: URL,
+  origin: string,
+  path: string,
   allowlist: HostAllowlist,
   allowPrivateNetwork: boolean,
   toolName: string,
   redirected: boolean,
 ): Error | undefined {
-  const where = redirected ? `redirect to ${describeUrl(target)}` : `request to ${describeUrl(target)}`;
-  if (!isHostAllowed(allowlist, target.hostname)) {
+  let hostname: string;
+  try {
+    hostname = new URL(origin).hostname;
+  } catch {
+    return guardError(toolName, `${toolName}: refused a request with no valid origin (found '${origin}')`);
+  }
+  // Shown as sent: origin, then the path as is (a path is never resolved as a URL of its own).
+  const where = `${redirected ? "redirect to" : "request to"} ${origin.replace(/\/$/, "")}${path}`;
+  if (!isHostAllowed(allowlist, hostname)) {
     return guardError(
       toolName,
-      `${toolName}: refused ${where}: host '${normalizeHost(target.hostname)}' is not in hostAllowlist ` +
+      `${toolName}: refused ${where}: host '${normalizeHost(hostname)}' is not in hostAllowlist ` +
         `[${[...allowlist].join(", ")}]`,
     );
   }
   if (allowPrivateNetwork) return undefined;
-  const reason = blockedReason(target.hostname);
+  const reason = blockedReason(hostname);
   return reason === undefined ? undefined : guardError(toolName, `${toolName}: refused ${where}: ${reason}`);
 }
 
-/** Why an IP-literal host is refused (IP literals never reach a DNS lookup); names are left to the lookup. */
+/** Why an IP-literal host is refused; names are judged by the connector once resolved. */
 function blockedReason(hostname: string): string | undefined {
   const host = normalizeHost(hostname);
-  if (isIP(host) === 0) return undefined;
-  const verdict = classifyAddress(host);
+  const ipv4 = parseIpv4(host);
+  const address = ipv4 === undefined ? host : formatIpv4(ipv4);
+  if (ipv4 === undefined && !host.includes(":")) return undefined;
+  const verdict = classifyAddress(address);
   return verdict.blocked
-    ? `address ${host} is ${verdict.reason} (set allowPrivateNetwork: true to allow private addresses)`
+    ? `address ${address} is ${verdict.reason} (set allowPrivateNetwork: true to allow private addresses)`
     : undefined;
 }
 

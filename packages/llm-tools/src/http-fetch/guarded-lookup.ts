@@ -1,11 +1,11 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import type { LookupFunction } from "node:net";
-import { LlmToolsError } from "../errors.js";
 import { classifyAddress } from "./address-policy.js";
+import { guardError } from "./guard-error.js";
 
 /**
  * Wraps a DNS lookup so that a name resolving to any refused address (see `classifyAddress`)
- * fails before a socket connects. All addresses are resolved and checked, not only the first:
+ * fails before a socket connects (for a custom agent; the guarded dispatcher checks in its connector). All addresses are resolved and checked, not only the first:
  * a DNS answer that mixes a public and a private address is refused as a whole.
  */
 export function createGuardedLookup(toolName: string, lookup: LookupFunction = dnsLookup): LookupFunction {
@@ -40,9 +40,4 @@ export function createGuardedLookup(toolName: string, lookup: LookupFunction = d
 function toAddressList(result: string | LookupAddress[], family: number | undefined): LookupAddress[] {
   if (Array.isArray(result)) return result;
   return result === "" ? [] : [{ address: result, family: family ?? (result.includes(":") ? 6 : 4) }];
-}
-
-/** The error every SSRF refusal raises. */
-export function guardError(toolName: string, message: string): LlmToolsError {
-  return new LlmToolsError("TOOL_GUARD_REFUSED", toolName, message);
 }
