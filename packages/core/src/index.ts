@@ -62,6 +62,8 @@ export {
   type CompiledExpression,
   type CompiledPredicate,
   checkJsonPath,
+  checkUntrustedJsonPath,
+  checkUntrustedXPath,
   checkXPathSyntax,
   compileExpression,
   compilePredicate,
@@ -72,8 +74,10 @@ export {
   header,
   isMultiMatchPath,
   jsonpath,
+  MAX_UNTRUSTED_DESCENTS,
   parseXml,
   simple,
+  UNTRUSTED_XPATH_FUNCTIONS,
   xpath,
 } from "./expressions/index.js";
 export { createConsoleLogger, type Logger } from "./logger.js";
@@ -124,6 +128,8 @@ export {
   SPLIT_SIZE,
 } from "./processors/routing/routing-properties.js";
 export type { SplitExpression, SplitOptions, SplitParts } from "./processors/routing/split.js";
+// Secrets: one redaction for every error, log line and excerpt
+export { createRedactor, REDACTED, redactSecrets } from "./redact-secrets.js";
 export { defineRouteAspect, type RouteAspectHandler } from "./route-aspects.js";
 // DSL and route definitions
 export { type OnExceptionOptions, RouteBuilder, type RoutesFunction } from "./route-builder.js";

@@ -203,7 +203,16 @@ describe("evaluation errors are RoutekitError EXPRESSION_FAILED naming the expre
       "XML document is not well-formed",
     );
     expect(
-      evaluationErrorOf(() => compileExpression("${jpath(header.p)}")(exchangeOf({ body: {} }))).message,
-    ).toContain("jpath() expects a path text, found undefined");
+      evaluationErrorOf(() => compileExpression("${jpath(1)}")(exchangeOf({ body: {} }))).message,
+    ).toContain("jpath() expects a path text, found number 1");
+  });
+
+  it("refuses a JSONPath or XPath computed from the message (untrusted text) when compiling", () => {
+    expect(() => compileExpression("${jpath(header.p)}")).toThrow(
+      /jpath\(\) takes its JSONPath as a literal text written in the route.*json_path tool step/,
+    );
+    expect(() => compileExpression("${xpath(body.query, header.doc)}")).toThrow(
+      /xpath\(\) takes its XPath as a literal text written in the route.*xpath tool step/,
+    );
   });
 });

@@ -1,5 +1,6 @@
 export type { CompiledExpression, Expression, ExpressionExchange } from "./expression-exchange.js";
 export { type CheckedJsonPath, checkJsonPath, evaluateJsonPath, MAX_JSONPATH_LENGTH } from "./jsonpath.js";
+export { checkUntrustedJsonPath, MAX_UNTRUSTED_DESCENTS } from "./jsonpath-dialect.js";
 export { isMultiMatchPath } from "./jsonpath-syntax.js";
 export { parseXml } from "./parse-xml.js";
 export {
@@ -15,4 +16,5 @@ export {
 } from "./simple.js";
 export { SIMPLE_FUNCTION_NAMES } from "./simple-functions.js";
 export { checkXPathSyntax, evaluateXPath, MAX_XPATH_LENGTH } from "./xpath.js";
+export { checkUntrustedXPath, UNTRUSTED_XPATH_FUNCTIONS } from "./xpath-dialect.js";
 export { formatXPathNumber } from "./xpath-result.js";

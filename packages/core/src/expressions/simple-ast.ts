@@ -81,7 +81,8 @@ export type SimpleNode =
   | {
       readonly kind: "regex";
       readonly value: SimpleNode;
-      readonly pattern: RegExp;
+      /** Tests whether a whole text matches (re2js: linear time in the text's length). */
+      readonly pattern: { matches(text: string): boolean };
       readonly negated: boolean;
       readonly start: number;
     };

@@ -84,7 +84,7 @@ export function compileNode(node: SimpleNode): Evaluator {
             start,
           );
         }
-        return pattern.test(text) !== negated;
+        return pattern.matches(text) !== negated;
       };
     }
   }

@@ -1,3 +1,4 @@
+import { RE2JS } from "re2js";
 import { syntaxError } from "./expression-errors.js";
 import type { ComparisonOperator, SimpleNode, TemplatePart, TextMatchOperator } from "./simple-ast.js";
 import { type SimpleToken, tokenize } from "./simple-lexer.js";
@@ -171,15 +172,23 @@ class SimpleParser {
     return { kind: "text-match", operator, left, right: this.#parseAdditive(), negated, start };
   }
 
-  #compilePattern(token: SimpleToken & { kind: "string" }): RegExp {
+  /**
+   * Compiles a `regex` pattern with re2js, which runs in time linear in the text (a message body
+   * cannot make it backtrack); backreferences and lookahead are refused for that reason.
+   */
+  #compilePattern(token: SimpleToken & { kind: "string" }): RE2JS {
     if (token.value.length > MAX_REGEX_PATTERN_LENGTH) {
       throw this.#stream.error(`regex pattern is longer than ${MAX_REGEX_PATTERN_LENGTH} characters`, token);
     }
     try {
-      return new RegExp(`^(?:${token.value})$`);
+      return RE2JS.compile(token.value);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw syntaxError(this.#stream.text, `invalid regex pattern (${reason})`, token.start);
+      throw syntaxError(
+        this.#stream.text,
+        `invalid regex pattern (${reason}; the regex operator runs on the linear-time RE2 engine, which has no backreferences or lookaround)`,
+        token.start,
+      );
     }
   }
 

@@ -182,6 +182,15 @@ function parseCall(
     );
   }
   const [first] = args;
+  if (definition.checkLiteral !== undefined && first !== undefined && first.kind !== "literal") {
+    throw syntaxError(
+      stream.text,
+      `${name}() takes its ${name === "jpath" ? "JSONPath" : "XPath"} as a literal text written in the route; ` +
+        "one computed from the message would be untrusted text run on the route's thread " +
+        `(run it with the ${name === "jpath" ? "json_path" : "xpath"} tool step, which bounds it in a worker)`,
+      first.start,
+    );
+  }
   if (definition.checkLiteral !== undefined && first?.kind === "literal" && typeof first.value === "string") {
     try {
       definition.checkLiteral(first.value);

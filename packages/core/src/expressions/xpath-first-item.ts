@@ -56,6 +56,21 @@ export function rewriteForFirstItem(expression: string): string | undefined {
   return rewriter.apply(expression);
 }
 
+/** Whether an expression parses as XPath 1.0 (the grammar this rewriter knows). */
+export function parsesAsXPath1(expression: string): boolean {
+  const tokens = tokenizeXPath(expression);
+  if (tokens === undefined) return false;
+  const parser = new FirstItemRewriter(tokens);
+  try {
+    parser.parseExpression();
+    parser.expectEnd();
+    return true;
+  } catch (error) {
+    if (error instanceof NotXPath1) return false;
+    throw error;
+  }
+}
+
 class FirstItemRewriter {
   readonly #tokens: readonly XPathToken[];
   #index = 0;

@@ -103,7 +103,11 @@ describe("budget", () => {
   it("refuses a job at once when the queue is full", async () => {
     const limited = budget({ maxWorkers: 1, maxQueue: 2, timeoutMs: 5000 });
     await limited.run(shout, { text: "warm" });
-    const running = [limited.run(sleep, { ms: 300 }), limited.run(sleep, { ms: 1 }), limited.run(sleep, { ms: 1 })];
+    const running = [
+      limited.run(sleep, { ms: 300 }),
+      limited.run(sleep, { ms: 1 }),
+      limited.run(sleep, { ms: 1 }),
+    ];
     const error = await rejection(limited.run(shout, { text: "one too many" }));
     expect(error.code).toBe("QUEUE_FULL");
     expect(error.message).toMatch(/2 jobs are already waiting for a worker \(maxQueue 2/);
@@ -160,7 +164,9 @@ describe("budget", () => {
   });
 
   it("checks its options and names the bad one", () => {
-    expect(() => createBudget({ timeoutMs: 0 })).toThrow(/option 'timeoutMs' must be a positive integer \(found number 0\)/);
+    expect(() => createBudget({ timeoutMs: 0 })).toThrow(
+      /option 'timeoutMs' must be a positive integer \(found number 0\)/,
+    );
     expect(() => createBudget({ maxWorker: 2 } as never)).toThrow(/unknown option 'maxWorker'/);
     expect(() => defineBudgetTask("https://example.invalid/x.js", "run")).toThrow(/must be a file: URL/);
   });
