@@ -16,11 +16,11 @@ import type {
   RouteStatus,
   StopOptions,
 } from "./context-types.js";
-import { RuntimeExchange } from "./create-exchange.js";
-import { createDeadline } from "./deadline.js";
+import { RuntimeExchange, releaseExchange } from "./create-exchange.js";
 import { RoutekitError } from "./errors.js";
 import { EventBus } from "./events.js";
 import type { Exchange, Headers } from "./exchange.js";
+import { DeadlineSet, ExchangeDeadline } from "./exchange-deadline.js";
 import { dispatch, replyOf } from "./exchange-dispatch.js";
 import { createConsoleLogger, type Logger } from "./logger.js";
 import { didYouMean } from "./nearest.js";
@@ -51,6 +51,43 @@ function unboundedController(): AbortController {
   return controller;
 }
 
+/**
+ * The context's shutdown signal and the deadlines of its exchanges. An exchange with its own
+ * deadline or caller signal joins `deadlines` instead of listening on the shutdown signal: one
+ * listener on that long-lived signal aborts them all, and a finished exchange simply leaves.
+ */
+function createShutdown(): { controller: AbortController; deadlines: DeadlineSet } {
+  const controller = unboundedController();
+  const deadlines = new DeadlineSet();
+  controller.signal.addEventListener("abort", () => deadlines.abortAll(controller.signal.reason), {
+    once: true,
+  });
+  return { controller, deadlines };
+}
+
+function checkTimeout(timeoutMs: unknown): void {
+  if (typeof timeoutMs !== "number" || Number.isNaN(timeoutMs) || timeoutMs < 0) {
+    throw new RoutekitError(
+      "EXCHANGE_INVALID",
+      `createExchange: option 'timeoutMs' expects a number of milliseconds >= 0 (found ${describeArgument(timeoutMs)})`,
+    );
+  }
+}
+
+function checkSignal(signal: unknown): void {
+  if (!(signal instanceof AbortSignal)) {
+    throw new RoutekitError(
+      "EXCHANGE_INVALID",
+      `createExchange: option 'signal' expects an AbortSignal (found ${describeArgument(signal)})`,
+    );
+  }
+}
+
+function releasedAfter(exchange: Exchange): Exchange {
+  releaseExchange(exchange);
+  return exchange;
+}
+
 class DefaultContext implements ContextInternals {
   readonly name: string;
   readonly events = new EventBus();
@@ -61,7 +98,7 @@ class DefaultContext implements ContextInternals {
   readonly #routes = new Map<string, RouteRuntime>();
   readonly #lifecycle: LifecycleHook[] = [];
   readonly #services = new Map<string, unknown>();
-  #controller = unboundedController();
+  #shutdown = createShutdown();
   #pending = 0;
   #idle: Array<() => void> = [];
   #routeCounter = 0;
@@ -79,7 +116,7 @@ class DefaultContext implements ContextInternals {
   }
 
   get shutdownSignal(): AbortSignal {
-    return this.#controller.signal;
+    return this.#shutdown.controller.signal;
   }
 
   trackPending(delta: number): void {
@@ -194,7 +231,7 @@ class DefaultContext implements ContextInternals {
         "Context is stopping: wait for stop() before starting it again",
       );
     this.#state = "starting";
-    this.#controller = unboundedController();
+    this.#shutdown = createShutdown();
     try {
       for (const hook of this.#lifecycle) await hook.start?.();
       for (const endpoint of this.#endpoints.values()) await endpoint.start?.();
@@ -225,7 +262,7 @@ class DefaultContext implements ContextInternals {
     const started = [...this.#routes.values()].filter((route) => route.state === "started");
     let failure: unknown;
     try {
-      await stopRoutes(started, this, options.timeoutMs ?? 45_000, this.#controller);
+      await stopRoutes(started, this, options.timeoutMs ?? 45_000, this.#shutdown.controller);
     } catch (error) {
       failure = error;
     }
@@ -292,20 +329,27 @@ class DefaultContext implements ContextInternals {
   }
 
   createExchange<TBody = unknown>(init: ExchangeInit<TBody> = {}): Exchange<TBody> {
-    let signal = this.#controller.signal;
-    if (init.timeoutMs !== undefined) {
-      signal = createDeadline(init.timeoutMs, signal, init.signal).signal;
-    } else if (init.signal !== undefined) {
-      signal = AbortSignal.any([signal, init.signal]);
+    const shutdown = this.#shutdown.controller.signal;
+    const timeoutMs = init.timeoutMs;
+    if (timeoutMs !== undefined) checkTimeout(timeoutMs);
+    if (init.signal !== undefined) checkSignal(init.signal);
+    // The shutdown signal is never combined with itself.
+    const caller = init.signal === shutdown ? undefined : init.signal;
+    let deadline: ExchangeDeadline | undefined;
+    if (timeoutMs !== undefined || caller !== undefined) {
+      deadline = new ExchangeDeadline(this.#shutdown.deadlines, timeoutMs, caller);
+      if (shutdown.aborted) deadline.abort(shutdown.reason);
     }
-    return new RuntimeExchange(
+    const exchange = new RuntimeExchange(
       this,
-      signal,
+      deadline === undefined ? shutdown : deadline.signal,
       init.body as TBody,
       init.headers === undefined ? {} : { ...init.headers },
       init.properties === undefined ? {} : { ...init.properties },
       init.pattern ?? "InOnly",
     );
+    exchange.deadline = deadline;
+    return exchange;
   }
 
   #ensureStarted(action: string, uri: string): void {
@@ -321,9 +365,14 @@ class DefaultContext implements ContextInternals {
   #dispatch(uri: string, init: ExchangeInit, handOver = false): Exchange | Promise<Exchange> {
     this.#ensureStarted("send to", uri);
     const endpoint = this.endpoint(uri);
-    const exchange = this.createExchange(init);
-    (exchange as RuntimeExchange).handedOver = handOver;
-    return dispatch(endpoint, exchange);
+    const exchange = this.createExchange(init) as RuntimeExchange;
+    exchange.handedOver = handOver;
+    const result = dispatch(endpoint, exchange);
+    // The route releases the deadline when it finishes the exchange; this covers the other
+    // paths (no consumer, a producer endpoint, a failed send).
+    if (!(result instanceof Promise)) releaseExchange(exchange);
+    else if (exchange.deadline !== undefined) return result.then(releasedAfter);
+    return result;
   }
 
   requestExchange<TBody = unknown>(uri: string, init: ExchangeInit = {}): Promise<Exchange<TBody>> {

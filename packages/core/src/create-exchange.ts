@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { RouteContext } from "./context-types.js";
 import type { Exchange, ExchangePattern, Headers } from "./exchange.js";
+import type { ExchangeDeadline } from "./exchange-deadline.js";
 
 let sequence = 0;
 const prefix = randomUUID().slice(0, 8);
@@ -41,6 +42,8 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   haltedIn: string | undefined = undefined;
   /** The message as the first route received it (kept only when a handler uses the original message). */
   original: { body: unknown; headers: Headers } | undefined = undefined;
+  /** The deadline this exchange owns (copies share the signal, not the ownership). */
+  deadline: ExchangeDeadline | undefined = undefined;
   /** Where the error was raised; set once. */
   failure: FailureLocation | undefined = undefined;
   /** The route whose error handler already dealt with `error` (no redelivery elsewhere). */
@@ -64,6 +67,19 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   }
 }
 
+/**
+ * Ends an exchange's own deadline: its timer and its listeners are released. The engine calls it
+ * when the outermost route finishes the exchange and when a dispatch settles; a component that
+ * creates exchanges with `timeoutMs` or `signal` and sends them itself calls it when it is done.
+ * Calling it again, or on an exchange without a deadline, does nothing.
+ */
+export function releaseExchange(exchange: Exchange): void {
+  const owned = (exchange as RuntimeExchange).deadline;
+  if (owned === undefined) return;
+  (exchange as RuntimeExchange).deadline = undefined;
+  owned.release();
+}
+
 /** Engine view of any exchange (exchanges are always RuntimeExchange instances). */
 export function runtime(exchange: Exchange): RuntimeExchange {
   return exchange as RuntimeExchange;
@@ -73,10 +89,14 @@ export function runtime(exchange: Exchange): RuntimeExchange {
  * A new exchange carrying a copy of the message (headers and properties shallow-copied),
  * for wire taps, multicast and split parts: changes to the copy never reach the original.
  */
-export function copyExchange<TBody>(exchange: Exchange<TBody>, body: unknown = exchange.body): Exchange {
+export function copyExchange<TBody>(
+  exchange: Exchange<TBody>,
+  body: unknown = exchange.body,
+  signal: AbortSignal = exchange.signal,
+): Exchange {
   const copy = new RuntimeExchange(
     exchange.context,
-    exchange.signal,
+    signal,
     body,
     { ...exchange.headers },
     { ...exchange.properties },

@@ -35,7 +35,7 @@ export type {
   RouteStatus,
   StopOptions,
 } from "./context-types.js";
-export { copyExchange } from "./create-exchange.js";
+export { copyExchange, releaseExchange } from "./create-exchange.js";
 export { createDeadline, type Deadline } from "./deadline.js";
 export type { OptionSchema, OptionSpec, OptionsOf } from "./endpoint-options.js";
 export { EXCEPTION_CAUGHT, REDELIVERED, REDELIVERY_COUNTER } from "./error-policy.js";

@@ -1,6 +1,6 @@
 import type { Consumer, RouteProcessor } from "./component.js";
 import type { ContextInternals } from "./context-internals.js";
-import { type RuntimeExchange, runtime } from "./create-exchange.js";
+import { type RuntimeExchange, releaseExchange, runtime } from "./create-exchange.js";
 import type { Exchange, Processor } from "./exchange.js";
 import type { RouteDefinition } from "./route-definition.js";
 
@@ -32,8 +32,12 @@ export class RouteRuntime {
       if (target.haltedIn === id) target.haltedIn = undefined;
       this.inflight--;
       target.routeId = previous;
-      // Only the outermost route counts the exchange as pending work of the context.
-      if (previous === undefined) context.trackPending(-1);
+      // Only the outermost route counts the exchange as pending work of the context, and its end
+      // is the exchange's end: its own deadline (timer, listeners) is released here.
+      if (previous === undefined) {
+        if (target.deadline !== undefined) releaseExchange(target);
+        context.trackPending(-1);
+      }
       if (started !== 0) {
         const durationMs = performance.now() - started;
         if (target.error === undefined)

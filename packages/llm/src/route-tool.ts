@@ -1,4 +1,4 @@
-import type { RouteContext, RouteDefinition } from "@routekit/core";
+import { type RouteContext, type RouteDefinition, releaseExchange } from "@routekit/core";
 import { createTool } from "./adapter/create-tool.js";
 import type { JsonSchema, Tool, ToolCallContext, ToolResult } from "./tool-types.js";
 
@@ -43,6 +43,8 @@ export function createRouteTool(context: RouteContext, route: RouteDefinition, a
     } catch (error) {
       exchange.error = error instanceof Error ? error : new Error(String(error));
     }
+    // The route released the deadline when it finished; a send that never reached it did not.
+    releaseExchange(exchange);
     if (exchange.error !== undefined) {
       const error = exchange.error;
       return { isError: true, output: JSON.stringify({ error: `${error.name}: ${error.message}` }) };

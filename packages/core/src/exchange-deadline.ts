@@ -1,0 +1,89 @@
+/** Node timers fire at once beyond this (about 24.8 days), so longer deadlines are capped to it. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The live deadlines of one context. Shutdown aborts them through this set, so the context's
+ * long-lived shutdown signal carries one listener in all instead of one per exchange.
+ */
+export class DeadlineSet {
+  readonly #live = new Set<ExchangeDeadline>();
+
+  add(deadline: ExchangeDeadline): void {
+    this.#live.add(deadline);
+  }
+
+  delete(deadline: ExchangeDeadline): void {
+    this.#live.delete(deadline);
+  }
+
+  get size(): number {
+    return this.#live.size;
+  }
+
+  /** Aborts every live deadline with `reason` (each releases itself). */
+  abortAll(reason: unknown): void {
+    for (const deadline of [...this.#live]) deadline.abort(reason);
+  }
+}
+
+/**
+ * The signal of one exchange that has its own deadline or a caller's signal: it fires at the
+ * deadline, when the caller's signal fires, or when the context aborts in-flight work. `release`
+ * (called when the exchange ends, on every path) clears the timer, removes the listener on the
+ * caller's signal and leaves the context's set, so nothing outlives the exchange.
+ */
+export class ExchangeDeadline {
+  readonly #controller = new AbortController();
+  readonly #set: DeadlineSet;
+  readonly #caller: AbortSignal | undefined;
+  #timer: NodeJS.Timeout | undefined = undefined;
+  #released = false;
+
+  constructor(set: DeadlineSet, timeoutMs: number | undefined, caller: AbortSignal | undefined) {
+    this.#set = set;
+    if (caller?.aborted) {
+      this.#caller = undefined;
+      this.#released = true;
+      this.#controller.abort(caller.reason);
+      return;
+    }
+    this.#caller = caller;
+    set.add(this);
+    // The deadline itself is the listener (`handleEvent`): no closure per exchange.
+    caller?.addEventListener("abort", this, { once: true });
+    if (timeoutMs !== undefined) {
+      const delay = Math.min(Math.max(0, timeoutMs), LONGEST_TIMER_MS);
+      this.#timer = setTimeout(fireTimeout, delay, this, timeoutMs);
+      this.#timer.unref();
+    }
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Aborts the exchange now with `reason` and releases everything it held. */
+  abort(reason: unknown): void {
+    this.release();
+    this.#controller.abort(reason);
+  }
+
+  /** Clears the timer and the listener and leaves the context's set; idempotent. */
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#caller?.removeEventListener("abort", this);
+    this.#set.delete(this);
+  }
+
+  /** The caller's signal fired. */
+  handleEvent(): void {
+    this.abort(this.#caller?.reason);
+  }
+}
+
+function fireTimeout(deadline: ExchangeDeadline, timeoutMs: number): void {
+  deadline.abort(new DOMException(`The deadline of ${timeoutMs} ms passed`, "TimeoutError"));
+}
