@@ -1,16 +1,19 @@
+import { createRedactor } from "@routekit/core";
 import type { ToolCallContext, ToolResult } from "@routekit/llm/tool";
-import { Agent, type Dispatcher, interceptors, request } from "undici";
+import { Agent, type Dispatcher, interceptors } from "undici";
 import { createDeadline } from "../http-fetch/deadline.js";
 import { describeUrl } from "../http-fetch/describe-url.js";
 import { decodeUtf8, readBody } from "../http-fetch/read-body.js";
 import { describe } from "../tool-input.js";
-import { expandHeaders, redact } from "./expand-headers.js";
+import { expandHeaders } from "./expand-headers.js";
 import { formatResponse } from "./format-response.js";
 import type { ResolvedHttpToolOptions } from "./http-tool-options.js";
 import { buildRequestParts } from "./request-parts.js";
+import { SAME_ORIGIN_REDIRECTS, type SendOutcome, sendPlain, sendWithinOrigin } from "./send-request.js";
 import { fillUrlTemplate } from "./url-template.js";
 
 let sharedDispatcher: Dispatcher | undefined;
+let sharedPlainAgent: Dispatcher | undefined;
 
 /** The agent httpTool uses unless given one: follows up to 5 redirects (undici drops credentials across origins). */
 function defaultDispatcher(): Dispatcher {
@@ -18,7 +21,17 @@ function defaultDispatcher(): Dispatcher {
   return sharedDispatcher;
 }
 
-/** One call of an httpTool. Never throws: every failure is an error result. */
+/** The agent of tools with secret headers: redirects are followed by `sendWithinOrigin` only. */
+function defaultSecretDispatcher(): Dispatcher {
+  sharedPlainAgent ??= new Agent();
+  return sharedPlainAgent;
+}
+
+/**
+ * One call of an httpTool. Never throws: every failure is an error result. When a header takes
+ * a value from the environment, redirects are followed only within the URL's origin and every
+ * output (error or not) is redacted for those values in every encoding.
+ */
 export async function callEndpoint(
   options: ResolvedHttpToolOptions,
   args: unknown,
@@ -51,31 +64,66 @@ export async function callEndpoint(
   const headers = { ...expanded.headers };
   const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === "content-type");
   if (parts.contentType !== undefined && !hasContentType) headers["content-type"] = parts.contentType;
+  const hasSecrets = expanded.secrets.length > 0;
+  const redact = createRedactor(expanded.secrets);
   const target = `${options.method} ${describeUrl(new URL(parts.url))}`;
-  if (context.signal?.aborted) return failure(`${target} was not sent: the call was aborted`);
+  if (context.signal?.aborted) return failure(redact(`${target} was not sent: the call was aborted`));
   const deadline = createDeadline(Math.ceil(timeoutMs), context.signal);
   let status: number | undefined;
   try {
-    const response = await request(parts.url, {
+    const outgoing = {
+      url: parts.url,
       method: options.method,
       headers,
-      body: parts.body ?? null,
-      dispatcher: options.dispatcher ?? defaultDispatcher(),
+      body: parts.body,
       signal: deadline.signal,
-    });
+    };
+    const outcome: SendOutcome = hasSecrets
+      ? await sendWithinOrigin({ ...outgoing, dispatcher: options.dispatcher ?? defaultSecretDispatcher() })
+      : await sendPlain({ ...outgoing, dispatcher: options.dispatcher ?? defaultDispatcher() });
+    if ("refusedRedirect" in outcome) {
+      const { status: redirectStatus, location } = outcome.refusedRedirect;
+      return failure(
+        redact(
+          `HTTP ${redirectStatus}: redirect to ${describeUrl(new URL(location))} not followed: ` +
+            `httpTool '${options.name}' sends headers filled from the environment and follows redirects ` +
+            `only within ${new URL(parts.url).origin} (at most ${SAME_ORIGIN_REDIRECTS})`,
+        ),
+        redirectStatus,
+      );
+    }
+    const { response } = outcome;
     status = response.statusCode;
-    const prefix = await readBody(response.body, options.maxBytes);
-    return formatResponse(options.resultMode, status, decodeUtf8(prefix), prefix.truncated);
+    // Read past maxBytes by the longest encoded secret, redact, then cut: a cut can never leave
+    // the first characters of a secret behind.
+    const margin = hasSecrets ? secretMargin(expanded.secrets) : 0;
+    const prefix = await readBody(response.body, options.maxBytes + margin);
+    const text = hasSecrets ? redact(decodeUtf8(prefix)) : decodeUtf8(prefix);
+    const { kept, cut } = hasSecrets ? cutToBytes(text, options.maxBytes) : { kept: text, cut: false };
+    const result = formatResponse(options.resultMode, status, kept, prefix.truncated || cut);
+    return hasSecrets ? { ...result, output: redact(result.output) } : result;
   } catch (error) {
     let message: string;
     if (deadline.timedOut()) message = `deadline exceeded: ${target} did not complete within ${timeoutMs} ms`;
     else if (context.signal?.aborted)
       message = `${target} aborted by the caller: ${reasonOf(context.signal.reason)}`;
     else message = `${target} failed: ${reasonOf(error)}`;
-    return failure(redact(message, expanded.secrets), status);
+    return failure(redact(message), status);
   } finally {
     deadline.clear();
   }
+}
+
+/** Bytes that the longest encoded form of a secret can take (percent-encoded UTF-8 is the widest). */
+function secretMargin(secrets: readonly string[]): number {
+  return Math.max(...secrets.map((secret) => Buffer.byteLength(secret, "utf8") * 9));
+}
+
+/** Cuts text to at most `maxBytes` UTF-8 bytes without splitting a character. */
+function cutToBytes(text: string, maxBytes: number): { kept: string; cut: boolean } {
+  if (Buffer.byteLength(text, "utf8") <= maxBytes) return { kept: text, cut: false };
+  const bytes = Buffer.from(text, "utf8").subarray(0, maxBytes);
+  return { kept: new TextDecoder().decode(bytes, { stream: true }), cut: true };
 }
 
 function failure(output: string, status?: number): ToolResult {

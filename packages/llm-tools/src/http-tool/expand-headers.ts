@@ -34,10 +34,3 @@ export function expandHeaders(
   }
   return { headers, secrets };
 }
-
-/** Replaces every secret in a message with `[redacted]`. */
-export function redact(message: string, secrets: readonly string[]): string {
-  let result = message;
-  for (const secret of secrets) result = result.split(secret).join("[redacted]");
-  return result;
-}

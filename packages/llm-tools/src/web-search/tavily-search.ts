@@ -1,3 +1,4 @@
+import { createRedactor } from "@routekit/core";
 import { request } from "undici";
 import { LlmToolsError, ToolInputError } from "../errors.js";
 import { createDeadline } from "../http-fetch/deadline.js";
@@ -53,7 +54,8 @@ export async function tavilySearch(
   const maxResults = clampMaxResults(input.max_results);
   signal?.throwIfAborted();
   const deadline = createDeadline(resolved.timeoutMs, signal);
-  const redact = (text: string): string => text.split(key).join("[redacted]");
+  // Redact whole texts before any excerpt is cut, so a cut never leaves part of the key.
+  const redact = createRedactor([key]);
   try {
     const response = await request(resolved.searchUrl, {
       method: "POST",
@@ -70,7 +72,7 @@ export async function tavilySearch(
     const prefix = await readBody(response.body, MAX_RESPONSE_BYTES);
     const text = decodeUtf8(prefix);
     if (response.statusCode < 200 || response.statusCode >= 300) {
-      throw failed(`Tavily answered HTTP ${response.statusCode}: ${redact(errorDetail(text))}`);
+      throw failed(`Tavily answered HTTP ${response.statusCode}: ${errorDetail(redact(text))}`);
     }
     if (prefix.truncated) {
       throw new LlmToolsError(
@@ -114,12 +116,12 @@ function toResult(text: string, redact: (text: string) => string): WebSearchResu
   try {
     body = JSON.parse(text);
   } catch {
-    throw failed(`Tavily's response is not valid JSON: ${redact(excerpt(text))}`);
+    throw failed(`Tavily's response is not valid JSON: ${excerpt(redact(text))}`);
   }
   const results: unknown =
     typeof body === "object" && body !== null ? Reflect.get(body, "results") : undefined;
   if (!Array.isArray(results))
-    throw failed(`Tavily's response has no 'results' array: ${redact(excerpt(text))}`);
+    throw failed(`Tavily's response has no 'results' array: ${excerpt(redact(text))}`);
   const hits = results.map((item: unknown, index): WebSearchHit => {
     if (typeof item !== "object" || item === null)
       throw failed(`Tavily's results[${index}] is not an object`);

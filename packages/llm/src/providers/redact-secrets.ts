@@ -1,14 +1,8 @@
 /** Header names whose values are treated as secrets (API keys, tokens, cookies). */
 const SECRET_HEADER = /auth|key|token|secret|cookie|session|password/i;
 
-/** Replaces every occurrence of each secret in `text` with `[redacted]`. */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let redacted = text;
-  for (const secret of secrets) {
-    if (secret !== "" && redacted.includes(secret)) redacted = redacted.split(secret).join("[redacted]");
-  }
-  return redacted;
-}
+// The one redaction of the project (every case and encoding of each secret): core's.
+export { redactSecrets } from "@routekit/core";
 
 /** The values of headers that look secret, plus the API key: what must never reach an error or a log. */
 export function collectSecrets(

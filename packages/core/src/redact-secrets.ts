@@ -1,0 +1,110 @@
+/** What every redacted secret is replaced with. */
+export const REDACTED = "[redacted]";
+
+/** Secrets shorter than this are redacted only as written: their encodings would match noise. */
+const MIN_ENCODED_LENGTH = 6;
+/** Encoded fragments shorter than this are not used (a base64 fragment of a short secret). */
+const MIN_FRAGMENT_LENGTH = 6;
+
+/**
+ * Replaces every copy of each secret in `text` with `[redacted]`, in every form an error body,
+ * a log line or an echoing server is likely to carry it: as written, in any letter case,
+ * JSON-escaped (also with `\/` and `\uXXXX` escapes), URL-encoded (component, URI and form
+ * encoding), hex, and base64 / base64url — including inside a longer base64 text such as a Basic
+ * authorization header, at any byte alignment. Empty secrets are ignored; secrets shorter than 6
+ * characters are redacted only as written. Redact before cutting a text to an excerpt, so that a
+ * cut never leaves a secret's prefix behind.
+ */
+export function redactSecrets(text: string, secrets: Iterable<string | undefined>): string {
+  return createRedactor(secrets)(text);
+}
+
+/**
+ * A redactor for a fixed list of secrets, compiled once (for code that redacts many texts with
+ * the same secrets). Equivalent to `(text) => redactSecrets(text, secrets)`.
+ */
+export function createRedactor(secrets: Iterable<string | undefined>): (text: string) => string {
+  const exact = new Set<string>();
+  const anyCase = new Set<string>();
+  for (const secret of secrets) {
+    if (typeof secret !== "string" || secret === "") continue;
+    if (secret.length < MIN_ENCODED_LENGTH) exact.add(secret);
+    else for (const form of encodedForms(secret)) anyCase.add(form);
+  }
+  const patterns = [alternation(anyCase, "gi"), alternation(exact, "g")].filter(
+    (pattern): pattern is RegExp => pattern !== undefined,
+  );
+  if (patterns.length === 0) return (text) => text;
+  return (text) => patterns.reduce((redacted, pattern) => redacted.replace(pattern, REDACTED), text);
+}
+
+/** One regular expression matching any of the texts, longest first. */
+function alternation(texts: ReadonlySet<string>, flags: string): RegExp | undefined {
+  if (texts.size === 0) return undefined;
+  const sources = [...texts].sort((left, right) => right.length - left.length).map(escapeRegExp);
+  return new RegExp(sources.join("|"), flags);
+}
+
+/** Every form of a secret that is searched for (matched case-insensitively). */
+function encodedForms(secret: string): Set<string> {
+  const forms = new Set<string>();
+  const add = (form: string): void => {
+    if (form.length >= MIN_FRAGMENT_LENGTH) forms.add(form);
+  };
+  for (const text of new Set([secret, secret.toLowerCase(), secret.toUpperCase()])) {
+    add(text);
+    const json = JSON.stringify(text).slice(1, -1);
+    add(json);
+    add(json.replaceAll("/", "\\/"));
+    add(unicodeEscaped(text));
+    add(encodeURIComponent(text));
+    add(encodeURI(text));
+    add(new URLSearchParams({ s: text }).toString().slice(2));
+    const bytes = Buffer.from(text, "utf8");
+    add(bytes.toString("hex"));
+    for (const fragment of base64Fragments(bytes)) {
+      add(fragment);
+      add(fragment.replaceAll("+", "-").replaceAll("/", "_"));
+    }
+  }
+  return forms;
+}
+
+/**
+ * The base64 characters that depend only on the secret's bytes when the secret starts at byte
+ * offset 0, 1 or 2 of a longer encoded text (the characters that straddle its neighbours are
+ * left out), plus the whole padded and unpadded encodings of the secret alone.
+ */
+function base64Fragments(bytes: Buffer): string[] {
+  const whole = bytes.toString("base64");
+  const fragments = [whole, whole.replace(/=+$/, "")];
+  for (const offset of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64");
+    const start = Math.ceil((offset * 8) / 6);
+    const end = Math.floor(((offset + bytes.length) * 8) / 6);
+    if (end > start) fragments.push(encoded.slice(start, end));
+  }
+  return fragments;
+}
+
+function unicodeEscaped(text: string): string {
+  let escaped = "";
+  for (const character of text) {
+    const code = character.codePointAt(0) ?? 0;
+    escaped +=
+      code < 0x20 || code > 0x7e || character === '"' || character === "\\" || character === "/"
+        ? Array.from({ length: character.length }, (_, index) =>
+            unicodeEscape(character.charCodeAt(index)),
+          ).join("")
+        : character;
+  }
+  return escaped;
+}
+
+function unicodeEscape(unit: number): string {
+  return `\\u${unit.toString(16).padStart(4, "0")}`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+}
