@@ -10,6 +10,7 @@ import {
   type RouteDefinition,
   type StepDefinition,
 } from "./route-definition.js";
+import { REJECTION_LABEL, rejectionStep } from "./route-rejection.js";
 import { type CompileScope, compilerFor } from "./verbs.js";
 
 /**
@@ -22,7 +23,7 @@ export function compileRoute(
   builderErrorHandling: ErrorHandlingDefinition,
   context: ContextInternals,
   stopHooks: Array<() => void | Promise<void>>,
-): RouteProcessor {
+): CompiledRoute {
   const compileBlock = (
     steps: readonly StepDefinition[],
     prefix: string,
@@ -66,5 +67,15 @@ export function compileRoute(
   const policy = createFailurePolicy(route, builderErrorHandling, context, (steps, label) =>
     compileBlock(steps, `${label} > `, givingUp(route.id)),
   );
-  return compileBlock(route.steps, "", policy);
+  // A message the route will never process (dropped at shutdown) meets the same error handling
+  // as if its first step had failed with the reason: onException clauses, dead letter channel.
+  const rejection = createPipeline([rejectionStep], [REJECTION_LABEL], route.id, policy);
+  return { pipeline: compileBlock(route.steps, "", policy), rejection };
+}
+
+/** A route compiled: its pipeline, and the error handling of a message it will not process. */
+export interface CompiledRoute {
+  readonly pipeline: RouteProcessor;
+  /** Fails the exchange with the reason set by `setRejection`, through the route's error handling. */
+  readonly rejection: Processor;
 }

@@ -1,4 +1,4 @@
-import type { RouteContext } from "./context-types.js";
+import type { RouteContext, StopBudget } from "./context-types.js";
 import type { OptionSchema, OptionsOf } from "./endpoint-options.js";
 import type { Exchange, Processor } from "./exchange.js";
 
@@ -29,6 +29,13 @@ export type RouteProcessor = (exchange: Exchange) => void | Promise<void>;
 /** Information about the route that owns a consumer. */
 export interface ConsumerRoute {
   readonly routeId: string;
+  /**
+   * For a message the consumer accepted but the route will never process (e.g. dropped at
+   * shutdown): fails the exchange with `reason` through the route's error handling (onException,
+   * dead letter channel), with in-flight tracking and events, as if its first step had failed.
+   * Never throws; what remains unhandled is left on `exchange.error`.
+   */
+  readonly reject: (exchange: Exchange, reason: Error) => void | Promise<void>;
 }
 
 /** One addressable endpoint, shared by every producer and consumer of the same URI in a context. */
@@ -44,7 +51,8 @@ export interface Endpoint {
    */
   createConsumer?(processor: RouteProcessor, route: ConsumerRoute): Consumer;
   start?(): void | Promise<void>;
-  stop?(): void | Promise<void>;
+  /** Bounded like a lifecycle hook: the context stops waiting when `budget.signal` fires. */
+  stop?(budget: StopBudget): void | Promise<void>;
 }
 
 /** A component: a URI scheme, its option schema, and how it makes endpoints. */

@@ -1,11 +1,36 @@
-import type { RouteContext } from "./context-types.js";
+import type { Endpoint } from "./component.js";
+import type { RouteContext, RouteContextBase } from "./context-types.js";
 import type { Logger } from "./logger.js";
 
 /** What components and compilers may use of a context beyond its public API. */
-export interface ContextInternals extends RouteContext {
+export interface ContextInternals extends ContextInternalsBase, RouteContext {}
+
+/** The internals every context implements, whichever packages added members to `RouteContext`. */
+export interface ContextInternalsBase extends RouteContextBase {
   readonly logger: Logger;
   /** Counts work the context must wait for at shutdown (e.g. messages queued in seda). */
   trackPending(delta: number): void;
   /** The signal that fires when the context aborts in-flight work (stop past its timeout). */
   readonly shutdownSignal: AbortSignal;
+  /** True when the context keeps an endpoint for exactly this URI. */
+  hasEndpoint(uri: string): boolean;
+  /** Stops keeping the endpoint of a URI (toD's bounded cache evicts with it); returns it, to be stopped. */
+  forgetEndpoint(uri: string): Endpoint | undefined;
+  /** Registers a component's part in a stop that runs out of time (kept across restarts). */
+  addShutdownParticipant(participant: ShutdownParticipant): void;
+}
+
+/**
+ * A component's part in a stop that runs out of time: what it holds (queued messages, producers
+ * waiting for room, callers waiting for a reply) must be settled, never silently left behind.
+ */
+export interface ShutdownParticipant {
+  /**
+   * The stop's timeout passed and in-flight work was aborted: fail every message still queued and
+   * every producer still waiting, with an error saying so. Returns what it dropped, for the stop
+   * error (e.g. "seda:work: 30 queued messages dropped"), or undefined when it dropped nothing.
+   */
+  aborted(reason: Error): string | undefined;
+  /** The grace after the abort is over too: settle every caller still waiting on work that never ended. */
+  abandoned(): string | undefined;
 }

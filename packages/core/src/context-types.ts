@@ -16,12 +16,27 @@ export interface Plugin {
 /** Work a plugin needs to run when the context starts (after routes are added) and stops (after routes stop). */
 export interface LifecycleHook {
   start?(): void | Promise<void>;
-  stop?(): void | Promise<void>;
+  /**
+   * Runs when the context stops, after the routes. It gets the time left of the stop and a
+   * signal that fires when that time is up: past it, the context stops waiting for the hook, so a
+   * hook that cannot finish cleanly must give up then (e.g. destroy its sockets).
+   */
+  stop?(budget: StopBudget): void | Promise<void>;
+}
+
+/** What a stop hook gets: the time it may take and a signal that fires when it is up. */
+export interface StopBudget {
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
 }
 
 /** Options of `context.stop`. */
 export interface StopOptions {
-  /** How long in-flight exchanges may take to finish before they are aborted (default 45000). */
+  /**
+   * How long in-flight and queued exchanges may take to finish before they are aborted
+   * (default 45000). `stop` itself settles within `timeoutMs` plus `STOP_GRACE_MS` (2000):
+   * that grace lets aborted work end and stop hooks close connections.
+   */
   timeoutMs?: number;
 }
 
@@ -46,8 +61,15 @@ export interface RouteStatus {
   readonly inflight: number;
 }
 
-/** The runtime: endpoint registry, routes, plugins, lifecycle. */
-export interface RouteContext {
+/**
+ * The runtime: endpoint registry, routes, plugins, lifecycle. Packages add members here by
+ * declaration merging (`@routekit/llm` adds `tools`), so code inside core implements and depends on
+ * `RouteContextBase`, which no package extends: core then compiles the same whatever is installed.
+ */
+export interface RouteContext extends RouteContextBase {}
+
+/** What every context has, whichever packages are loaded. */
+export interface RouteContextBase {
   readonly state: ContextState;
   readonly events: EventBus;
   /** Adds routes from a builder or a function; routes added after start start at once. */

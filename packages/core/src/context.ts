@@ -6,7 +6,7 @@ import { logComponent } from "./components/log.js";
 import { type MockEndpoint, mockComponent } from "./components/mock.js";
 import { sedaComponent } from "./components/seda.js";
 import { timerComponent } from "./components/timer.js";
-import type { ContextInternals } from "./context-internals.js";
+import type { ContextInternals, ContextInternalsBase, ShutdownParticipant } from "./context-internals.js";
 import type {
   ContextState,
   ExchangeInit,
@@ -29,7 +29,8 @@ import { aspectHandlers } from "./route-aspects.js";
 import { RouteBuilder, type RoutesFunction, routesFromFunction } from "./route-builder.js";
 import type { LogLevel } from "./route-definition.js";
 import type { RouteRuntime } from "./route-runtime.js";
-import { stopRoutes } from "./shutdown.js";
+import { runStopHooks, type StopHook, stopRoutes } from "./shutdown.js";
+import { StopClock } from "./stop-clock.js";
 import { parseOptions, parseUri } from "./uri.js";
 
 /** Options of `createContext`. */
@@ -74,6 +75,23 @@ function checkTimeout(timeoutMs: unknown): void {
   }
 }
 
+function checkStopTimeout(options: StopOptions, method: string): number {
+  if (typeof options !== "object" || options === null) {
+    throw new RoutekitError(
+      "CONTEXT_STATE",
+      `${method}() expects options like { timeoutMs: 5000 } (found ${describeArgument(options)})`,
+    );
+  }
+  const timeoutMs = options.timeoutMs ?? 45_000;
+  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 0) {
+    throw new RoutekitError(
+      "CONTEXT_STATE",
+      `${method}(): option 'timeoutMs' expects a finite number of milliseconds >= 0 (found ${describeArgument(timeoutMs)})`,
+    );
+  }
+  return timeoutMs;
+}
+
 function checkSignal(signal: unknown): void {
   if (!(signal instanceof AbortSignal)) {
     throw new RoutekitError(
@@ -88,7 +106,14 @@ function releasedAfter(exchange: Exchange): Exchange {
   return exchange;
 }
 
-class DefaultContext implements ContextInternals {
+// Members that packages merge into RouteContext (such as `tools`) are installed on the prototype by
+// defineContextProperty: this interface tells the compiler so, whichever packages are loaded, while
+// `implements ContextInternalsBase` still checks the members the class defines itself.
+// biome-ignore lint/correctness/noUnusedVariables: merged with the class below
+interface DefaultContext extends ContextInternals {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
+class DefaultContext implements ContextInternalsBase {
   readonly name: string;
   readonly events = new EventBus();
   readonly logger: Logger;
@@ -98,6 +123,9 @@ class DefaultContext implements ContextInternals {
   readonly #routes = new Map<string, RouteRuntime>();
   readonly #lifecycle: LifecycleHook[] = [];
   readonly #services = new Map<string, unknown>();
+  readonly #participants: ShutdownParticipant[] = [];
+  readonly #lifecycleLabels = new Map<LifecycleHook, string | undefined>();
+  #installing: string | undefined;
   #shutdown = createShutdown();
   #pending = 0;
   #idle: Array<() => void> = [];
@@ -119,6 +147,14 @@ class DefaultContext implements ContextInternals {
     return this.#shutdown.controller.signal;
   }
 
+  get participants(): readonly ShutdownParticipant[] {
+    return this.#participants;
+  }
+
+  addShutdownParticipant(participant: ShutdownParticipant): void {
+    this.#participants.push(participant);
+  }
+
   trackPending(delta: number): void {
     this.#pending += delta;
     if (this.#pending === 0 && this.#idle.length > 0) {
@@ -136,7 +172,12 @@ class DefaultContext implements ContextInternals {
 
   use(plugin: Plugin): this {
     checkPlugin(plugin);
-    plugin.install(this);
+    this.#installing = plugin.name;
+    try {
+      plugin.install(this);
+    } finally {
+      this.#installing = undefined;
+    }
     return this;
   }
 
@@ -148,6 +189,10 @@ class DefaultContext implements ContextInternals {
 
   addLifecycle(hook: LifecycleHook): this {
     this.#lifecycle.push(hook);
+    this.#lifecycleLabels.set(
+      hook,
+      this.#installing === undefined ? undefined : `plugin '${this.#installing}'`,
+    );
     return this;
   }
 
@@ -156,6 +201,16 @@ class DefaultContext implements ContextInternals {
     const value = create(this);
     this.#services.set(key, value);
     return value;
+  }
+
+  hasEndpoint(uri: string): boolean {
+    return this.#endpoints.has(uri);
+  }
+
+  forgetEndpoint(uri: string): Endpoint | undefined {
+    const endpoint = this.#endpoints.get(uri);
+    this.#endpoints.delete(uri);
+    return endpoint;
   }
 
   endpoint(uri: `mock:${string}`): MockEndpoint;
@@ -258,11 +313,12 @@ class DefaultContext implements ContextInternals {
       this.#state = "stopped";
       return;
     }
+    const clock = new StopClock(checkStopTimeout(options, "stop"));
     this.#state = "stopping";
     const started = [...this.#routes.values()].filter((route) => route.state === "started");
     let failure: unknown;
     try {
-      await stopRoutes(started, this, options.timeoutMs ?? 45_000, this.#shutdown.controller);
+      await stopRoutes(started, this, clock, this.#shutdown.controller);
     } catch (error) {
       failure = error;
     }
@@ -271,10 +327,29 @@ class DefaultContext implements ContextInternals {
       if (this.events.has("route-stopped"))
         this.events.emit("route-stopped", { routeId: route.definition.id });
     }
-    for (const endpoint of this.#endpoints.values()) await endpoint.stop?.();
-    for (const hook of [...this.#lifecycle].reverse()) await hook.stop?.();
+    // Endpoints first, then lifecycle hooks in reverse order of registration.
+    const hooks: StopHook[] = [];
+    for (const endpoint of this.#endpoints.values()) {
+      const stop = endpoint.stop;
+      if (stop !== undefined)
+        hooks.push({ label: `endpoint '${endpoint.uri}'`, stop: (budget) => stop.call(endpoint, budget) });
+    }
+    for (const [index, hook] of [...this.#lifecycle.entries()].reverse()) {
+      const stop = hook.stop;
+      if (stop !== undefined)
+        hooks.push({
+          label: this.#lifecycleLabels.get(hook) ?? `lifecycle hook #${index + 1}`,
+          stop: (budget) => stop.call(hook, budget),
+        });
+    }
+    const late = await runStopHooks(hooks, clock);
     this.#state = "stopped";
     if (this.events.has("context-stopped")) this.events.emit("context-stopped", {});
+    if (failure === undefined && late.length > 0) {
+      failure = new RoutekitError("SHUTDOWN_TIMEOUT", `Stop did not finish cleanly: ${late.join("; ")}`);
+    } else if (failure instanceof RoutekitError && late.length > 0) {
+      failure = new RoutekitError("SHUTDOWN_TIMEOUT", `${failure.message}; ${late.join("; ")}`);
+    }
     if (failure !== undefined) throw failure;
   }
 
@@ -291,8 +366,9 @@ class DefaultContext implements ContextInternals {
 
   async stopRoute(routeId: string, options: StopOptions = {}): Promise<void> {
     const route = this.#route(routeId);
+    const clock = new StopClock(checkStopTimeout(options, "stopRoute"));
     if (route.state !== "started") return;
-    await stopRoutes([route], this, options.timeoutMs ?? 45_000, undefined);
+    await stopRoutes([route], this, clock, undefined);
     route.state = "stopped";
     if (this.events.has("route-stopped")) this.events.emit("route-stopped", { routeId });
   }

@@ -1,5 +1,6 @@
 import type { ContextInternals } from "./context-internals.js";
 import type { RuntimeExchange } from "./create-exchange.js";
+import { RoutekitError } from "./errors.js";
 import type { Processor } from "./exchange.js";
 import { compilePredicate } from "./expressions/index.js";
 import type { FailurePolicy } from "./pipeline.js";
@@ -251,6 +252,7 @@ export function createFailurePolicy(
     const mayRetry =
       !fromSubRoute &&
       !exchange.signal.aborted &&
+      !isDropped(error) &&
       (maximum === -1 || next <= maximum || (retryWhile !== undefined && maximum === 0)) &&
       (retryWhile === undefined || retryWhile(exchange));
     if (!mayRetry) return dispose(exchange, error, clause, resume);
@@ -272,6 +274,11 @@ export function createFailurePolicy(
       },
     );
   };
+}
+
+/** A message dropped at shutdown is never redelivered: the route will not run again. */
+function isDropped(error: Error): boolean {
+  return error instanceof RoutekitError && error.code === "EXCHANGE_DROPPED";
 }
 
 /** Runs `then` after `run`'s result, synchronously when it completed synchronously. */

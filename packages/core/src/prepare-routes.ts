@@ -49,7 +49,7 @@ export function prepareRoutes(
   assignIds(definitions, taken, nextId);
   return definitions.map((definition) => {
     const stopHooks: Array<() => void | Promise<void>> = [];
-    const pipeline = compileRoute(definition, errorHandling, context, stopHooks);
+    const { pipeline, rejection } = compileRoute(definition, errorHandling, context, stopHooks);
     const endpoint = context.endpoint(definition.from);
     if (endpoint.createConsumer === undefined) {
       throw new RoutekitError(
@@ -58,9 +58,12 @@ export function prepareRoutes(
       );
     }
     const keepOriginal = usesOriginalMessage([definition.errorHandling, errorHandling]);
-    const route = new RouteRuntime(definition, pipeline, context, keepOriginal);
+    const route = new RouteRuntime(definition, pipeline, rejection, context, keepOriginal);
     for (const hook of stopHooks) route.onStop(hook);
-    route.consumer = endpoint.createConsumer(route.process, { routeId: definition.id });
+    route.consumer = endpoint.createConsumer(route.process, {
+      routeId: definition.id,
+      reject: route.reject,
+    });
     return route;
   });
 }

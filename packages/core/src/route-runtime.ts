@@ -3,6 +3,7 @@ import type { ContextInternals } from "./context-internals.js";
 import { type RuntimeExchange, releaseExchange, runtime } from "./create-exchange.js";
 import type { Exchange, Processor } from "./exchange.js";
 import type { RouteDefinition } from "./route-definition.js";
+import { setRejection } from "./route-rejection.js";
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
@@ -17,16 +18,33 @@ export class RouteRuntime {
   consumer: Consumer | undefined = undefined;
   /** Runs one exchange through the route: never throws; a failure stays on `exchange.error`. */
   readonly process: RouteProcessor;
+
+  /**
+   * Fails a message the route will never process with `reason`, through the route's error
+   * handling (see `ConsumerRoute.reject`).
+   */
+  readonly reject: (exchange: Exchange, reason: Error) => void | Promise<void>;
   readonly #stopHooks: Array<() => void | Promise<void>> = [];
 
   constructor(
     definition: RouteDefinition,
     pipeline: Processor,
+    rejection: Processor,
     context: ContextInternals,
     keepOriginal: boolean,
   ) {
     this.definition = definition;
-    const id = definition.id;
+    this.process = this.#track(pipeline, context, keepOriginal);
+    const rejecting = this.#track(rejection, context, false);
+    this.reject = (exchange, reason) => {
+      setRejection(exchange, reason);
+      return rejecting(exchange);
+    };
+  }
+
+  /** Wraps a compiled pipeline with in-flight tracking, events and the end of the exchange. */
+  #track(pipeline: Processor, context: ContextInternals, keepOriginal: boolean): RouteProcessor {
+    const id = this.definition.id;
     const events = context.events;
     const finish = (target: RuntimeExchange, previous: string | undefined, started: number): void => {
       if (target.haltedIn === id) target.haltedIn = undefined;
@@ -50,7 +68,7 @@ export class RouteRuntime {
       if (events.has("exchange-created")) events.emit("exchange-created", { exchange: target, routeId: id });
       return events.has("exchange-completed") || events.has("exchange-failed") ? performance.now() : 0;
     };
-    this.process = (exchange: Exchange) => {
+    return (exchange: Exchange) => {
       const target = runtime(exchange);
       const previous = target.routeId;
       target.routeId = id;

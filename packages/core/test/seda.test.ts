@@ -217,7 +217,7 @@ describe("seda", () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     const error = await context.stop({ timeoutMs: 50 }).catch((caught: unknown) => caught);
     expect((error as Error).message).toMatch(
-      /Stop timed out after 50 ms; in-flight work aborted: route 'stuck' \(1 in flight\)/,
+      /Stop timed out after 50 ms; in flight at the timeout: route 'stuck' \(1 in flight\)/,
     );
     expect((aborted as Error).message).toContain("did not stop within 50 ms");
   });

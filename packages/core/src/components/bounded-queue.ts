@@ -93,6 +93,25 @@ export class BoundedQueue<T> {
     if (index !== -1) this.#wakers.splice(index, 1);
   }
 
+  /** Removes and returns every queued item (used when a stop gives up on them). */
+  takeAll(): T[] {
+    const items = this.#items.slice(this.#head);
+    this.#items = [];
+    this.#head = 0;
+    return items;
+  }
+
+  /** Rejects every producer waiting for room with `error`; returns how many there were. */
+  rejectWaiting(error: Error): number {
+    const waiting = this.#producers;
+    this.#producers = [];
+    for (const producer of waiting) {
+      if (producer.timer !== undefined) clearTimeout(producer.timer);
+      producer.reject(error);
+    }
+    return waiting.length;
+  }
+
   #admitProducer(): void {
     const producer = this.#producers.shift();
     if (producer === undefined) return;

@@ -1,4 +1,4 @@
-import { defineComponent, type RouteProcessor } from "../component.js";
+import { type ConsumerRoute, defineComponent, type RouteProcessor } from "../component.js";
 import type { ContextInternals } from "../context-internals.js";
 import type { RouteContext } from "../context-types.js";
 import { copyExchange, runtime } from "../create-exchange.js";
@@ -6,23 +6,39 @@ import { RoutekitError } from "../errors.js";
 import type { Exchange } from "../exchange.js";
 import { reportUnhandledFailure } from "../report-failure.js";
 import { BoundedQueue } from "./bounded-queue.js";
+import { closedQueue, sedaShutdown } from "./seda-shutdown.js";
 
 /** A queued message; `done` is set when the producer waits for the consumer to finish. */
-interface SedaItem {
+export interface SedaItem {
   exchange: Exchange;
   done: ((exchange: Exchange) => void) | undefined;
 }
 
 /** One seda name: a shared queue for competing consumers, or one queue per consumer route (pub-sub). */
-interface SedaChannel {
+export interface SedaChannel {
   readonly name: string;
   readonly capacity: number;
   shared: BoundedQueue<SedaItem>;
   subscribers: Map<string, BoundedQueue<SedaItem>> | undefined;
+  /** The route consuming each queue: how a message it will never process is failed. */
+  readonly rejectors: Map<BoundedQueue<SedaItem>, ConsumerRoute["reject"]>;
+  /** InOut producers waiting for the consumer's reply. */
+  readonly waiting: Set<WaitingReply>;
+}
+
+/** An InOut producer waiting for the consumer's reply. */
+export interface WaitingReply {
+  readonly exchange: Exchange;
+  fail(error: Error): void;
 }
 
 const channelsOf = (context: RouteContext): Map<string, SedaChannel> =>
-  context.service("routekit.seda", () => new Map<string, SedaChannel>());
+  context.service("routekit.seda", () => {
+    const channels = new Map<string, SedaChannel>();
+    const internals = context as ContextInternals;
+    internals.addShutdownParticipant(sedaShutdown(channels, internals));
+    return channels;
+  });
 
 function settle(result: void | Promise<void>, then: () => void): void | Promise<void> {
   if (result === undefined) return then();
@@ -78,6 +94,8 @@ export const sedaComponent = defineComponent({
         capacity: options.size,
         shared: new BoundedQueue(options.size),
         subscribers: undefined,
+        rejectors: new Map(),
+        waiting: new Set(),
       };
       channels.set(name, channel);
     } else if (address.uri.includes("size=") && channel.capacity !== options.size) {
@@ -130,6 +148,7 @@ export const sedaComponent = defineComponent({
     return {
       uri: address.uri,
       send(exchange) {
+        if (internals.shutdownSignal.aborted) throw closedQueue(name, exchange);
         const wait =
           options.waitForTaskToComplete === "Always" ||
           (options.waitForTaskToComplete === "IfReplyExpected" && exchange.pattern === "InOut");
@@ -140,18 +159,33 @@ export const sedaComponent = defineComponent({
           if (target.shared.tryOffer({ exchange, done: undefined })) return;
           internals.trackPending(-1);
         }
-        const copy = copyExchange(exchange);
-        copy.routeId = undefined;
         if (!wait) {
+          // Nobody waits for an InOnly message: it lives on its own, bound to the context's
+          // shutdown, not to the producer's deadline (which ends with the producer's exchange).
+          const copy = copyExchange(exchange, exchange.body, internals.shutdownSignal);
+          copy.routeId = undefined;
           copy.pattern = "InOnly";
           return enqueue(copy, undefined);
         }
+        const copy = copyExchange(exchange);
+        copy.routeId = undefined;
         return new Promise<void>((resolve, reject) => {
+          const waiting: WaitingReply = {
+            exchange: copy,
+            fail: (error) => {
+              finish();
+              reject(error);
+            },
+          };
+          const finish = (): void => {
+            if (timer !== undefined) clearTimeout(timer);
+            target.waiting.delete(waiting);
+          };
           const timer =
             options.timeout > 0
               ? setTimeout(
                   () =>
-                    reject(
+                    waiting.fail(
                       new RoutekitError(
                         "EXCHANGE_TIMEOUT",
                         `No reply from 'seda:${name}' within ${options.timeout} ms (timeout)`,
@@ -160,12 +194,13 @@ export const sedaComponent = defineComponent({
                   options.timeout,
                 )
               : undefined;
+          target.waiting.add(waiting);
           const accepted = enqueue(copy, (finished) => {
-            if (timer !== undefined) clearTimeout(timer);
+            finish();
             copyBack(finished, exchange);
             resolve();
           });
-          if (accepted !== undefined) accepted.catch(reject);
+          if (accepted !== undefined) accepted.catch(waiting.fail);
         });
       },
       createConsumer(processor: RouteProcessor, route) {
@@ -204,6 +239,7 @@ export const sedaComponent = defineComponent({
               queue = target.subscribers.get(route.routeId) ?? new BoundedQueue<SedaItem>(target.capacity);
               target.subscribers.set(route.routeId, queue);
             }
+            target.rejectors.set(queue, route.reject);
             for (let index = 0; index < options.concurrentConsumers; index++) {
               const pump = createPump();
               pumps.push(pump);
@@ -213,6 +249,7 @@ export const sedaComponent = defineComponent({
           stop() {
             running = false;
             for (const pump of pumps.splice(0)) queue.cancel(pump);
+            if (target.rejectors.get(queue) === route.reject) target.rejectors.delete(queue);
             target.subscribers?.delete(route.routeId);
           },
         };
