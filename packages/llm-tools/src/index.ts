@@ -46,6 +46,7 @@ export {
   readJsonPathQuery,
   resolveJsonPathOptions,
   runJsonPath,
+  runJsonPathBounded,
 } from "./json-path/index.js";
 // math_eval
 export {
@@ -55,6 +56,7 @@ export {
   type ResolvedMathEvalOptions,
   resolveMathEvalOptions,
   runMathEval,
+  runMathEvalBounded,
 } from "./math-eval/index.js";
 // regex_extract
 export {
@@ -114,6 +116,7 @@ export {
   readXPathQuery,
   resolveXPathOptions,
   runXPath,
+  runXPathBounded,
   XPATH_DEFAULTS,
   XPATH_DOCUMENT_INPUT_SCHEMA,
   XPATH_INPUT_SCHEMA,

@@ -196,7 +196,7 @@ describe("math_eval expression length and options", () => {
     ],
     [
       { timeout: 5 },
-      "unknown option 'timeout' (expected one of: maxExpressionChars, maxMatrixElements, timeoutMs)",
+      "unknown option 'timeout' (expected one of: maxExpressionChars, maxMatrixElements, timeoutMs, budget)",
     ],
     [null, "options must be an object (found null)"],
   ])("refuses %o", (options, message) => {

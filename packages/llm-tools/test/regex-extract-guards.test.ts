@@ -125,6 +125,8 @@ describe("regex_extract options", () => {
       maxTextChars: 1_048_576,
       maxMatches: 64,
       maxPatternChars: 4096,
+      maxOutputBytes: 1_048_576,
+      budget: undefined,
       pattern: undefined,
       group: undefined,
       all: undefined,

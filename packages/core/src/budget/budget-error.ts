@@ -34,15 +34,24 @@ export class BudgetError extends RoutekitError {
   readonly limit: string | undefined;
   /** What the task threw, for `BUDGET_TASK_FAILED`. */
   readonly taskError: TaskErrorInfo | undefined;
+  /** For `BUDGET_TIMEOUT`: whether the job had started in a worker (false: it timed out waiting). */
+  readonly started: boolean | undefined;
 
   constructor(
     code: BudgetErrorCode,
     message: string,
-    fields: { task: string | undefined; limit?: string; taskError?: TaskErrorInfo; cause?: unknown },
+    fields: {
+      task: string | undefined;
+      limit?: string;
+      taskError?: TaskErrorInfo;
+      started?: boolean;
+      cause?: unknown;
+    },
   ) {
     super(code, message, fields.cause === undefined ? undefined : { cause: fields.cause });
     this.task = fields.task;
     this.limit = fields.limit;
     this.taskError = fields.taskError;
+    this.started = fields.started;
   }
 }

@@ -30,6 +30,10 @@ interface Job extends JobRequest {
   readonly module: string;
   readonly submittedAt: number;
   deadlineAt: number;
+  /** Set while the deadline is paused (the pool is warming up): the time left. */
+  remainingMs: number | undefined;
+  /** True between the worker's "loading" and "loaded" replies on a worker that is not a replacement. */
+  loading: boolean;
   startedAt: number | undefined;
   timer: NodeJS.Timeout | undefined;
   worker: PoolWorker | undefined;
@@ -40,6 +44,11 @@ interface Job extends JobRequest {
 
 interface PoolWorker {
   readonly worker: Worker;
+  /**
+   * Started in place of a worker terminated for a job's sake: its warm-up is charged to the jobs
+   * waiting, so failing jobs cannot stretch other jobs' deadlines.
+   */
+  readonly replacement: boolean;
   ready: boolean;
   job: Job | undefined;
   idleTimer: NodeJS.Timeout | undefined;
@@ -58,14 +67,21 @@ const RUNNING_FROM_SOURCE = import.meta.url.endsWith(".ts");
 /**
  * A terminable pool of worker threads with a bounded queue. Each job has one deadline counted
  * from its submission: a job still queued at the deadline is failed, a running one has its worker
- * terminated (a fresh worker starts when one is next needed). Workers run with a heap limit, are
- * unref'd while idle (they never keep the process alive) and are terminated after `idleTimeoutMs`.
+ * terminated (a fresh worker starts when one is next needed). Time the pool spends warming up —
+ * starting a worker, loading a task's module, each bounded by `startupTimeoutMs` — is not counted
+ * (deadlines pause meanwhile), except for workers that replace terminated ones: a failing job
+ * cannot stretch the wait of the others. A job's own module loading never counts. Workers run with a heap limit, are unref'd while idle (they never keep
+ * the process alive) and are terminated after `idleTimeoutMs`.
  */
 export class WorkerPool {
   readonly #options: ResolvedBudgetOptions;
   readonly #queue: Job[] = [];
   readonly #workers = new Set<PoolWorker>();
   #nextId = 1;
+  /** Workers starting plus jobs loading a module: while above 0, queued jobs' deadlines pause. */
+  #warming = 0;
+  /** Workers terminated for a job's sake and not yet replaced. */
+  #replacementsOwed = 0;
   #needsTypeScript = RUNNING_FROM_SOURCE;
   #typescriptLoader: string | null | undefined;
 
@@ -106,6 +122,8 @@ export class WorkerPool {
         module,
         submittedAt: now,
         deadlineAt: now + request.timeoutMs,
+        remainingMs: undefined,
+        loading: false,
         startedAt: undefined,
         timer: undefined,
         worker: undefined,
@@ -113,7 +131,8 @@ export class WorkerPool {
         resolve,
         reject,
       };
-      job.timer = unrefTimer(() => this.#expire(job), request.timeoutMs);
+      if (this.#warming > 0) job.remainingMs = request.timeoutMs;
+      else job.timer = unrefTimer(() => this.#expire(job), request.timeoutMs);
       signal?.addEventListener("abort", job.onAbort, { once: true });
       this.#queue.push(job);
       this.#pump();
@@ -128,6 +147,8 @@ export class WorkerPool {
 
   /** Fails every waiting and running job and terminates every worker; later jobs start new workers. */
   async close(): Promise<void> {
+    this.#warming = 0;
+    this.#replacementsOwed = 0;
     for (const job of this.#queue.splice(0)) this.#fail(job, closedError(job));
     const stopping: Promise<number>[] = [];
     for (const poolWorker of [...this.#workers]) {
@@ -143,7 +164,7 @@ export class WorkerPool {
 
   #pump(): void {
     for (const poolWorker of this.#workers) {
-      if (this.#queue.length === 0) return;
+      if (this.#queue.length === 0) break;
       if (poolWorker.ready && poolWorker.job === undefined) {
         const job = this.#queue.shift() as Job;
         this.#start(poolWorker, job);
@@ -153,6 +174,8 @@ export class WorkerPool {
     for (const poolWorker of this.#workers) if (!poolWorker.ready) starting++;
     let missing = Math.min(this.#queue.length - starting, this.#options.maxWorkers - this.#workers.size);
     while (missing-- > 0) this.#spawn();
+    // With nobody waiting, no one's deadline can be stretched: the next start is ordinary growth.
+    if (this.#queue.length === 0) this.#replacementsOwed = 0;
   }
 
   #spawn(): void {
@@ -161,8 +184,17 @@ export class WorkerPool {
       workerData: { typescriptLoader: this.#loaderUrl() },
       resourceLimits: { maxOldGenerationSizeMb: this.#options.maxMemoryMb },
     });
-    const poolWorker: PoolWorker = { worker, ready: false, job: undefined, idleTimer: undefined };
+    const replacement = this.#replacementsOwed > 0;
+    if (replacement) this.#replacementsOwed--;
+    const poolWorker: PoolWorker = {
+      worker,
+      replacement,
+      ready: false,
+      job: undefined,
+      idleTimer: undefined,
+    };
     this.#workers.add(poolWorker);
+    if (!replacement) this.#warm(1);
     worker.on("message", (reply: WorkerReply) => this.#onReply(poolWorker, reply));
     worker.on("error", (error) => this.#onStopped(poolWorker, error));
     worker.on("exit", (code) =>
@@ -190,6 +222,7 @@ export class WorkerPool {
     poolWorker.job = job;
     job.worker = poolWorker;
     job.startedAt = performance.now();
+    this.#resume(job);
     poolWorker.worker.ref();
     poolWorker.worker.postMessage({
       id: job.id,
@@ -203,6 +236,7 @@ export class WorkerPool {
   #onReply(poolWorker: PoolWorker, reply: WorkerReply): void {
     if ("ready" in reply) {
       poolWorker.ready = true;
+      if (!poolWorker.replacement) this.#warm(-1);
       this.#idle(poolWorker);
       this.#pump();
       return;
@@ -214,12 +248,20 @@ export class WorkerPool {
       clearTimeout(job.timer);
       job.deadlineAt -= performance.now();
       job.timer = unrefTimer(() => this.#startupExpired(job), this.#options.startupTimeoutMs);
+      if (!poolWorker.replacement) {
+        job.loading = true;
+        this.#warm(1);
+      }
       return;
     }
     if ("loaded" in reply) {
       clearTimeout(job.timer);
       job.deadlineAt += performance.now();
       job.timer = unrefTimer(() => this.#expire(job), Math.max(0, job.deadlineAt - performance.now()));
+      if (job.loading) {
+        job.loading = false;
+        this.#warm(-1);
+      }
       return;
     }
     poolWorker.job = undefined;
@@ -263,7 +305,9 @@ export class WorkerPool {
   #onStopped(poolWorker: PoolWorker, error: Error): void {
     if (!this.#workers.delete(poolWorker)) return;
     clearTimeout(poolWorker.idleTimer);
+    if (!poolWorker.ready && !poolWorker.replacement) this.#warm(-1);
     const job = poolWorker.job;
+    if (job !== undefined) this.#replacementsOwed++;
     poolWorker.job = undefined;
     if (job !== undefined) {
       const outOfMemory = (error as { code?: unknown }).code === "ERR_WORKER_OUT_OF_MEMORY";
@@ -311,7 +355,7 @@ export class WorkerPool {
           "BUDGET_TIMEOUT",
           `budget: task ${job.task.label} waited ${waitedMs} ms for a worker and was not started: its deadline ` +
             `(timeoutMs ${timeoutMs}) counts from submission (${position} jobs were ahead of it, maxWorkers ${this.#options.maxWorkers})`,
-          { task: job.task.label, limit: "timeoutMs" },
+          { task: job.task.label, limit: "timeoutMs", started: false },
         ),
       );
       return;
@@ -323,7 +367,7 @@ export class WorkerPool {
         "BUDGET_TIMEOUT",
         `budget: task ${job.task.label} ran longer than timeoutMs (${timeoutMs} ms, counted from submission; ` +
           `${waitedMs} ms of it waiting for a worker) and its worker was terminated`,
-        { task: job.task.label, limit: "timeoutMs" },
+        { task: job.task.label, limit: "timeoutMs", started: true },
       ),
     );
     this.#pump();
@@ -352,11 +396,39 @@ export class WorkerPool {
 
   /** Terminates a worker; a job it was running must be failed by the caller. */
   #discard(poolWorker: PoolWorker): void {
-    this.#workers.delete(poolWorker);
+    if (!this.#workers.delete(poolWorker)) return;
+    if (!poolWorker.ready && !poolWorker.replacement) this.#warm(-1);
+    if (poolWorker.job !== undefined) this.#replacementsOwed++;
     clearTimeout(poolWorker.idleTimer);
     if (poolWorker.job !== undefined) poolWorker.job.worker = undefined;
     poolWorker.job = undefined;
     void poolWorker.worker.terminate();
+  }
+
+  /** Counts warm-up work; queued jobs' deadlines pause while there is any. */
+  #warm(delta: number): void {
+    const before = this.#warming;
+    this.#warming = Math.max(0, before + delta);
+    const now = performance.now();
+    if (before === 0 && this.#warming > 0) {
+      for (const job of this.#queue) {
+        if (job.timer === undefined) continue;
+        clearTimeout(job.timer);
+        job.timer = undefined;
+        job.remainingMs = Math.max(0, job.deadlineAt - now);
+      }
+    } else if (before > 0 && this.#warming === 0) {
+      for (const job of this.#queue) this.#resume(job);
+    }
+  }
+
+  /** Restarts the deadline of a job whose deadline was paused. */
+  #resume(job: Job): void {
+    if (job.remainingMs === undefined) return;
+    const remainingMs = job.remainingMs;
+    job.remainingMs = undefined;
+    job.deadlineAt = performance.now() + remainingMs;
+    job.timer = unrefTimer(() => this.#expire(job), remainingMs);
   }
 
   #succeed(job: Job, value: unknown): void {
@@ -372,6 +444,11 @@ export class WorkerPool {
   #settle(job: Job): void {
     clearTimeout(job.timer);
     job.timer = undefined;
+    job.remainingMs = undefined;
+    if (job.loading) {
+      job.loading = false;
+      this.#warm(-1);
+    }
     job.worker = undefined;
     job.signal?.removeEventListener("abort", job.onAbort);
   }

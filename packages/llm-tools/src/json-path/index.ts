@@ -11,4 +11,5 @@ export {
   type JsonPathQuery,
   readJsonPathQuery,
   runJsonPath,
+  runJsonPathBounded,
 } from "./run-json-path.js";

@@ -1,6 +1,7 @@
-import { checkJsonPath } from "@routekit/core";
+import { type Budget, checkJsonPath } from "@routekit/core";
 import { LlmToolsError } from "../errors.js";
 import { checkKnownOptions, integerOption, optionError } from "../http-fetch/option-checks.js";
+import { budgetOption } from "../tool-budget.js";
 
 /** Options of json_path. */
 export interface JsonPathOptions {
@@ -9,21 +10,40 @@ export interface JsonPathOptions {
    * text) and no `{json, path}` input is read: the enrichment form `jsonPath({ path })`.
    */
   path?: string;
-  /** Largest JSON text accepted, in UTF-8 bytes. Default 1 MiB. */
+  /**
+   * Largest document accepted, in UTF-8 bytes of its JSON text (a document given as an object is
+   * measured as JSON text too). Default 1 MiB.
+   */
   maxDocumentBytes?: number;
+  /**
+   * Longest time a query from the input may take, from submission to result, in milliseconds
+   * (default 1000). Such a query runs in a worker of the budget, terminated at this deadline.
+   */
+  timeoutMs?: number;
+  /** Largest result accepted, in UTF-8 bytes of its JSON text (default 1 MiB). */
+  maxOutputBytes?: number;
+  /** The budget queries from the input run under (default: the shared budget, `sharedBudget()`). */
+  budget?: Budget;
 }
 
 /** JsonPathOptions checked, with defaults applied. */
 export interface ResolvedJsonPathOptions {
   readonly path: string | undefined;
   readonly maxDocumentBytes: number;
+  readonly timeoutMs: number;
+  readonly maxOutputBytes: number;
+  readonly budget: Budget | undefined;
 }
 
 /** Default limits of json_path. */
-export const JSON_PATH_DEFAULTS = { maxDocumentBytes: 1024 * 1024 } as const;
+export const JSON_PATH_DEFAULTS = {
+  maxDocumentBytes: 1024 * 1024,
+  timeoutMs: 1000,
+  maxOutputBytes: 1024 * 1024,
+} as const;
 
 const TOOL = "json_path";
-const KNOWN = ["path", "maxDocumentBytes"] as const;
+const KNOWN = ["path", "maxDocumentBytes", "timeoutMs", "maxOutputBytes", "budget"] as const;
 const resolved = new WeakMap<JsonPathOptions, ResolvedJsonPathOptions>();
 const NO_OPTIONS: JsonPathOptions = {};
 
@@ -61,6 +81,15 @@ export function resolveJsonPathOptions(options: JsonPathOptions = NO_OPTIONS): R
       JSON_PATH_DEFAULTS.maxDocumentBytes,
       TOOL,
     ),
+    timeoutMs: integerOption(options.timeoutMs, "timeoutMs", 1, JSON_PATH_DEFAULTS.timeoutMs, TOOL),
+    maxOutputBytes: integerOption(
+      options.maxOutputBytes,
+      "maxOutputBytes",
+      1,
+      JSON_PATH_DEFAULTS.maxOutputBytes,
+      TOOL,
+    ),
+    budget: budgetOption(options.budget, TOOL),
   };
   resolved.set(options, result);
   return result;

@@ -1,8 +1,10 @@
-import { checkJsonPath, evaluateJsonPath } from "@routekit/core";
+import { checkJsonPath, checkUntrustedJsonPath, defineBudgetTask, evaluateJsonPath } from "@routekit/core";
 import { LlmToolsError, ToolInputError } from "../errors.js";
+import { runToolJob } from "../tool-budget.js";
 import { describe, optionalString, parseToolInput } from "../tool-input.js";
 import { checkDocumentSize } from "./document-size.js";
 import { type JsonPathOptions, resolveJsonPathOptions } from "./json-path-options.js";
+import type { JsonPathJob } from "./json-path-task.js";
 
 /** JSON Schema of the json_path tool input. */
 export const JSON_PATH_INPUT_SCHEMA = {
@@ -14,7 +16,9 @@ export const JSON_PATH_INPUT_SCHEMA = {
     },
     path: {
       type: "string",
-      description: "JSONPath, e.g. $.items[0].name, $..price or $.items[?(@.price > 10)]. Default $.",
+      description:
+        "JSONPath, e.g. $.items[0].name, $..price or $.items[?(@.price > 10)]. Default $. " +
+        "Filters may compare and combine values; no regular expressions or method calls.",
     },
   },
   required: ["json"],
@@ -33,6 +37,10 @@ export const JSON_PATH_DOCUMENT_INPUT_SCHEMA = {
 
 const TOOL = "json_path";
 const textDecoder = new TextDecoder();
+const JSON_PATH_TASK = defineBudgetTask<JsonPathJob, string>(
+  new URL("./json-path-task.js", import.meta.url),
+  "jsonPathJob",
+);
 
 /** A json_path query: the document (parsed) and the path. */
 export interface JsonPathQuery {
@@ -40,12 +48,44 @@ export interface JsonPathQuery {
   path: string;
 }
 
+/** The document as JSON text, refused past `maxBytes`: text as is, an object or array serialized. */
+function documentText(value: unknown, maxBytes: number): string {
+  const text = value instanceof Uint8Array ? textDecoder.decode(value) : value;
+  if (typeof text === "string") {
+    if (text.trim() === "")
+      throw new ToolInputError(TOOL, `${TOOL}: key 'json' is empty (expected a JSON document)`, "json");
+    checkDocumentSize(text, maxBytes, TOOL, "json");
+    return text;
+  }
+  let serialized: string | undefined;
+  try {
+    serialized = JSON.stringify(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolInputError(TOOL, `${TOOL}: key 'json' cannot be read as JSON (${reason})`, "json");
+  }
+  if (serialized === undefined) {
+    throw new ToolInputError(
+      TOOL,
+      `${TOOL}: key 'json' must be a JSON document (found ${describe(text)})`,
+      "json",
+    );
+  }
+  checkDocumentSize(serialized, maxBytes, TOOL, "json");
+  return serialized;
+}
+
 function parseDocument(value: unknown, maxBytes: number): unknown {
   const text = value instanceof Uint8Array ? textDecoder.decode(value) : value;
-  if (typeof text !== "string") return text;
-  if (text.trim() === "")
-    throw new ToolInputError(TOOL, `${TOOL}: key 'json' is empty (expected a JSON document)`, "json");
-  checkDocumentSize(text, maxBytes, TOOL, "json");
+  if (typeof text !== "string") {
+    documentText(text, maxBytes);
+    return text;
+  }
+  return parseDocumentText(documentText(text, maxBytes));
+}
+
+/** Parses a document's JSON text; invalid JSON is an input error naming the key `json`. */
+export function parseDocumentText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -54,18 +94,14 @@ function parseDocument(value: unknown, maxBytes: number): unknown {
   }
 }
 
-/**
- * Reads a json_path query from a message body. Without a fixed `options.path` the body is the
- * tool input `{json, path}` (an object or JSON text; `path` defaults to `$`); with one, the body
- * is the document itself.
- */
-export function readJsonPathQuery(body: unknown, options?: JsonPathOptions): JsonPathQuery {
+/** The document and path of a body, the document not yet parsed. */
+function readRawQuery(body: unknown, options?: JsonPathOptions): { json: unknown; path: string } {
   const resolved = resolveJsonPathOptions(options);
   if (resolved.path !== undefined) {
     if (body === undefined || body === null) {
       throw new ToolInputError(TOOL, `${TOOL}: input is empty (expected a JSON document)`, "json");
     }
-    return { document: parseDocument(body, resolved.maxDocumentBytes), path: resolved.path };
+    return { json: body, path: resolved.path };
   }
   const input = parseToolInput(body, TOOL);
   const path = optionalString(input, "path", TOOL) ?? "$";
@@ -80,23 +116,33 @@ export function readJsonPathQuery(body: unknown, options?: JsonPathOptions): Jso
       "json",
     );
   }
-  return { document: parseDocument(json, resolved.maxDocumentBytes), path };
+  return { json, path };
 }
 
 /**
- * Runs json_path on a message body (see `readJsonPathQuery`): the match as compact JSON text, an
- * array for multi-match paths (`..`, `*`, filters, slices, unions), `null` when nothing matches.
- * Filters run in jsonpath-plus's safe evaluator, never as native code.
+ * Reads a json_path query from a message body. Without a fixed `options.path` the body is the
+ * tool input `{json, path}` (an object or JSON text; `path` defaults to `$`); with one, the body
+ * is the document itself. `maxDocumentBytes` applies to a document given as an object too.
  */
-export function runJsonPath(body: unknown, options?: JsonPathOptions): string {
-  const { document, path } = readJsonPathQuery(body, options);
-  let multiMatch: boolean;
+export function readJsonPathQuery(body: unknown, options?: JsonPathOptions): JsonPathQuery {
+  const { json, path } = readRawQuery(body, options);
+  return { document: parseDocument(json, resolveJsonPathOptions(options).maxDocumentBytes), path };
+}
+
+/** Checks a path's syntax; a bad one is an input error naming the key `path`. */
+function checkPath(path: string, untrusted: boolean): boolean {
   try {
-    multiMatch = checkJsonPath(path).multiMatch;
+    const multiMatch = checkJsonPath(path).multiMatch;
+    if (untrusted) checkUntrustedJsonPath(path);
+    return multiMatch;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ToolInputError(TOOL, `${TOOL}: key 'path' is invalid: ${reason}`, "path");
   }
+}
+
+/** Evaluates a checked path over a parsed document: compact JSON text, `null` when nothing matches. */
+export function queryDocument(document: unknown, path: string, multiMatch: boolean): string {
   let result: unknown;
   try {
     result = evaluateJsonPath(document, path);
@@ -106,4 +152,45 @@ export function runJsonPath(body: unknown, options?: JsonPathOptions): string {
   }
   if (result === undefined || (multiMatch && Array.isArray(result) && result.length === 0)) return "null";
   return JSON.stringify(result) ?? "null";
+}
+
+/**
+ * Runs json_path on a message body (see `readJsonPathQuery`) on the calling thread: the match as
+ * compact JSON text, an array for multi-match paths (`..`, `*`, filters, slices, unions), `null`
+ * when nothing matches. For paths the route author wrote (a fixed `options.path`); a path from a
+ * model or a message goes through `runJsonPathBounded`, as the `.jsonPath()` step does.
+ */
+export function runJsonPath(body: unknown, options?: JsonPathOptions): string {
+  const { document, path } = readJsonPathQuery(body, options);
+  return queryDocument(document, path, checkPath(path, false));
+}
+
+/**
+ * Runs json_path on a message body under the tool's budget: the path must be in the untrusted
+ * dialect (see `checkUntrustedJsonPath`) and the query runs in a worker thread bounded by
+ * `timeoutMs` (from submission), the budget's memory limit and `maxOutputBytes`.
+ */
+export function runJsonPathBounded(
+  body: unknown,
+  options?: JsonPathOptions,
+  signal?: AbortSignal,
+): Promise<string> {
+  try {
+    const resolved = resolveJsonPathOptions(options);
+    const { json, path } = readRawQuery(body, options);
+    checkPath(path, true);
+    return runToolJob({
+      toolName: TOOL,
+      task: JSON_PATH_TASK,
+      input: { documentText: documentText(json, resolved.maxDocumentBytes), path },
+      budget: resolved.budget,
+      timeoutMs: resolved.timeoutMs,
+      timeoutOption: "timeoutMs",
+      activity: "the query",
+      maxOutputBytes: resolved.maxOutputBytes,
+      signal,
+    });
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

@@ -1,4 +1,4 @@
-export { mathEval, runMathEval } from "./math-eval.js";
+export { mathEval, runMathEval, runMathEvalBounded } from "./math-eval.js";
 export {
   MATH_EVAL_DEFAULTS,
   type MathEvalOptions,

@@ -7,4 +7,4 @@ export {
   resolveRegexExtractOptions,
 } from "./regex-extract-options.js";
 export { REGEX_EXTRACT_INPUT_SCHEMA } from "./regex-extract-schema.js";
-export { shutdownRegexWorkers } from "./regex-worker-pool.js";
+export { shutdownRegexWorkers } from "./shutdown-regex-workers.js";

@@ -1,4 +1,6 @@
+import type { Budget } from "@routekit/core";
 import { LlmToolsError } from "../errors.js";
+import { budgetOption } from "../tool-budget.js";
 import { describe } from "../tool-input.js";
 
 const TOOL_NAME = "regex_extract";
@@ -16,6 +18,10 @@ export interface RegexExtractOptions {
   maxMatches?: number;
   /** Longest accepted pattern, in characters (default 4096). */
   maxPatternChars?: number;
+  /** Largest result, in UTF-8 bytes of its JSON text (default 1 MiB = 1048576). */
+  maxOutputBytes?: number;
+  /** The budget matches that leave the calling thread run under (default: the shared budget). */
+  budget?: Budget;
   /** A fixed pattern: the input's `pattern` key is then not read. */
   pattern?: string;
   /** A fixed capture group (number or name): the input's `group` key is then not read. */
@@ -30,6 +36,8 @@ export interface ResolvedRegexExtractOptions {
   readonly maxTextChars: number;
   readonly maxMatches: number;
   readonly maxPatternChars: number;
+  readonly maxOutputBytes: number;
+  readonly budget: Budget | undefined;
   readonly pattern: string | undefined;
   readonly group: string | number | undefined;
   readonly all: boolean | undefined;
@@ -41,11 +49,18 @@ export const REGEX_EXTRACT_DEFAULTS = {
   maxTextChars: 1_048_576,
   maxMatches: 64,
   maxPatternChars: 4096,
+  maxOutputBytes: 1_048_576,
 } as const;
 
 type LimitKey = keyof typeof REGEX_EXTRACT_DEFAULTS;
-const LIMIT_KEYS: readonly LimitKey[] = ["matchTimeoutMs", "maxTextChars", "maxMatches", "maxPatternChars"];
-const KNOWN_KEYS: readonly string[] = [...LIMIT_KEYS, "pattern", "group", "all"];
+const LIMIT_KEYS: readonly LimitKey[] = [
+  "matchTimeoutMs",
+  "maxTextChars",
+  "maxMatches",
+  "maxPatternChars",
+  "maxOutputBytes",
+];
+const KNOWN_KEYS: readonly string[] = [...LIMIT_KEYS, "pattern", "group", "all", "budget"];
 /** setTimeout's largest delay; longer timeouts would fire at once. */
 const LARGEST_TIMEOUT_MS = 2_147_483_647;
 
@@ -90,6 +105,8 @@ export function resolveRegexExtractOptions(options: RegexExtractOptions = {}): R
     maxTextChars: limits.maxTextChars,
     maxMatches: limits.maxMatches,
     maxPatternChars: limits.maxPatternChars,
+    maxOutputBytes: limits.maxOutputBytes,
+    budget: budgetOption(options.budget, TOOL_NAME),
     pattern,
     group,
     all,

@@ -1,5 +1,7 @@
+import { defineBudgetTask } from "@routekit/core";
 import type { RE2JS } from "re2js";
 import { LlmToolsError } from "../errors.js";
+import { runToolJob } from "../tool-budget.js";
 import { type CompiledPattern, compilePattern } from "./compile-pattern.js";
 import {
   checkRegexExtractInput,
@@ -12,7 +14,7 @@ import {
   type ResolvedRegexExtractOptions,
   resolveRegexExtractOptions,
 } from "./regex-extract-options.js";
-import { runInRegexWorker } from "./regex-worker-pool.js";
+import { outputLimitError, type RegexJob } from "./regex-task.js";
 import { selectGroup } from "./select-group.js";
 import type { ValueSelection } from "./value-selection.js";
 
@@ -23,6 +25,10 @@ const INLINE_WORK_LIMIT = 1 << 17;
 const INLINE_SLICE_MS = 25;
 const PATTERN_CACHE_SIZE = 256;
 const patternCache = new Map<string, CompiledPattern>();
+const REGEX_TASK = defineBudgetTask<RegexJob, string[]>(
+  new URL("./regex-task.js", import.meta.url),
+  "regexJob",
+);
 
 /**
  * Extracts text by a regular expression. Resolves with JSON text: the first match (or the selected
@@ -92,23 +98,30 @@ function run(
     all: request.all,
     maxMatches: options.maxMatches,
   };
-  const render = (values: string[]): string =>
-    values.length === 0 ? "null" : JSON.stringify(request.all ? values : values[0]);
-  const found = findValues(pattern, request.text, selection, options.matchTimeoutMs, signal);
+  const render = (values: string[]): string => {
+    const text = values.length === 0 ? "null" : JSON.stringify(request.all ? values : values[0]);
+    if (text.length > options.maxOutputBytes / 3 && Buffer.byteLength(text) > options.maxOutputBytes) {
+      throw outputLimitError(options.maxOutputBytes);
+    }
+    return text;
+  };
+  const found = findValues(pattern, request.text, selection, options, signal);
   return Array.isArray(found) ? render(found) : found.then(render);
 }
 
 /**
- * Small re2js jobs run here, bounded by a time slice; larger ones, and every pattern only the
- * JavaScript engine accepts, run in a worker that is terminated after the remaining timeout.
+ * Small re2js jobs run here, bounded by a time slice (re2js is linear-time, and the work limit
+ * bounds the text times the program size); larger ones, and every pattern only the JavaScript
+ * engine accepts, run under the budget: in a worker terminated at the remaining timeout.
  */
 function findValues(
   pattern: CompiledPattern,
   text: string,
   selection: ValueSelection,
-  timeoutMs: number,
+  options: ResolvedRegexExtractOptions,
   signal: AbortSignal | undefined,
 ): string[] | Promise<string[]> {
+  const timeoutMs = options.matchTimeoutMs;
   let spentMs = 0;
   if (pattern.re2 !== undefined && text.length * pattern.programSize <= INLINE_WORK_LIMIT) {
     const sliceMs = Math.min(INLINE_SLICE_MS, timeoutMs);
@@ -117,8 +130,18 @@ function findValues(
     spentMs = sliceMs;
   }
   const remainingMs = Math.max(1, Math.ceil(timeoutMs - spentMs));
-  const job = { engine: pattern.engine, source: pattern.source, flags: pattern.flags, text, ...selection };
-  return runInRegexWorker(job, remainingMs, signal);
+  return runToolJob({
+    toolName: TOOL_NAME,
+    task: REGEX_TASK,
+    input: { engine: pattern.engine, source: pattern.source, flags: pattern.flags, text, ...selection },
+    budget: options.budget,
+    timeoutMs: remainingMs,
+    statedTimeoutMs: timeoutMs,
+    timeoutOption: "matchTimeoutMs",
+    activity: "matching",
+    maxOutputBytes: options.maxOutputBytes,
+    signal,
+  });
 }
 
 /**

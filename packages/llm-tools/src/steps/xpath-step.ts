@@ -1,17 +1,23 @@
 import { defineStep, type Exchange } from "@routekit/core";
-import { runXPath } from "../xpath/run-xpath.js";
+import { runXPath, runXPathBounded } from "../xpath/run-xpath.js";
 import { resolveXPathOptions, type XPathOptions } from "../xpath/xpath-options.js";
 
 /**
  * The `.xpath(options)` step: the body is `{xml, xpath}` (object or JSON text), or, with a fixed
  * `options.xpath`, the XML text itself; the XPath 1.0 result becomes the body as a string, or
- * `null` when nothing matches (an LLM reads that as the text `null`). Options are checked when
- * the route is added.
+ * `null` when nothing matches (an LLM reads that as the text `null`). A fixed expression is the
+ * route author's and runs on the route's thread; one from the body is untrusted and runs under
+ * the budget (see `runXPathBounded`). Options are checked when the route is added.
  */
 export const xpath = defineStep("xpath", (options: XPathOptions = {}) => {
-  resolveXPathOptions(options);
-  return (exchange: Exchange): void => {
-    exchange.body = runXPath(exchange.body, options);
+  const resolved = resolveXPathOptions(options);
+  if (resolved.xpath !== undefined) {
+    return (exchange: Exchange): void => {
+      exchange.body = runXPath(exchange.body, options);
+    };
+  }
+  return async (exchange: Exchange): Promise<void> => {
+    exchange.body = await runXPathBounded(exchange.body, options, exchange.signal);
   };
 });
 

@@ -1,6 +1,7 @@
 export {
   readXPathQuery,
   runXPath,
+  runXPathBounded,
   XPATH_DOCUMENT_INPUT_SCHEMA,
   XPATH_INPUT_SCHEMA,
   type XPathQuery,

@@ -1,8 +1,16 @@
-import { ExpressionError, evaluateXPath, parseXml } from "@routekit/core";
+import {
+  checkUntrustedXPath,
+  defineBudgetTask,
+  ExpressionError,
+  evaluateXPath,
+  parseXml,
+} from "@routekit/core";
 import { LlmToolsError, ToolInputError } from "../errors.js";
 import { checkDocumentSize } from "../json-path/document-size.js";
+import { runToolJob } from "../tool-budget.js";
 import { parseToolInput, requireString } from "../tool-input.js";
 import { resolveXPathOptions, type XPathOptions } from "./xpath-options.js";
+import type { XPathJob } from "./xpath-task.js";
 
 /** JSON Schema of the xpath tool input. */
 export const XPATH_INPUT_SCHEMA = {
@@ -11,7 +19,9 @@ export const XPATH_INPUT_SCHEMA = {
     xml: { type: "string", description: "The XML document to query, as text (no DOCTYPE)." },
     xpath: {
       type: "string",
-      description: "XPath 1.0 expression, e.g. //book[1]/title, string(//title) or count(//book).",
+      description:
+        "XPath 1.0 expression, e.g. //book[1]/title, string(//title) or count(//book). " +
+        "XPath 1.0 functions plus upper-case, lower-case and ends-with; no let, for, ranges or inline functions.",
     },
   },
   required: ["xml", "xpath"],
@@ -28,6 +38,10 @@ export const XPATH_DOCUMENT_INPUT_SCHEMA = {
 
 const TOOL = "xpath";
 const textDecoder = new TextDecoder();
+const XPATH_TASK = defineBudgetTask<XPathJob, string | null>(
+  new URL("./xpath-task.js", import.meta.url),
+  "xpathJob",
+);
 
 /** An xpath query: the XML text and the expression. */
 export interface XPathQuery {
@@ -60,14 +74,9 @@ export function readXPathQuery(body: unknown, options?: XPathOptions): XPathQuer
   return { xml, xpath };
 }
 
-/**
- * Runs xpath on a message body (see `readXPathQuery`) with XPath 1.0 results: the string value
- * of the first node of a node-set, numbers and booleans as XPath 1.0 writes them, `null` when
- * nothing matches. A `<!DOCTYPE` is refused; no entity or external resource is ever loaded.
- */
-export function runXPath(body: unknown, options?: XPathOptions): string | null {
-  const { xml, xpath } = readXPathQuery(body, options);
-  checkDocumentSize(xml, resolveXPathOptions(options).maxDocumentBytes, TOOL, "xml");
+/** Parses the XML and evaluates an expression; errors name the key they come from. */
+export function queryXml(xml: string, xpath: string, untrusted: boolean): string | null {
+  if (untrusted) checkUntrustedExpression(xpath);
   let document: ReturnType<typeof parseXml>;
   try {
     document = parseXml(xml);
@@ -83,5 +92,60 @@ export function runXPath(body: unknown, options?: XPathOptions): string | null {
       throw new ToolInputError(TOOL, `${TOOL}: key 'xpath' is invalid: ${reason}`, "xpath");
     }
     throw new LlmToolsError("TOOL_FAILED", TOOL, `${TOOL}: key 'xpath' failed: ${reason}`, { cause: error });
+  }
+}
+
+/** Checks an expression against the untrusted dialect; a refusal is an input error naming the key. */
+export function checkUntrustedExpression(xpath: string): void {
+  try {
+    checkUntrustedXPath(xpath);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolInputError(TOOL, `${TOOL}: key 'xpath' is refused: ${reason}`, "xpath");
+  }
+}
+
+/**
+ * Runs xpath on a message body (see `readXPathQuery`) on the calling thread, with XPath 1.0
+ * results: the string value of the first node of a node-set, numbers and booleans as XPath 1.0
+ * writes them, `null` when nothing matches. A `<!DOCTYPE` is refused; no entity or external
+ * resource is ever loaded. For expressions the route author wrote (a fixed `options.xpath`); an
+ * expression from a model or a message goes through `runXPathBounded`, as the `.xpath()` step does.
+ */
+export function runXPath(body: unknown, options?: XPathOptions): string | null {
+  const { xml, xpath } = readXPathQuery(body, options);
+  checkDocumentSize(xml, resolveXPathOptions(options).maxDocumentBytes, TOOL, "xml");
+  return queryXml(xml, xpath, false);
+}
+
+/**
+ * Runs xpath on a message body under the tool's budget: the expression must be in the untrusted
+ * dialect (see `checkUntrustedXPath`: XPath 1.0 without 2.0/3.1 constructs) and runs, with the
+ * XML parsing, in a worker thread bounded by `timeoutMs` (from submission), the budget's memory
+ * limit and `maxOutputBytes`.
+ */
+export function runXPathBounded(
+  body: unknown,
+  options?: XPathOptions,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  try {
+    const resolved = resolveXPathOptions(options);
+    const { xml, xpath } = readXPathQuery(body, options);
+    checkDocumentSize(xml, resolved.maxDocumentBytes, TOOL, "xml");
+    checkUntrustedExpression(xpath);
+    return runToolJob({
+      toolName: TOOL,
+      task: XPATH_TASK,
+      input: { xml, xpath },
+      budget: resolved.budget,
+      timeoutMs: resolved.timeoutMs,
+      timeoutOption: "timeoutMs",
+      activity: "the query",
+      maxOutputBytes: resolved.maxOutputBytes,
+      signal,
+    });
+  } catch (error) {
+    return Promise.reject(error);
   }
 }

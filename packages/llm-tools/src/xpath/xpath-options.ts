@@ -1,6 +1,7 @@
-import { checkXPathSyntax } from "@routekit/core";
+import { type Budget, checkXPathSyntax } from "@routekit/core";
 import { LlmToolsError } from "../errors.js";
 import { checkKnownOptions, integerOption, optionError } from "../http-fetch/option-checks.js";
+import { budgetOption } from "../tool-budget.js";
 
 /** Options of xpath. */
 export interface XPathOptions {
@@ -11,19 +12,36 @@ export interface XPathOptions {
   xpath?: string;
   /** Largest XML text accepted, in UTF-8 bytes. Default 1 MiB. */
   maxDocumentBytes?: number;
+  /**
+   * Longest time an expression from the input may take, from submission to result, in
+   * milliseconds (default 1000). Such an expression runs in a worker of the budget, terminated at
+   * this deadline.
+   */
+  timeoutMs?: number;
+  /** Largest result accepted, in UTF-8 bytes (default 1 MiB). */
+  maxOutputBytes?: number;
+  /** The budget expressions from the input run under (default: the shared budget, `sharedBudget()`). */
+  budget?: Budget;
 }
 
 /** XPathOptions checked, with defaults applied. */
 export interface ResolvedXPathOptions {
   readonly xpath: string | undefined;
   readonly maxDocumentBytes: number;
+  readonly timeoutMs: number;
+  readonly maxOutputBytes: number;
+  readonly budget: Budget | undefined;
 }
 
 /** Default limits of xpath. */
-export const XPATH_DEFAULTS = { maxDocumentBytes: 1024 * 1024 } as const;
+export const XPATH_DEFAULTS = {
+  maxDocumentBytes: 1024 * 1024,
+  timeoutMs: 1000,
+  maxOutputBytes: 1024 * 1024,
+} as const;
 
 const TOOL = "xpath";
-const KNOWN = ["xpath", "maxDocumentBytes"] as const;
+const KNOWN = ["xpath", "maxDocumentBytes", "timeoutMs", "maxOutputBytes", "budget"] as const;
 const resolved = new WeakMap<XPathOptions, ResolvedXPathOptions>();
 const NO_OPTIONS: XPathOptions = {};
 
@@ -61,6 +79,15 @@ export function resolveXPathOptions(options: XPathOptions = NO_OPTIONS): Resolve
       XPATH_DEFAULTS.maxDocumentBytes,
       TOOL,
     ),
+    timeoutMs: integerOption(options.timeoutMs, "timeoutMs", 1, XPATH_DEFAULTS.timeoutMs, TOOL),
+    maxOutputBytes: integerOption(
+      options.maxOutputBytes,
+      "maxOutputBytes",
+      1,
+      XPATH_DEFAULTS.maxOutputBytes,
+      TOOL,
+    ),
+    budget: budgetOption(options.budget, TOOL),
   };
   resolved.set(options, result);
   return result;

@@ -1,0 +1,23 @@
+// The json_path job a budget worker runs (a module of its own: functions cannot cross threads).
+import { checkJsonPath, checkUntrustedJsonPath } from "@routekit/core";
+import { ToolInputError } from "../errors.js";
+import { parseDocumentText, queryDocument } from "./run-json-path.js";
+
+/** One json_path job: the document's JSON text and an untrusted path. */
+export interface JsonPathJob {
+  readonly documentText: string;
+  readonly path: string;
+}
+
+/** Parses the document, checks the path against the untrusted dialect again, and queries. */
+export function jsonPathJob(job: JsonPathJob): string {
+  let multiMatch: boolean;
+  try {
+    multiMatch = checkJsonPath(job.path).multiMatch;
+    checkUntrustedJsonPath(job.path);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolInputError("json_path", `json_path: key 'path' is invalid: ${reason}`, "path");
+  }
+  return queryDocument(parseDocumentText(job.documentText), job.path, multiMatch);
+}

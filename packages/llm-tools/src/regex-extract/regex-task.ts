@@ -1,0 +1,48 @@
+// The regex_extract job a budget worker runs (a module of its own: functions cannot cross threads).
+import { RE2JS } from "re2js";
+import { LlmToolsError } from "../errors.js";
+
+/** One matching job: the pattern as its engine reads it, the text, and what to keep. */
+export interface RegexJob {
+  readonly engine: "re2" | "native";
+  readonly source: string;
+  readonly flags: number | string;
+  readonly text: string;
+  readonly group: number | string;
+  readonly all: boolean;
+  readonly maxMatches: number;
+}
+
+function matchesOf(
+  job: RegexJob,
+): Iterable<RegExpMatchArray | ((string | null)[] & { groups?: Record<string, string> })> {
+  if (job.engine === "re2") return RE2JS.compile(job.source, job.flags as number).matchAll(job.text) as never;
+  return job.text.matchAll(new RegExp(job.source, `${String(job.flags)}g`));
+}
+
+/**
+ * Collects the selected group of each match (only the first unless `all`, at most `maxMatches`);
+ * stops with TOOL_LIMIT_EXCEEDED once the values' JSON text would pass `maxOutputBytes`.
+ */
+export function regexJob(job: RegexJob, limits: { readonly maxOutputBytes: number }): string[] {
+  const values: string[] = [];
+  let bytes = 2;
+  for (const match of matchesOf(job)) {
+    const value = typeof job.group === "number" ? match[job.group] : match.groups?.[job.group];
+    if (value === undefined || value === null) continue;
+    bytes += Buffer.byteLength(JSON.stringify(value)) + 1;
+    if (bytes > limits.maxOutputBytes) throw outputLimitError(limits.maxOutputBytes);
+    values.push(value);
+    if (!job.all || values.length >= job.maxMatches) break;
+  }
+  return values;
+}
+
+/** The error for matches whose JSON text passes `maxOutputBytes`. */
+export function outputLimitError(maxOutputBytes: number): LlmToolsError {
+  return new LlmToolsError(
+    "TOOL_LIMIT_EXCEEDED",
+    "regex_extract",
+    `regex_extract: the matches add up to more than maxOutputBytes (${maxOutputBytes}) bytes of JSON`,
+  );
+}
