@@ -1,0 +1,203 @@
+// The packaging test: builds and packs every package, installs the tarballs into a copy of
+// examples/standalone outside the workspace (local files only: nothing of routekit comes from a
+// registry), then
+//   - checks each tarball: no tests or fixtures, exports pointing at dist, no workspace: ranges,
+//     and every source map naming files the tarball holds;
+//   - type-checks the standalone project with its own strict tsconfig, NodeNext and bundler;
+//   - runs it with plain `node` (no loader) and checks what it prints;
+//   - measures the cold start of `import("@routekit/core")` and checks that importing core or
+//     llm-tools loads neither fontoxpath nor mathjs.
+// Usage: node scripts/packaging-test.mjs [--keep]
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const keep = process.argv.includes("--keep");
+const work = mkdtempSync(join(tmpdir(), "routekit-packaging-"));
+const tarballs = join(work, "tarballs");
+const app = join(work, "app");
+const failures = [];
+
+function run(command, args, options = {}) {
+  const started = performance.now();
+  const result = spawnSync(command, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, ...options });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (result.status !== 0) {
+    throw new Error(
+      `${command} ${args.join(" ")} failed (exit ${result.status}) after ${seconds} s:\n${result.stdout}\n${result.stderr}`,
+    );
+  }
+  return result.stdout;
+}
+
+function check(condition, message) {
+  if (!condition) failures.push(message);
+}
+
+function step(title) {
+  console.log(`packaging: ${title}`);
+}
+
+try {
+  step("building every package from clean (tsc -b)");
+  for (const name of readdirSync(join(root, "packages"))) {
+    rmSync(join(root, "packages", name, "dist"), { recursive: true, force: true });
+  }
+  run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-b"], { cwd: root });
+
+  step("packing");
+  mkdirSync(tarballs);
+  run("pnpm", ["-r", "--filter", "./packages/*", "pack", "--pack-destination", tarballs], { cwd: root });
+  const files = readdirSync(tarballs).filter((name) => name.endsWith(".tgz"));
+  check(files.length === 5, `expected 5 tarballs, found ${files.length}: ${files.join(", ")}`);
+
+  const packages = {};
+  for (const file of files) {
+    const path = join(tarballs, file);
+    const entries = run("tar", ["-tzf", path]).split("\n").filter(Boolean);
+    const manifest = JSON.parse(run("tar", ["-xOzf", path, "package/package.json"]));
+    packages[manifest.name] = { file, path, manifest };
+    console.log(`  ${file}: ${(statSync(path).size / 1024).toFixed(1)} KiB packed, ${entries.length} files`);
+    for (const entry of entries) {
+      check(
+        !/(^|\/)(test|tests|fixtures|__fixtures__)\//.test(entry),
+        `${file} holds test material: ${entry}`,
+      );
+      check(!/\.test(-d)?\.(ts|js|d\.ts)$/.test(entry), `${file} holds a test file: ${entry}`);
+      check(!entry.endsWith(".tsbuildinfo"), `${file} holds build state: ${entry}`);
+    }
+    const text = JSON.stringify(manifest);
+    check(!text.includes("workspace:"), `${file}: package.json still has a workspace: range`);
+    check(!/"\.\/src\//.test(JSON.stringify(manifest.exports)), `${file}: exports point at src`);
+    for (const [subpath, target] of Object.entries(manifest.exports)) {
+      for (const condition of ["types", "import"]) {
+        const relative = `package/${String(target[condition] ?? "").replace(/^\.\//, "")}`;
+        check(
+          entries.includes(relative),
+          `${file}: exports["${subpath}"].${condition} names ${relative}, not in the tarball`,
+        );
+      }
+    }
+    // Every source map must point at files the tarball holds.
+    const extracted = join(work, "extract", manifest.name.replace("/", "+"));
+    mkdirSync(extracted, { recursive: true });
+    run("tar", ["-xzf", path, "-C", extracted]);
+    for (const entry of entries.filter((name) => name.endsWith(".map"))) {
+      const mapPath = join(extracted, entry);
+      const map = JSON.parse(readFileSync(mapPath, "utf8"));
+      for (const source of map.sources ?? []) {
+        const resolved = join(mapPath, "..", map.sourceRoot ?? "", source);
+        check(existsSync(resolved), `${file}: ${entry} names a missing source ${source}`);
+      }
+    }
+  }
+
+  step("installing the tarballs into a copy of examples/standalone");
+  mkdirSync(app);
+  for (const name of ["package.json", "tsconfig.json", "tsconfig.bundler.json"]) {
+    cpSync(join(root, "examples/standalone", name), join(app, name));
+  }
+  cpSync(join(root, "examples/standalone/src"), join(app, "src"), { recursive: true });
+  const appManifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
+  appManifest.overrides = {};
+  for (const [name, { path }] of Object.entries(packages)) {
+    const spec = `file:${path}`;
+    if (name in appManifest.dependencies) appManifest.dependencies[name] = spec;
+    appManifest.overrides[name] = spec;
+  }
+  writeFileSync(join(app, "package.json"), `${JSON.stringify(appManifest, null, 2)}\n`);
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: app });
+  const lock = JSON.parse(readFileSync(join(app, "package-lock.json"), "utf8"));
+  for (const [location, entry] of Object.entries(lock.packages)) {
+    if (!location.includes("node_modules/@routekit/")) continue;
+    check(
+      String(entry.resolved ?? "").startsWith("file:"),
+      `${location} was not installed from a local tarball (resolved: ${entry.resolved})`,
+    );
+  }
+
+  step("type-checking the user's project (strict, skipLibCheck false): NodeNext, then bundler");
+  const tsc = join(app, "node_modules/typescript/bin/tsc");
+  run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: app });
+  run(process.execPath, [tsc, "-p", "tsconfig.bundler.json"], { cwd: app });
+
+  step("running it with plain node");
+  const output = run(process.execPath, ["dist/main.js"], {
+    cwd: app,
+    env: { ...process.env, NODE_OPTIONS: "" },
+  });
+  process.stdout.write(output.replace(/^/gm, "  | "));
+  check(output.includes("standalone: all checks passed"), "the standalone program did not finish its checks");
+
+  step("cold start and lazy engines");
+  const times = [];
+  for (let index = 0; index < 11; index += 1) {
+    const started = performance.now();
+    run(process.execPath, ["-e", 'import("@routekit/core")'], { cwd: app });
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const baseline = [];
+  for (let index = 0; index < 11; index += 1) {
+    const started = performance.now();
+    run(process.execPath, ["-e", "0"], { cwd: app });
+    baseline.push(performance.now() - started);
+  }
+  baseline.sort((a, b) => a - b);
+  const median = times[5];
+  console.log(
+    `  node -e 'import("@routekit/core")': median ${median.toFixed(0)} ms (min ${times[0].toFixed(0)}, max ${times[10].toFixed(0)}); node -e 0: median ${baseline[5].toFixed(0)} ms`,
+  );
+  check(median < 150, `cold start of @routekit/core took ${median.toFixed(0)} ms (target < 150 ms)`);
+  const hook = join(work, "record-loads.mjs");
+  const log = join(work, "loads.txt");
+  writeFileSync(
+    hook,
+    `import { appendFileSync } from "node:fs";\n` +
+      `export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }\n`,
+  );
+  const register = join(work, "register.mjs");
+  writeFileSync(
+    register,
+    `import { register } from "node:module";\nregister(${JSON.stringify(`file://${hook}`)});\n`,
+  );
+  for (const name of ["@routekit/core", "@routekit/llm", "@routekit/llm-tools"]) {
+    writeFileSync(log, "");
+    run(
+      process.execPath,
+      ["--import", register, "-e", `await import(${JSON.stringify(name)})`, "--input-type=module"],
+      {
+        cwd: app,
+      },
+    );
+    const loaded = readFileSync(log, "utf8");
+    for (const engine of ["fontoxpath", "mathjs"]) {
+      check(!loaded.includes(`/node_modules/${engine}/`), `importing ${name} loaded ${engine}`);
+    }
+  }
+  console.log("  importing core, llm or llm-tools loads neither fontoxpath nor mathjs");
+} catch (error) {
+  failures.push(error instanceof Error ? error.message : String(error));
+} finally {
+  if (keep) console.log(`packaging: kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
+
+if (failures.length > 0) {
+  console.log(`packaging: FAILED\n${failures.map((failure) => `  - ${failure}`).join("\n")}`);
+  process.exit(1);
+}
+console.log("packaging: passed");
