@@ -33,6 +33,7 @@ export type {
   Plugin,
   RouteContext,
   RouteStatus,
+  StopBudget,
   StopOptions,
 } from "./context-types.js";
 export { copyExchange, releaseExchange } from "./create-exchange.js";
@@ -144,6 +145,14 @@ export type {
   RouteDefinition,
   StepDefinition,
 } from "./route-definition.js";
-export type { ExpressionOf, LogStepOptions, PredicateOf, RouteDsl, Step } from "./route-dsl.js";
+export type {
+  ExpressionOf,
+  LogStepOptions,
+  PredicateOf,
+  RouteDsl,
+  Step,
+  ToDynamicOptions,
+} from "./route-dsl.js";
+export { STOP_GRACE_MS } from "./stop-clock.js";
 export { type ParsedUri, parseUri } from "./uri.js";
 export { type CompileScope, defineStep, defineVerb, type Recorder } from "./verbs.js";

@@ -12,7 +12,7 @@ export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "off";
 export type StepDefinition =
   | { type: "process"; processor: Processor; label?: string }
   | { type: "to"; uri: string }
-  | { type: "toD"; uri: ExpressionInput<string> }
+  | { type: "toD"; uri: ExpressionInput<string>; raw: boolean; cacheSize: number }
   | { type: "setBody"; expression: ExpressionInput }
   | { type: "transform"; expression: ExpressionInput }
   | { type: "setHeader"; name: string; expression: ExpressionInput }
@@ -99,7 +99,7 @@ export function describeStep(step: StepDefinition, index: number): string {
     case "to":
       return `${position} to(${step.uri})`;
     case "toD":
-      return `${position} toD(${typeof step.uri === "string" ? step.uri : "fn"})`;
+      return `${position} toD(${typeof step.uri === "string" ? withoutQuery(step.uri) : "fn"}${step.raw ? ", raw" : ""})`;
     case "setHeader":
     case "setProperty":
       return `${position} ${step.type}(${step.name})`;
@@ -112,4 +112,10 @@ export function describeStep(step: StepDefinition, index: number): string {
     default:
       return `${position} ${step.type.startsWith("eip:") ? step.type.slice(4) : step.type}`;
   }
+}
+
+/** A URI template up to its query: option values (credentials among them) stay out of labels. */
+function withoutQuery(uri: string): string {
+  const question = uri.indexOf("?");
+  return question === -1 ? uri : `${uri.slice(0, question)}?…`;
 }

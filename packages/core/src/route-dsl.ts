@@ -8,6 +8,18 @@ export type PredicateOf<TBody> = string | ((exchange: Exchange<TBody>) => unknow
 /** A nested block: `(route) => route.to(...)...`. */
 export type Step<TBody = unknown> = (route: RouteDsl<TBody>) => unknown;
 
+/** Options of the `toD` verb. */
+export interface ToDynamicOptions {
+  /**
+   * Insert `${...}` values into the URI as they are, instead of percent-encoded. Only for values
+   * the route author controls: a value from a message could then add endpoint options (such as
+   * `?httpMethod=DELETE`) or `..` segments. Default false.
+   */
+  raw?: boolean;
+  /** Endpoints this step keeps, least recently used dropped first (Camel's `cacheSize`). Default 1000; 0 keeps none. */
+  cacheSize?: number;
+}
+
 /** Options of the `log` verb. */
 export interface LogStepOptions {
   level?: LogLevel;
@@ -28,8 +40,14 @@ export interface RouteDsl<TBody = unknown> {
   process(processor: Processor<TBody>, label?: string): RouteDsl<TBody>;
   /** Sends to an endpoint; for request-reply endpoints the reply becomes the body. */
   to<TReply = TBody>(uri: string): RouteDsl<TReply>;
-  /** Like `to`, with a URI computed per exchange (`"seda:${header.kind}"`). */
-  toD<TReply = TBody>(uri: ExpressionOf<TBody, string>): RouteDsl<TReply>;
+  /**
+   * Like `to`, with a URI computed per exchange (`"seda:${header.kind}"`). Each `${...}` value
+   * is percent-encoded as one path segment (or, after the template's `?`, one option value), so
+   * message data can never add options, change the path or climb it; `{ raw: true }` inserts
+   * values as they are. A function's result is used as it is. The endpoints a toD creates are
+   * kept in a bounded LRU cache (`cacheSize`, default 1000; 0 keeps none).
+   */
+  toD<TReply = TBody>(uri: ExpressionOf<TBody, string>, options?: ToDynamicOptions): RouteDsl<TReply>;
   setBody<TResult>(expression: (exchange: Exchange<TBody>) => TResult): RouteDsl<Awaited<TResult>>;
   setBody(expression: string): RouteDsl<unknown>;
   /** Same as `setBody` (Camel's name for a message translation). */

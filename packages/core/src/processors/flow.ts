@@ -39,24 +39,6 @@ defineVerb(
 );
 
 defineVerb(
-  "toD",
-  (recorder, uri: ExpressionInput<string>) => {
-    if (typeof uri !== "string" && typeof uri !== "function") {
-      throw new RoutekitError(
-        "ROUTE_INVALID",
-        `${where(recorder.route)}: toD() expects a URI template or a function (found ${typeof uri})`,
-      );
-    }
-    return { type: "toD", uri };
-  },
-  (definition, scope) => {
-    const evaluate = scope.expression(definition.uri);
-    const context = scope.context;
-    return (exchange) => context.endpoint(String(evaluate(exchange))).send(exchange);
-  },
-);
-
-defineVerb(
   "filter",
   (recorder, predicate: PredicateInput) => {
     if (typeof predicate !== "string" && typeof predicate !== "function") {

@@ -2,5 +2,6 @@
 import "./route-verbs.js";
 import "./message.js";
 import "./flow.js";
+import "./to-dynamic.js";
 import "./routing/index.js";
 import "./resilience/index.js";

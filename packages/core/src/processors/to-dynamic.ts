@@ -1,0 +1,94 @@
+import type { ContextInternals } from "../context-internals.js";
+import { RoutekitError } from "../errors.js";
+import type { ExpressionInput } from "../route-definition.js";
+import type { ToDynamicOptions } from "../route-dsl.js";
+import { defineVerb } from "../verbs.js";
+import { DynamicEndpointCache, TO_DYNAMIC_CACHE_SIZE } from "./dynamic-endpoint-cache.js";
+import { compileDynamicUri } from "./dynamic-uri.js";
+
+const where = (route: { id: string; from: string }): string => `Route '${route.id || route.from}'`;
+
+defineVerb(
+  "toD",
+  (recorder, uri: ExpressionInput<string>, options: ToDynamicOptions = {}) => {
+    const route = where(recorder.route);
+    if (typeof uri !== "string" && typeof uri !== "function") {
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `${route}: toD() expects a URI template or a function (found ${typeof uri})`,
+      );
+    }
+    if (typeof options !== "object" || options === null) {
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `${route}: toD() options must be an object (found ${typeof options})`,
+      );
+    }
+    const unknown = Object.keys(options).find((key) => key !== "raw" && key !== "cacheSize");
+    if (unknown !== undefined) {
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `${route}: toD() has no option '${unknown}' (expected raw or cacheSize)`,
+      );
+    }
+    const raw = options.raw ?? false;
+    if (typeof raw !== "boolean") {
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `${route}: toD() option 'raw' must be true or false (found ${typeof raw})`,
+      );
+    }
+    const cacheSize = options.cacheSize ?? TO_DYNAMIC_CACHE_SIZE;
+    if (typeof cacheSize !== "number" || !Number.isSafeInteger(cacheSize) || cacheSize < 0) {
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `${route}: toD() option 'cacheSize' must be a whole number >= 0 (found ${String(cacheSize)})`,
+      );
+    }
+    return { type: "toD", uri, raw, cacheSize };
+  },
+  (definition, scope) => {
+    const location = `Route '${scope.routeId}' step ${scope.label}`;
+    const build = compileDynamicUri(definition.uri, definition.raw, location);
+    const cache = new DynamicEndpointCache(scope.context as ContextInternals, definition.cacheSize);
+    return (exchange) => {
+      const uri = build(exchange);
+      let resolved: ReturnType<DynamicEndpointCache["endpoint"]>;
+      try {
+        resolved = cache.endpoint(uri);
+      } catch (error) {
+        throw withoutQuery(error, uri, location, definition.raw || typeof definition.uri === "function");
+      }
+      const { endpoint, dropAfterUse } = resolved;
+      if (!dropAfterUse) return endpoint.send(exchange);
+      const done = (): void => cache.drop(uri);
+      try {
+        const sent = endpoint.send(exchange);
+        if (sent instanceof Promise) return sent.finally(done);
+        done();
+        return sent;
+      } catch (error) {
+        done();
+        throw error;
+      }
+    };
+  },
+);
+
+/**
+ * An endpoint the built URI could not make: the message keeps the reason but shows the URI
+ * without its query (option values may hold credentials), and names the route and step.
+ */
+function withoutQuery(error: unknown, uri: string, location: string, raw: boolean): unknown {
+  if (!(error instanceof RoutekitError)) return error;
+  const question = uri.indexOf("?");
+  const shown = question === -1 ? uri : `${uri.slice(0, question)}?…`;
+  const message = question === -1 ? error.message : error.message.replaceAll(uri, shown);
+  const hint =
+    raw || (error.code !== "URI_INVALID" && error.code !== "COMPONENT_UNKNOWN")
+      ? ""
+      : " (toD encodes each ${...} value as one URI component; a value that is URI text itself needs toD(uri, { raw: true }))";
+  return new RoutekitError(error.code, `${location}: toD built '${shown}': ${message}${hint}`, {
+    cause: error,
+  });
+}
