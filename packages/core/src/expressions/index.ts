@@ -2,7 +2,7 @@ export type { CompiledExpression, Expression, ExpressionExchange } from "./expre
 export { type CheckedJsonPath, checkJsonPath, evaluateJsonPath, MAX_JSONPATH_LENGTH } from "./jsonpath.js";
 export { checkUntrustedJsonPath, MAX_UNTRUSTED_DESCENTS } from "./jsonpath-dialect.js";
 export { isMultiMatchPath } from "./jsonpath-syntax.js";
-export { parseXml } from "./parse-xml.js";
+export { parseXml, refuseDoctype } from "./parse-xml.js";
 export {
   body,
   type CompiledPredicate,

@@ -47,17 +47,7 @@ function findDoctype(text: string): number {
  * and external entities, and no message routed here needs one.
  */
 export function parseXml(text: string): Document {
-  if (typeof text !== "string") {
-    throw new RoutekitError("EXPRESSION_FAILED", `XML input must be text, found ${describeValue(text)}`);
-  }
-  const doctype = findDoctype(text);
-  if (doctype !== -1) {
-    throw new RoutekitError(
-      "EXPRESSION_FAILED",
-      `XML document refused: it has a <!DOCTYPE> declaration at ${lineAndColumn(text, doctype)}; ` +
-        "DTDs are not accepted (they allow entity expansion and external entities)",
-    );
-  }
+  refuseDoctype(text);
   try {
     return parseXmlDocument(text);
   } catch (error) {
@@ -68,6 +58,24 @@ export function parseXml(text: string): Document {
     throw new RoutekitError("EXPRESSION_FAILED", `XML document is not well-formed: ${firstLine}${where}`, {
       cause: error,
     });
+  }
+}
+
+/**
+ * Refuses XML text with a `<!DOCTYPE` in its prolog (reading only the prolog), with the error
+ * `parseXml` gives: a cheap check to run before handing a document to a worker.
+ */
+export function refuseDoctype(text: string): void {
+  if (typeof text !== "string") {
+    throw new RoutekitError("EXPRESSION_FAILED", `XML input must be text, found ${describeValue(text)}`);
+  }
+  const doctype = findDoctype(text);
+  if (doctype !== -1) {
+    throw new RoutekitError(
+      "EXPRESSION_FAILED",
+      `XML document refused: it has a <!DOCTYPE> declaration at ${lineAndColumn(text, doctype)}; ` +
+        "DTDs are not accepted (they allow entity expansion and external entities)",
+    );
   }
 }
 

@@ -4,6 +4,7 @@ import {
   ExpressionError,
   evaluateXPath,
   parseXml,
+  refuseDoctype,
 } from "@routekit/core";
 import { LlmToolsError, ToolInputError } from "../errors.js";
 import { checkDocumentSize } from "../json-path/document-size.js";
@@ -134,6 +135,12 @@ export function runXPathBounded(
     const { xml, xpath } = readXPathQuery(body, options);
     checkDocumentSize(xml, resolved.maxDocumentBytes, TOOL, "xml");
     checkUntrustedExpression(xpath);
+    try {
+      refuseDoctype(xml);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ToolInputError(TOOL, `${TOOL}: key 'xml': ${reason}`, "xml");
+    }
     return runToolJob({
       toolName: TOOL,
       task: XPATH_TASK,

@@ -1,0 +1,48 @@
+import { createBudget, createContext, type RouteContext } from "@routekit/core";
+import { expect } from "vitest";
+import { type EventLoopReport, watchEventLoop } from "./event-loop-watch.js";
+
+/** What an attack did: its outcome (a value or the error) and what the event loop saw meanwhile. */
+export interface AttackReport extends EventLoopReport {
+  readonly outcome: unknown;
+}
+
+/** Runs an attack while watching the event loop; never throws (the error is the outcome). */
+export async function attack(run: () => Promise<unknown>): Promise<AttackReport> {
+  const watch = watchEventLoop();
+  const outcome = await run().catch((error: unknown) => error);
+  return { outcome, ...watch.stop() };
+}
+
+/**
+ * The bounds every attack must keep: done within `withinMs` (a job that follows a terminated
+ * worker also waits for a fresh worker to load its engine, which under vitest's TypeScript
+ * loader takes a second or two: bounds are set with that in mind), the event loop never stalled (a
+ * 10 ms timer kept firing), this thread's heap did not balloon, and a clear error came back.
+ */
+export function expectContained(report: AttackReport, withinMs: number, message: RegExp): void {
+  expect(report.outcome).toBeInstanceOf(Error);
+  expect((report.outcome as Error).message).toMatch(message);
+  expect(report.elapsedMs).toBeLessThan(withinMs);
+  expect(report.longestGapMs).toBeLessThan(300);
+  expect(report.ticks).toBeGreaterThanOrEqual(Math.floor(report.elapsedMs / 40));
+  expect(report.heapGrowthMb).toBeLessThan(64);
+}
+
+/** A budget of modest size for attack tests, and a context whose routes use it. */
+export function createAttackBed(): {
+  budget: ReturnType<typeof createBudget>;
+  context: RouteContext;
+  close(): Promise<void>;
+} {
+  const budget = createBudget({ maxWorkers: 2, timeoutMs: 1000, maxMemoryMb: 96 });
+  const context = createContext();
+  return {
+    budget,
+    context,
+    async close() {
+      await context.stop();
+      await budget.close();
+    },
+  };
+}
