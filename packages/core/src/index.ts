@@ -77,6 +77,7 @@ export {
   jsonpath,
   MAX_UNTRUSTED_DESCENTS,
   parseXml,
+  refuseDoctype,
   simple,
   UNTRUSTED_XPATH_FUNCTIONS,
   xpath,
