@@ -1,5 +1,5 @@
 import type { Exchange, Processor } from "@routekit/core";
-import { createDeadline } from "@routekit/core";
+import { createDeadline, createRedactor } from "@routekit/core";
 import { type Dispatcher, request } from "undici";
 import { decodeResponseBody, encodeRequestBody, excerpt } from "./client-body.js";
 import { HttpError, HttpOperationFailedError } from "./http-error.js";
@@ -13,6 +13,9 @@ export interface HttpClientOptions {
   readonly timeout: number;
   readonly maxResponseBytes: number;
 }
+
+/** Header names whose values are secrets (API keys, tokens, cookies, passwords). */
+const SECRET_HEADER = /auth|key|token|secret|cookie|session|password/i;
 
 /**
  * The producer: sends the exchange to `target` and puts the reply on the exchange (body decoded
@@ -31,6 +34,7 @@ export function createHttpClient(
     const method = options.httpMethod ?? (encoded.body === undefined ? "GET" : "POST");
     const where = `${method} ${redact(url)}`;
     const headers = outgoingHeaders(exchange, uri);
+    const redactSecrets = createRedactor(secretsOf(headers, url));
     if (encoded.contentType !== undefined && headers["content-type"] === undefined)
       headers["content-type"] = encoded.contentType;
     const deadline = createDeadline(options.timeout, exchange.signal);
@@ -65,7 +69,9 @@ export function createHttpClient(
           cause: exchange.signal.reason,
         });
       }
-      throw new HttpError("HTTP_REQUEST_FAILED", `${where}: ${describeFailure(error)}`, { cause: error });
+      throw new HttpError("HTTP_REQUEST_FAILED", redactSecrets(`${where}: ${describeFailure(error)}`), {
+        cause: error,
+      });
     } finally {
       deadline.clear();
     }
@@ -76,11 +82,17 @@ export function createHttpClient(
         method,
         url: redact(url),
         status,
-        bodyExcerpt: excerpt(bytes.toString("utf8")),
-        redirectLocation: single(responseHeaders.location),
+        // Redacted before the cut, so a cut never leaves the start of a secret behind.
+        bodyExcerpt: excerpt(redactSecrets(bytes.toString("utf8"))),
+        redirectLocation: mapDefined(single(responseHeaders.location), redactSecrets),
       });
     }
-    exchange.body = decodeResponseBody(bytes, contentType, where);
+    try {
+      exchange.body = decodeResponseBody(bytes, contentType, where);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      throw new HttpError(error.code, redactSecrets(error.message));
+    }
     exchange.headers[HTTP_HEADERS.status] = status;
     exchange.headers[HTTP_HEADERS.replyHeaders] = { ...responseHeaders };
   };
@@ -155,6 +167,36 @@ async function readLimited(
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, size);
+}
+
+/**
+ * What must not appear in a message: values of outgoing headers that look secret (and the
+ * credential after an authorization scheme such as `Bearer`), and the URL's user info.
+ */
+function secretsOf(headers: Record<string, string | string[]>, url: string): string[] {
+  const secrets: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (!SECRET_HEADER.test(name)) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      secrets.push(item);
+      const credential = /^[A-Za-z-]+ (.+)$/.exec(item)?.[1];
+      if (credential !== undefined) secrets.push(credential);
+    }
+  }
+  try {
+    const parsed = new URL(url);
+    secrets.push(decodeURIComponent(parsed.password), decodeURIComponent(parsed.username));
+  } catch {
+    // not a URL: nothing to add
+  }
+  return secrets;
+}
+
+function mapDefined<TValue, TResult>(
+  value: TValue | undefined,
+  map: (value: TValue) => TResult,
+): TResult | undefined {
+  return value === undefined ? undefined : map(value);
 }
 
 function single(value: string | string[] | undefined): string | undefined {
