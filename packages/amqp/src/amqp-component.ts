@@ -1,4 +1,4 @@
-import { type Component, defineComponent } from "@routekit/core";
+import { type Component, defineComponent, type StopBudget } from "@routekit/core";
 import { AmqpConsumer, type ConsumerServices } from "./amqp-consumer.js";
 import { type AmqpEndpointConfig, amqpOptionSchema, resolveAmqpEndpoint } from "./amqp-options.js";
 import { createAmqpSend, type ProducerServices } from "./amqp-producer.js";
@@ -19,8 +19,11 @@ export interface AmqpSettings {
 
 /** The `amqp:` component plus the close the plugin's lifecycle hook calls after routes stop. */
 export interface AmqpComponent extends Component<typeof amqpOptionSchema> {
-  /** Lets deliveries in progress settle, then closes channels and connections (reopened on demand). */
-  close(): Promise<void>;
+  /**
+   * Lets deliveries in progress settle, then closes channels and connections (reopened on
+   * demand). When `budget.signal` fires first, it stops waiting and destroys the sockets.
+   */
+  close(budget?: StopBudget): Promise<void>;
 }
 
 /** How long closing waits for deliveries in progress to settle before closing anyway. */
@@ -82,20 +85,47 @@ export function createAmqpComponent(settings: AmqpSettings): AmqpComponent {
     },
   });
 
-  const close = async (): Promise<void> => {
+  const close = async (budget?: StopBudget): Promise<void> => {
+    const signal = budget?.signal;
     const draining = [...consumers];
     consumers.clear();
-    await Promise.all(draining.map((consumer) => consumer.stop()));
-    await Promise.race([Promise.all(draining.map((consumer) => consumer.drain())), pause(DRAIN_LIMIT_MS)]);
+    await untilAborted(Promise.all(draining.map((consumer) => consumer.stop())), signal);
+    await untilAborted(
+      Promise.race([
+        Promise.all(draining.map((consumer) => consumer.drain())),
+        pause(DRAIN_LIMIT_MS, signal),
+      ]),
+      signal,
+    );
     const closing = [publisher?.close(), requester?.close()];
     publisher = undefined;
     requester = undefined;
-    await Promise.all(closing);
-    const connections = [consumerConnection?.close(), producerConnection?.close()];
+    await untilAborted(Promise.all(closing), signal);
+    // Past the stop's time the connections are destroyed rather than closed: a dead or frozen
+    // broker connection never answers a close.
+    const connections = [consumerConnection?.close(signal), producerConnection?.close(signal)];
     consumerConnection = undefined;
     producerConnection = undefined;
     await Promise.all(connections);
   };
 
   return { ...component, close };
+}
+
+/** Waits for `work`, or only until `signal` fires (whatever `work` does, it never rejects here). */
+function untilAborted(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  const settled = work.then(
+    () => undefined,
+    () => undefined,
+  );
+  if (signal === undefined) return settled;
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const onAbort = (): void => resolve();
+    signal.addEventListener("abort", onAbort, { once: true });
+    settled.then(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    });
+  });
 }

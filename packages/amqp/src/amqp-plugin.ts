@@ -27,7 +27,7 @@ export function amqpPlugin(options: AmqpPluginOptions = {}): Plugin {
     install(context) {
       const component = createAmqpComponent(settings);
       context.addComponent(component);
-      context.addLifecycle({ stop: () => component.close() });
+      context.addLifecycle({ stop: (budget) => component.close(budget) });
     },
   };
 }

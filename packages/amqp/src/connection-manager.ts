@@ -46,12 +46,31 @@ export class ConnectionManager {
     return this.#race(this.#connecting, timeoutMs, signal);
   }
 
-  /** Closes the connection and stops reconnecting. */
-  async close(): Promise<void> {
+  /**
+   * Closes the connection and stops reconnecting. amqplib settles a close only when the broker
+   * answers, so on a dead or frozen connection this waits until `signal` fires and then
+   * destroys the socket (the broker hands unacknowledged messages to the next consumer once it
+   * notices the connection is gone).
+   */
+  async close(signal?: AbortSignal): Promise<void> {
     this.#closing.abort();
     const connection = this.#connection;
     this.#connection = undefined;
-    if (connection !== undefined) await connection.close().catch(() => {});
+    if (connection === undefined) return;
+    if (signal?.aborted) return destroySocket(connection);
+    const closed = connection.close().catch(() => {});
+    if (signal === undefined) return closed;
+    await new Promise<void>((resolve) => {
+      const onAbort = (): void => {
+        destroySocket(connection);
+        resolve();
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      closed.then(() => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      });
+    });
   }
 
   async #connectLoop(): Promise<ChannelModel> {
@@ -120,4 +139,10 @@ export class ConnectionManager {
       { cause: this.#lastError },
     );
   }
+}
+
+/** Ends a connection at once, without the closing handshake (the socket is destroyed). */
+function destroySocket(connection: ChannelModel): void {
+  const socket = (connection.connection as unknown as { stream?: { destroy(): void } }).stream;
+  socket?.destroy();
 }

@@ -5,6 +5,9 @@
  */
 export const STOP_GRACE_MS = 2_000;
 
+/** Stop hooks are told to give up this long before the stop's end, to leave time to destroy sockets. */
+const HOOK_MARGIN_MS = 250;
+
 /** The time of one stop: until its timeout, and until its end (timeout plus grace). */
 export class StopClock {
   readonly timeoutMs: number;
@@ -25,11 +28,12 @@ export class StopClock {
     return Math.max(0, this.#started + this.timeoutMs + STOP_GRACE_MS - performance.now());
   }
 
-  /** A signal that fires when the stop's time (timeout plus grace) is up. */
+  /** A signal that fires just before the stop's time (timeout plus grace) is up. */
   endSignal(): AbortSignal {
     if (this.#end === undefined) {
       const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(this.#expired()), this.untilEnd());
+      const delay = Math.max(0, this.untilEnd() - HOOK_MARGIN_MS);
+      const timer = setTimeout(() => controller.abort(this.#expired()), delay);
       timer.unref();
       this.#end = { controller, timer };
     }
