@@ -22,6 +22,7 @@ import { EventBus } from "./events.js";
 import type { Exchange, Headers } from "./exchange.js";
 import { DeadlineSet, ExchangeDeadline } from "./exchange-deadline.js";
 import { dispatch, replyOf } from "./exchange-dispatch.js";
+import { firstPartySchemeHint } from "./first-party.js";
 import { createConsoleLogger, type Logger } from "./logger.js";
 import { didYouMean } from "./nearest.js";
 import { prepareRoutes } from "./prepare-routes.js";
@@ -224,7 +225,7 @@ class DefaultContext implements ContextInternalsBase {
       const known = [...this.#components.keys()];
       throw new RoutekitError(
         "COMPONENT_UNKNOWN",
-        `Endpoint '${uri}': no component for scheme '${parsed.scheme}'${didYouMean(parsed.scheme, known)}; known schemes: ${known.join(", ")} (a package adds more with context.use(plugin))`,
+        `Endpoint '${uri}': no component for scheme '${parsed.scheme}'${firstPartySchemeHint(parsed.scheme) || didYouMean(parsed.scheme, known)}; known schemes: ${known.join(", ")} (a package adds more with context.use(plugin))`,
       );
     }
     const options = parseOptions(parsed, component.options);

@@ -1,4 +1,5 @@
 import { RoutekitError } from "./errors.js";
+import { firstPartySteps } from "./first-party.js";
 import {
   checkErrorHandlerOptions,
   checkOnExceptionOptions,
@@ -53,6 +54,21 @@ export class StepRecorder implements Recorder {
     callback(new StepRecorder(this.route, steps, false) as never);
     return steps;
   }
+}
+
+// Until its package is imported, a first-party verb fails naming the package to import (the
+// package's own definition replaces this one when it loads).
+for (const [name, packageName] of firstPartySteps()) {
+  Object.defineProperty(StepRecorder.prototype, name, {
+    configurable: true,
+    writable: true,
+    value(this: StepRecorder) {
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `Route '${this.route.id || this.route.from}': the DSL step ${name}() comes from ${packageName}; install it and import it once (import "${packageName}") before building routes`,
+      );
+    },
+  });
 }
 
 onVerbDefined((name, record) => {

@@ -1,4 +1,4 @@
-import { exhaustMap, from, of, type Subscription, take, timer } from "rxjs";
+import type { Subscription } from "rxjs";
 import { defineComponent } from "../component.js";
 import type { ContextInternals } from "../context-internals.js";
 import { RoutekitError } from "../errors.js";
@@ -35,8 +35,13 @@ export const timerComponent = defineComponent({
       },
       createConsumer(processor) {
         let subscription: Subscription | undefined;
+        let running = false;
         return {
-          start() {
+          async start() {
+            running = true;
+            // rxjs is loaded when the first timer starts, so importing core stays cheap.
+            const { exhaustMap, from, of, take, timer } = await import("rxjs");
+            if (!running) return; // stopped while rxjs was loading
             let counter = 0;
             // exhaustMap drops ticks while an exchange runs; take() counts the exchanges fired.
             const fired = timer(delay, period).pipe(
@@ -58,6 +63,7 @@ export const timerComponent = defineComponent({
             subscription = (repeatCount > 0 ? fired.pipe(take(repeatCount)) : fired).subscribe();
           },
           stop() {
+            running = false;
             subscription?.unsubscribe();
             subscription = undefined;
           },
