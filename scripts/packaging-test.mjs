@@ -8,7 +8,7 @@
 //   - measures the cold start of `import("@routekit/core")` and checks that importing core or
 //     llm-tools loads neither fontoxpath nor mathjs.
 // Usage: node scripts/packaging-test.mjs [--keep]
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
