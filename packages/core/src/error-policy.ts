@@ -181,10 +181,7 @@ export function createFailurePolicy(
     deadLettering.add(exchange);
     const failure = exchange.failure;
     if (handler.useOriginalMessage === true) restoreOriginal(exchange);
-    exchange.properties[EXCEPTION_CAUGHT] = error;
-    exchange.headers["routekit.exception"] = `${error.name}: ${error.message}`;
-    exchange.headers["routekit.failedRouteId"] = failure?.routeId ?? routeId;
-    if (failure !== undefined) exchange.headers["routekit.failedStep"] = failure.step;
+    recordFailure(exchange, error, failure, routeId);
     clear(exchange);
     return settle(
       () => send(exchange),
@@ -214,10 +211,12 @@ export function createFailurePolicy(
     }
     const definition = clause.definition;
     if (definition.useOriginalMessage === true) restoreOriginal(exchange);
-    exchange.properties[EXCEPTION_CAUGHT] = error;
+    const failure = exchange.failure;
+    // The clause's steps may dead-letter the message (e.g. to("seda:dead")): the failure's
+    // details travel with it, as they do through the dead letter channel.
+    recordFailure(exchange, error, failure, routeId);
     const handled = clause.handled?.(exchange) === true;
     const continued = !handled && clause.continued?.(exchange) === true;
-    const failure = exchange.failure;
     clear(exchange);
     const finish = (): void | Promise<void> => {
       if (exchange.error !== undefined) {
@@ -299,4 +298,21 @@ function settle(
     exchange.error = error instanceof Error ? error : new Error(String(error));
     return then();
   });
+}
+
+/**
+ * Puts a failure on the exchange for whatever handles it: the error in the EXCEPTION_CAUGHT
+ * property, and its description, route and step in headers that travel with the message (to a
+ * dead letter queue on a broker too).
+ */
+function recordFailure(
+  exchange: RuntimeExchange,
+  error: Error,
+  failure: RuntimeExchange["failure"],
+  routeId: string,
+): void {
+  exchange.properties[EXCEPTION_CAUGHT] = error;
+  exchange.headers["routekit.exception"] = `${error.name}: ${error.message}`;
+  exchange.headers["routekit.failedRouteId"] = failure?.routeId ?? routeId;
+  if (failure !== undefined) exchange.headers["routekit.failedStep"] = failure.step;
 }

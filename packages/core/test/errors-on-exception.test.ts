@@ -125,7 +125,13 @@ describe("onException: handled, continued, neither", () => {
     const exchange = await context.requestExchange("direct:in", { body: "first", headers: { h: 1 } });
     const received = context.endpoint("mock:original").received[0]!;
     expect(received.body).toBe("first");
-    expect(received.headers).toEqual({ h: 1 });
+    // The original headers, plus the failure's details (never the headers added on the way).
+    expect(received.headers).toEqual({
+      h: 1,
+      "routekit.exception": "OrderError: x",
+      "routekit.failedRouteId": expect.any(String),
+      "routekit.failedStep": expect.stringMatching(/process/),
+    });
     expect(exchange.body).toBe("first");
   });
 
