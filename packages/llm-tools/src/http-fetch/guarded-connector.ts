@@ -47,15 +47,29 @@ export function createGuardedConnector(options: GuardedConnectorOptions): buildC
       return;
     }
     const literal = ipLiteral(host);
-    const dial = (address: string): void => {
-      const servername =
-        literal === undefined ? (connectOptions.servername ?? host) : connectOptions.servername;
-      connect({ ...connectOptions, hostname: address, ...(servername ? { servername } : {}) }, callback);
+    const servername =
+      literal === undefined ? (connectOptions.servername ?? host) : connectOptions.servername;
+    // Dials the checked addresses in order, moving on when one cannot be reached (an IPv6
+    // answer on a host without IPv6, say); every one of them passed the policy.
+    const dial = (addresses: readonly string[], index = 0): void => {
+      const address = addresses[index] ?? "";
+      connect(
+        { ...connectOptions, hostname: address, ...(servername ? { servername } : {}) },
+        (error, socket) => {
+          if (error === null) {
+            callback(null, socket);
+          } else if (index + 1 < addresses.length && UNREACHABLE.has(codeOf(error))) {
+            dial(addresses, index + 1);
+          } else {
+            callback(error, null);
+          }
+        },
+      );
     };
     if (literal !== undefined) {
       const refusal = allowPrivateNetwork ? undefined : refusalFor(literal, `${where}`, toolName);
       if (refusal !== undefined) callback(refusal, null);
-      else dial(literal);
+      else dial([literal]);
       return;
     }
     lookup(host, { all: true }, (error, result, family) => {
@@ -85,9 +99,17 @@ export function createGuardedConnector(options: GuardedConnectorOptions): buildC
           }
         }
       }
-      dial(first.address);
+      dial(addresses.map(({ address }) => address));
     });
   };
+}
+
+/** Connection errors after which the next resolved address is tried. */
+const UNREACHABLE = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "EAFNOSUPPORT"]);
+
+function codeOf(error: Error): string {
+  const code: unknown = Reflect.get(error, "code");
+  return typeof code === "string" ? code : "";
 }
 
 /** The host as an IP address to dial when it is an IP literal in any notation, else undefined. */

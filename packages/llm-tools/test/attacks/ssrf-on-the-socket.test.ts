@@ -296,6 +296,19 @@ describe("the connector dials only addresses it checked", () => {
     await dispatcher.close();
   });
 
+  it("tries the next checked address when one refuses the connection", async () => {
+    // 127.0.0.2 is loopback too, but nothing listens there on the canary's port.
+    const lookup = tableLookup({ "two.example.test": ["127.0.0.2", "127.0.0.1"] });
+    const result = await fetchText(`http://two.example.test:${canary.port}/`, {
+      allowPrivateNetwork: true,
+      lookup,
+    });
+    expect(result.text).toBe("canary");
+    expect(canary.connections).toBe(1);
+    const refusedAll = await refused(`http://two.example.test:${canary.port}/`, { lookup });
+    expect(refusedAll.message).toContain("it resolves to 127.0.0.2, loopback");
+  });
+
   it("keeps the host name for TLS while dialling the checked address", async () => {
     const seen: Array<{ hostname: string; servername: string | null | undefined }> = [];
     const dispatcher = createGuardedDispatcher({
