@@ -2,6 +2,7 @@ import type { Component, Endpoint } from "./component.js";
 import type { MockEndpoint } from "./components/mock.js";
 import type { EventBus } from "./events.js";
 import type { Exchange, ExchangePattern, Headers } from "./exchange.js";
+import type { Logger } from "./logger.js";
 import type { RouteBuilder, RoutesFunction } from "./route-builder.js";
 
 /** Lifecycle of a context. */
@@ -72,6 +73,8 @@ export interface RouteContext extends RouteContextBase {}
 export interface RouteContextBase {
   readonly state: ContextState;
   readonly events: EventBus;
+  /** Where the context and its components write log lines (`createContext({ logger })`). */
+  readonly logger: Logger;
   /** Adds routes from a builder or a function; routes added after start start at once. */
   addRoutes(routes: RouteBuilder | RoutesFunction): Promise<void>;
   /** Installs a plugin (components, services, lifecycle hooks). */

@@ -5,6 +5,7 @@ import {
   type RouteContext,
   type RouteProcessor,
   RouteStepError,
+  releaseExchange,
 } from "@routekit/core";
 import { HttpError } from "./http-error.js";
 import { HTTP_HEADERS } from "./http-headers.js";
@@ -93,6 +94,8 @@ export async function handleRequest(
   });
   exchange.fromEndpoint = match.entry.handler.uri;
   const finished = await runUntilAborted(match.entry.handler.processor, exchange);
+  // The route released the exchange's deadline when it finished; an aborted one is released now.
+  releaseExchange(exchange);
   if (clientGone.signal.aborted) return;
   if (!finished) {
     reply(abortReply(exchange, environment));
@@ -179,8 +182,16 @@ function abortReply(exchange: Exchange, environment: RequestEnvironment): ReplyP
   });
 }
 
-/** `{ error, exchangeId }`: the innermost error's message (never a stack), or a fixed text. */
+/**
+ * `{ error, exchangeId }`. The full detail (route, step, message) always goes to the log with the
+ * exchange id; the client gets a fixed text, or with `errorDetail: "message"` the innermost
+ * error's message (never a stack).
+ */
 function errorBody(exchange: Exchange, error: unknown, environment: RequestEnvironment): object {
+  const detail = error instanceof Error ? error.message : String(error);
+  environment.context.logger.error(
+    `http: ${String(exchange.headers[HTTP_HEADERS.method])} ${String(exchange.headers[HTTP_HEADERS.path])} (route from '${exchange.fromEndpoint ?? "?"}') failed, exchange ${exchange.id}: ${detail}`,
+  );
   if (environment.errorDetail === "none") return { error: "Internal Server Error", exchangeId: exchange.id };
   let innermost = error;
   while (innermost instanceof RouteStepError && innermost.cause !== undefined) innermost = innermost.cause;

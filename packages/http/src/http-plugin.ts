@@ -17,8 +17,17 @@ export interface HttpPluginOptions {
   requestTimeoutMs?: number;
   /** Status sent when a request times out (default 503; 504 is the other usual choice). */
   timeoutStatus?: number;
-  /** What a 500 reply says: the error's message (default) or only "Internal Server Error". */
+  /**
+   * What a 500 reply says: "none" (default) sends only `Internal Server Error` and the exchange
+   * id, and logs the error's message with that id; "message" also sends the error's message to
+   * the client (only for trusted clients: an error's text can carry secrets).
+   */
   errorDetail?: "message" | "none";
+  /**
+   * How long a client may take to send the request headers, in ms (default: requestTimeoutMs
+   * plus 1000, at most 60000); a slower connection is closed within about a second after it.
+   */
+  headersTimeoutMs?: number;
   /** The undici dispatcher of the client producer (default: undici's global dispatcher). */
   dispatcher?: Dispatcher;
 }
@@ -44,6 +53,7 @@ function settingsOf(options: HttpPluginOptions): HttpServerSettings {
     "requestTimeoutMs",
     "timeoutStatus",
     "errorDetail",
+    "headersTimeoutMs",
     "dispatcher",
   ]);
   for (const name of Object.keys(options)) {
@@ -61,18 +71,25 @@ function settingsOf(options: HttpPluginOptions): HttpServerSettings {
       `httpPlugin: option 'host' expects an interface address like "127.0.0.1" (found ${JSON.stringify(host)})`,
     );
   }
-  const errorDetail = options.errorDetail ?? "message";
+  const errorDetail = options.errorDetail ?? "none";
   if (errorDetail !== "message" && errorDetail !== "none") {
     throw new HttpError(
       "HTTP_OPTION_INVALID",
       `httpPlugin: option 'errorDetail' expects "message" or "none" (found ${JSON.stringify(errorDetail)})`,
     );
   }
+  const requestTimeoutMs = checkInteger("requestTimeoutMs", options.requestTimeoutMs ?? 30_000, 1, 2 ** 31);
   return {
     host,
     port: checkInteger("port", options.port ?? 0, 0, 65_535),
     maxBodyBytes: checkInteger("maxBodyBytes", options.maxBodyBytes ?? 1024 * 1024, 0, 2 ** 31),
-    requestTimeoutMs: checkInteger("requestTimeoutMs", options.requestTimeoutMs ?? 30_000, 1, 2 ** 31),
+    requestTimeoutMs,
+    headersTimeoutMs: checkInteger(
+      "headersTimeoutMs",
+      options.headersTimeoutMs ?? Math.min(60_000, requestTimeoutMs + 1_000),
+      1,
+      2 ** 31,
+    ),
     timeoutStatus: checkInteger("timeoutStatus", options.timeoutStatus ?? 503, 500, 599),
     errorDetail,
   };
@@ -92,7 +109,7 @@ export function httpPlugin(options: HttpPluginOptions = {}): Plugin {
       const server = attachServer(context, () => new HttpServer(context, settings));
       context.addComponent(createHttpComponent(dispatcher));
       context.addComponent(createHttpsComponent(dispatcher));
-      context.addLifecycle({ start: () => server.start(), stop: () => server.stop() });
+      context.addLifecycle({ start: () => server.start(), stop: (budget) => server.stop(budget) });
     },
   };
 }

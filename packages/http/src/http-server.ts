@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { RouteContext } from "@routekit/core";
+import type { RouteContext, StopBudget } from "@routekit/core";
 import { type HttpRouteTarget, handleRequest, type RequestEnvironment } from "./handle-request.js";
 import { HttpError } from "./http-error.js";
 import { type HttpRouteEntry, RouteTable } from "./route-table.js";
@@ -14,7 +14,11 @@ export interface HttpServerSettings {
   readonly requestTimeoutMs: number;
   readonly timeoutStatus: number;
   readonly errorDetail: "message" | "none";
+  readonly headersTimeoutMs: number;
 }
+
+/** How often Node looks for connections past their headers or request timeout (its default is 30 s). */
+const CONNECTIONS_CHECK_MS = 500;
 
 /**
  * The one HTTP server of a context, shared by every `http:/path` route. It listens when the
@@ -82,16 +86,24 @@ export class HttpServer {
   async start(): Promise<void> {
     if (this.#server !== undefined) return;
     this.#stopping = false;
-    const server = createServer((request, response) => {
-      this.#active++;
-      response.once("close", () => this.#finished());
-      handleRequest(request, response, this.#environment).catch((error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
-        writeReply(response, jsonReply(500, { error: message }), true);
-      });
-    });
-    server.requestTimeout = this.settings.requestTimeoutMs + 1_000;
-    server.headersTimeout = Math.min(60_000, this.settings.requestTimeoutMs + 1_000);
+    const server = createServer(
+      {
+        requestTimeout: this.settings.requestTimeoutMs + 1_000,
+        headersTimeout: this.settings.headersTimeoutMs,
+        connectionsCheckingInterval: Math.min(CONNECTIONS_CHECK_MS, this.settings.headersTimeoutMs),
+      },
+      (request, response) => {
+        this.#active++;
+        response.once("close", () => this.#finished());
+        handleRequest(request, response, this.#environment).catch((error: unknown) => {
+          const message = error instanceof Error ? error.message : String(error);
+          this.#environment.context.logger.error(
+            `http: the handler failed for ${request.method ?? "?"} ${request.url ?? "?"}: ${message}`,
+          );
+          writeReply(response, jsonReply(500, { error: "Internal Server Error" }), true);
+        });
+      },
+    );
     await new Promise<void>((resolve, reject) => {
       server.once("error", (error) =>
         reject(
@@ -118,11 +130,16 @@ export class HttpServer {
   }
 
   /** Stops accepting, waits for in-flight requests (bounded by the request timeout), closes. */
-  async stop(): Promise<void> {
+  async stop(budget?: StopBudget): Promise<void> {
     const server = this.#server;
     if (server === undefined) return;
     this.beginStop();
-    await this.#whenIdle(this.settings.requestTimeoutMs + 2_000);
+    // Within the context's stop: past its time, open connections are closed, not waited for.
+    const waitMs = Math.min(
+      this.settings.requestTimeoutMs + 2_000,
+      budget?.timeoutMs ?? Number.POSITIVE_INFINITY,
+    );
+    await this.#whenIdle(Math.max(0, waitMs - 250));
     server.closeAllConnections();
     await this.#closed;
     this.#server = undefined;

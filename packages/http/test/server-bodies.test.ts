@@ -155,16 +155,19 @@ describe("http server request and reply bodies", () => {
     expect(runs).toBe(0);
   });
 
-  it("answers 500 naming the problem when the reply cannot be sent", async () => {
-    served = await serve((r) => {
-      r.from("http:/bad-status")
-        .setHeader(HTTP_HEADERS.status, () => 99)
-        .setBody(() => "x");
-      r.from("http:/bad-header")
-        .setHeader("http.response.header.x-list", () => [1, 2])
-        .setBody(() => "x");
-      r.from("http:/bad-body").setBody(() => ({ big: 1n }));
-    });
+  it("answers 500 naming the problem when the reply cannot be sent (errorDetail message)", async () => {
+    served = await serve(
+      (r) => {
+        r.from("http:/bad-status")
+          .setHeader(HTTP_HEADERS.status, () => 99)
+          .setBody(() => "x");
+        r.from("http:/bad-header")
+          .setHeader("http.response.header.x-list", () => [1, 2])
+          .setBody(() => "x");
+        r.from("http:/bad-body").setBody(() => ({ big: 1n }));
+      },
+      { errorDetail: "message" },
+    );
     const status = await fetch(`${served.url}/bad-status`);
     expect(status.status).toBe(500);
     expect(((await status.json()) as { error: string }).error).toBe(

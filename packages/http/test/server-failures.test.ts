@@ -9,14 +9,17 @@ afterEach(async () => {
 });
 
 describe("http server failures", () => {
-  it("answers 500 with the error's message and the exchange id, never a stack trace", async () => {
-    served = await serve((r) => {
-      r.from("http:/fail")
-        .routeId("failing")
-        .process(async () => {
-          throw new TypeError("the order has no lines");
-        });
-    });
+  it("answers 500 with the error's message and the exchange id with errorDetail message, never a stack trace", async () => {
+    served = await serve(
+      (r) => {
+        r.from("http:/fail")
+          .routeId("failing")
+          .process(async () => {
+            throw new TypeError("the order has no lines");
+          });
+      },
+      { errorDetail: "message" },
+    );
     const response = await fetch(`${served.url}/fail`);
     expect(response.status).toBe(500);
     const text = await response.text();
