@@ -52,14 +52,14 @@ export function compileDynamicUri(uri: ExpressionInput<string>, raw: boolean, wh
       } catch {
         throw new RoutekitError(
           "URI_INVALID",
-          `${where}: a ${inQuery ? "query" : "path"} value of toD('${template}') is not well-formed Unicode text`,
+          `${where}: an interpolated ${inQuery ? "option" : "path"} value is not well-formed Unicode text`,
         );
       }
     });
     if (countDotSegments(built) > allowedDotSegments) {
       throw new RoutekitError(
         "URI_INVALID",
-        `${where}: a value interpolated into toD('${template}') makes a '.' or '..' path segment; values ` +
+        `${where}: an interpolated value makes a '.' or '..' path segment; values ` +
           "fill one path segment each and may not climb the path (toD(uri, { raw: true }) inserts raw text)",
       );
     }
