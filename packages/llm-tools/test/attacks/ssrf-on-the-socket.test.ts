@@ -146,6 +146,15 @@ describe("every redirect hop is judged on its connection", () => {
     ["http://0.0.0.0:CANARY/"],
     ["http://localhost:CANARY/"],
     ["http://[::ffff:7f00:1]:CANARY/"],
+    ["http://[::ffff:127.0.0.1]:CANARY/"],
+    ["http://0x7f.1:CANARY/"],
+    ["http://127.1:CANARY/"],
+    ["http://0177.0.0.1:CANARY/"],
+    ["HTTP://127.0.0.1:CANARY/"],
+    ["//127.0.0.1:CANARY/protocol-relative"],
+    ["/\\127.0.0.1:CANARY/backslash"],
+    ["http://public.example.test@127.0.0.1:CANARY/"],
+    ["http://127.0.0.1:CANARY\\@public.example.test/"],
   ])("refuses a redirect from a public-looking host to %s", async (template) => {
     // The first hop's name resolves to a public-looking address that the dialer sends to the
     // bouncer; the redirect then points at loopback, which the guard must refuse.
