@@ -1,4 +1,5 @@
-import { request } from "node:http";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createContext, type RouteContext } from "@routekit/core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { httpPlugin, httpServerOf } from "../../src/index.js";
@@ -9,6 +10,7 @@ import { httpPlugin, httpServerOf } from "../../src/index.js";
 let backend: RouteContext;
 let proxy: RouteContext;
 let proxyUrl: string;
+let deadPort: number;
 const hits: Array<{ route: string; method: string; path: string; id?: unknown }> = [];
 
 beforeAll(async () => {
@@ -34,9 +36,15 @@ beforeAll(async () => {
 
   proxy = createContext({ logLevel: "off" });
   proxy.use(httpPlugin({ port: 0 }));
-  await proxy.addRoutes((r) =>
-    r.from("http:/proxy/{id}").toD(`${backendUrl}/items/\${header['http.path.id']}`, { cacheSize: 16 }),
-  );
+  // A port that was just free: nothing listens there, so a call to it fails.
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+  deadPort = (closed.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  await proxy.addRoutes((r) => {
+    r.from("http:/proxy/{id}").toD(`${backendUrl}/items/\${header['http.path.id']}`, { cacheSize: 16 });
+    r.from("http:/dead/{id}").toD(`http://127.0.0.1:${deadPort}/private/\${header['http.path.id']}`);
+  });
   await proxy.start();
   proxyUrl = httpServerOf(proxy).url;
 });
@@ -98,6 +106,13 @@ describe("toD in a proxy route cannot be steered by the client", () => {
       expect(hits).toEqual([]);
     },
   );
+
+  it("a failing backend call answers the client without the backend's address", async () => {
+    const reply = await get("/dead/secret-id");
+    expect(reply.status).toBeGreaterThanOrEqual(500);
+    expect(reply.text).not.toContain(String(deadPort));
+    expect(reply.text).not.toContain("/private/");
+  });
 
   it("a flood of distinct ids leaves the proxy serving (endpoints bounded by cacheSize)", async () => {
     for (let index = 0; index < 100; index += 1) expect((await get(`/proxy/id-${index}`)).status).toBe(200);
