@@ -20,22 +20,50 @@ export function redactSecrets(text: string, secrets: Iterable<string | undefined
 }
 
 /**
- * A redactor for a fixed list of secrets, compiled once (for code that redacts many texts with
- * the same secrets). Equivalent to `(text) => redactSecrets(text, secrets)`.
+ * A redactor for a fixed list of secrets, equivalent to `(text) => redactSecrets(text, secrets)`.
+ * The patterns are built on the first call (building them takes a fraction of a millisecond, so
+ * a redactor made per request costs nothing until something is redacted) and reused after.
  */
 export function createRedactor(secrets: Iterable<string | undefined>): (text: string) => string {
+  const list = [...secrets].filter((secret): secret is string => typeof secret === "string" && secret !== "");
+  if (list.length === 0) return (text) => text;
+  let patterns: readonly RegExp[] | undefined;
+  return (text) => {
+    patterns ??= cachedPatterns(list);
+    let redacted = text;
+    for (const pattern of patterns) redacted = redacted.replace(pattern, REDACTED);
+    return redacted;
+  };
+}
+
+/** Patterns of recently used secret lists: a tool redacting every call builds them once. */
+const recentPatterns = new Map<string, RegExp[]>();
+const RECENT_PATTERNS = 32;
+
+function cachedPatterns(secrets: readonly string[]): RegExp[] {
+  const key = JSON.stringify(secrets);
+  let patterns = recentPatterns.get(key);
+  if (patterns === undefined) {
+    patterns = compilePatterns(secrets);
+    if (recentPatterns.size >= RECENT_PATTERNS) {
+      const oldest = recentPatterns.keys().next();
+      if (oldest.done !== true) recentPatterns.delete(oldest.value);
+    }
+  } else recentPatterns.delete(key);
+  recentPatterns.set(key, patterns);
+  return patterns;
+}
+
+function compilePatterns(secrets: readonly string[]): RegExp[] {
   const exact = new Set<string>();
   const anyCase = new Set<string>();
   for (const secret of secrets) {
-    if (typeof secret !== "string" || secret === "") continue;
     if (secret.length < MIN_ENCODED_LENGTH) exact.add(secret);
     else for (const form of encodedForms(secret)) anyCase.add(form);
   }
-  const patterns = [alternation(anyCase, "gi"), alternation(exact, "g")].filter(
+  return [alternation(anyCase, "gi"), alternation(exact, "g")].filter(
     (pattern): pattern is RegExp => pattern !== undefined,
   );
-  if (patterns.length === 0) return (text) => text;
-  return (text) => patterns.reduce((redacted, pattern) => redacted.replace(pattern, REDACTED), text);
 }
 
 /** One regular expression matching any of the texts, longest first. */
