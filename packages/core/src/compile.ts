@@ -39,7 +39,10 @@ export function compileRoute(
         restTaken = true;
         return compileBlock(steps.slice(index + 1), `${label} > `, policy);
       },
-      endpoint: (uri) => context.endpoint(uri),
+      endpoint: (uri) => {
+        context.noteEndpointUse(uri, `Route '${route.id}' step ${label}`);
+        return context.endpoint(uri);
+      },
       expression: compileExpression as CompileScope["expression"],
       predicate: compilePredicate,
       onRouteStop: (hook) => stopHooks.push(hook),

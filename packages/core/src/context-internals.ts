@@ -7,6 +7,11 @@ export interface ContextInternals extends ContextInternalsBase, RouteContext {}
 
 /** The internals every context implements, whichever packages added members to `RouteContext`. */
 export interface ContextInternalsBase extends RouteContextBase {
+  /**
+   * Records where an endpoint is used (e.g. "Route 'ask' step #1 to(llm:openai)"), so an endpoint
+   * that fails to start is reported at the route and step that use it.
+   */
+  noteEndpointUse(uri: string, where: string): void;
   readonly logger: Logger;
   /** Counts work the context must wait for at shutdown (e.g. messages queued in seda). */
   trackPending(delta: number): void;

@@ -121,6 +121,8 @@ class DefaultContext implements ContextInternalsBase {
   #state: ContextState = "created";
   readonly #components = new Map<string, Component>();
   readonly #endpoints = new Map<string, Endpoint>();
+  readonly #endpointUses = new Map<string, string>();
+  #endpointStarts: Promise<void>[] = [];
   readonly #routes = new Map<string, RouteRuntime>();
   readonly #lifecycle: LifecycleHook[] = [];
   readonly #services = new Map<string, unknown>();
@@ -235,11 +237,26 @@ class DefaultContext implements ContextInternalsBase {
     );
     this.#endpoints.set(uri, endpoint);
     if (this.#state === "started" && endpoint.start !== undefined) {
-      Promise.resolve(endpoint.start()).catch((error: unknown) =>
-        this.logger.error(`Endpoint '${uri}' failed to start: ${String(error)}`),
-      );
+      // Started with the routes that use it: addRoutes awaits this and fails naming the route.
+      const started = this.#startEndpoint(uri, endpoint);
+      started.catch(() => undefined); // awaited by addRoutes; never an unhandled rejection
+      this.#endpointStarts.push(started);
     }
     return endpoint;
+  }
+
+  noteEndpointUse(uri: string, where: string): void {
+    if (!this.#endpointUses.has(uri)) this.#endpointUses.set(uri, where);
+  }
+
+  async #startEndpoint(uri: string, endpoint: Endpoint): Promise<void> {
+    try {
+      await endpoint.start?.();
+    } catch (error) {
+      const where = this.#endpointUses.get(uri) ?? `Endpoint '${uri}'`;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new RoutekitError("ENDPOINT_START_FAILED", `${where}: ${message}`, { cause: error });
+    }
   }
 
   async addRoutes(routes: RouteBuilder | RoutesFunction): Promise<void> {
@@ -255,12 +272,19 @@ class DefaultContext implements ContextInternalsBase {
         `addRoutes() expects a RouteBuilder or a function (r) => {...} (found ${describeArgument(routes)})`,
       );
     }
-    const compiled = prepareRoutes(
-      builder,
-      this,
-      (id) => this.#routes.has(id),
-      () => `route${++this.#routeCounter}`,
-    );
+    let compiled: RouteRuntime[];
+    let starts: Promise<void>[];
+    try {
+      compiled = prepareRoutes(
+        builder,
+        this,
+        (id) => this.#routes.has(id),
+        () => `route${++this.#routeCounter}`,
+      );
+    } finally {
+      // prepareRoutes is synchronous: these are the starts of the endpoints it created.
+      starts = this.#endpointStarts.splice(0);
+    }
     const added: RouteRuntime[] = [];
     try {
       for (const route of compiled) {
@@ -270,6 +294,8 @@ class DefaultContext implements ContextInternalsBase {
         added.push(route);
         if (this.events.has("route-added")) this.events.emit("route-added", { routeId: route.definition.id });
       }
+      // Endpoints these routes created after start: a failure to start fails addRoutes.
+      await Promise.all(starts);
     } catch (error) {
       for (const route of added) await this.removeRoute(route.definition.id);
       throw error;
@@ -290,7 +316,7 @@ class DefaultContext implements ContextInternalsBase {
     this.#shutdown = createShutdown();
     try {
       for (const hook of this.#lifecycle) await hook.start?.();
-      for (const endpoint of this.#endpoints.values()) await endpoint.start?.();
+      for (const [uri, endpoint] of this.#endpoints) await this.#startEndpoint(uri, endpoint);
       for (const route of this.#routes.values())
         if (route.definition.autoStart) await this.#startRoute(route);
     } catch (error) {
@@ -419,7 +445,7 @@ class DefaultContext implements ContextInternalsBase {
     }
     const exchange = new RuntimeExchange(
       this,
-      deadline === undefined ? shutdown : deadline.signal,
+      deadline ?? shutdown,
       init.body as TBody,
       init.headers === undefined ? {} : { ...init.headers },
       init.properties === undefined ? {} : { ...init.properties },

@@ -50,6 +50,7 @@ export function prepareRoutes(
   return definitions.map((definition) => {
     const stopHooks: Array<() => void | Promise<void>> = [];
     const { pipeline, rejection } = compileRoute(definition, errorHandling, context, stopHooks);
+    context.noteEndpointUse(definition.from, `Route '${definition.id}' from(${definition.from})`);
     const endpoint = context.endpoint(definition.from);
     if (endpoint.createConsumer === undefined) {
       throw new RoutekitError(

@@ -1,4 +1,4 @@
-import { createContext, RouteBuilder, type RouteContext } from "@routekit/core";
+import { createContext, RouteBuilder, type RouteContext, RoutekitError } from "@routekit/core";
 import { LLM_HEADERS, LlmError, llm, llmPlugin, openAiChat, toTool } from "@routekit/llm";
 import { scriptedModel } from "@routekit/llm/testing";
 import { afterEach, describe, expect, it } from "vitest";
@@ -251,7 +251,27 @@ describe("bad configuration is refused clearly", () => {
       "option 'temperature' expects a value <= 2",
     );
     await context.addRoutes((r) => r.from("direct:b").to(llm("openai").tools("missing_tool").uri()));
-    await expect(context.start()).rejects.toBeInstanceOf(LlmError);
+    const failure = await context.start().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RoutekitError);
+    expect((failure as Error).message).toMatch(
+      /^Route 'route\d+' step #1 to\(llm:openai\?tools=missing_tool\): unknown tool 'missing_tool'; no tools are registered$/,
+    );
+    expect((failure as Error).cause).toBeInstanceOf(LlmError);
+  });
+
+  it("a misspelt tool name in a route added after start fails addRoutes, naming the route and step", async () => {
+    context = createContext({ logLevel: "off" });
+    context.use(llmPlugin({ models: { openai: scriptedModel([]) } }));
+    await context.addRoutes((r) =>
+      r.from("direct:weather").asLlmTool("weather", { description: "The weather." }).setBody("sunny"),
+    );
+    await context.start();
+    await expect(
+      context.addRoutes((r) => r.from("direct:ask").routeId("ask").to(llm("openai").tools("wether").uri())),
+    ).rejects.toThrow(
+      "Route 'ask' step #1 to(llm:openai?tools=wether): unknown tool 'wether' (did you mean 'weather'?); known tools: weather",
+    );
+    expect(context.routes().map((route) => route.id)).not.toContain("ask");
   });
 
   it("a body that is neither a prompt nor messages", async () => {
