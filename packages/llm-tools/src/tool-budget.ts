@@ -1,6 +1,5 @@
-import { type Budget, BudgetError, type BudgetTask, isBudget, sharedBudget } from "@routekit/core";
+import { type Budget, BudgetError, type BudgetTask, sharedBudget } from "@routekit/core";
 import { LlmToolsError, type LlmToolsErrorCode, ToolInputError } from "./errors.js";
-import { optionError } from "./http-fetch/option-checks.js";
 
 const TOOL_ERROR_CODES: readonly string[] = [
   "TOOL_INPUT_INVALID",
@@ -10,13 +9,6 @@ const TOOL_ERROR_CODES: readonly string[] = [
   "TOOL_TIMEOUT",
   "TOOL_FAILED",
 ] satisfies LlmToolsErrorCode[];
-
-/** The `budget` option of a tool: a budget from `createBudget`, or the shared one when absent. */
-export function budgetOption(value: unknown, toolName: string): Budget | undefined {
-  if (value === undefined) return undefined;
-  if (!isBudget(value)) throw optionError(toolName, "budget", "a budget made by createBudget()", value);
-  return value;
-}
 
 /** How one tool job runs under a budget. */
 export interface ToolJob<TInput, TResult> {

@@ -21,6 +21,8 @@ export interface BudgetStats {
   readonly workers: number;
   /** Workers running a job. */
   readonly busy: number;
+  /** Workers still starting (loading modules before their first job). */
+  readonly starting: number;
   /** Jobs waiting for a worker. */
   readonly queued: number;
 }
@@ -49,6 +51,8 @@ interface PoolWorker {
    * waiting, so failing jobs cannot stretch other jobs' deadlines.
    */
   readonly replacement: boolean;
+  /** The task modules this worker has loaded (a replacement loads them again before it is ready). */
+  readonly modules: Set<string>;
   ready: boolean;
   job: Job | undefined;
   idleTimer: NodeJS.Timeout | undefined;
@@ -80,8 +84,6 @@ export class WorkerPool {
   #nextId = 1;
   /** Workers starting plus jobs loading a module: while above 0, queued jobs' deadlines pause. */
   #warming = 0;
-  /** Workers terminated for a job's sake and not yet replaced. */
-  #replacementsOwed = 0;
   #needsTypeScript = RUNNING_FROM_SOURCE;
   #typescriptLoader: string | null | undefined;
 
@@ -141,14 +143,17 @@ export class WorkerPool {
 
   stats(): BudgetStats {
     let busy = 0;
-    for (const poolWorker of this.#workers) if (poolWorker.job !== undefined) busy++;
-    return { workers: this.#workers.size, busy, queued: this.#queue.length };
+    let starting = 0;
+    for (const poolWorker of this.#workers) {
+      if (poolWorker.job !== undefined) busy++;
+      if (!poolWorker.ready) starting++;
+    }
+    return { workers: this.#workers.size, busy, starting, queued: this.#queue.length };
   }
 
   /** Fails every waiting and running job and terminates every worker; later jobs start new workers. */
   async close(): Promise<void> {
     this.#warming = 0;
-    this.#replacementsOwed = 0;
     for (const job of this.#queue.splice(0)) this.#fail(job, closedError(job));
     const stopping: Promise<number>[] = [];
     for (const poolWorker of [...this.#workers]) {
@@ -171,24 +176,32 @@ export class WorkerPool {
       }
     }
     let starting = 0;
-    for (const poolWorker of this.#workers) if (!poolWorker.ready) starting++;
+    for (const poolWorker of this.#workers) {
+      if (poolWorker.ready) continue;
+      // A starting worker keeps the process alive only while a job waits for it.
+      if (this.#queue.length > 0) poolWorker.worker.ref();
+      // Replacements are not counted: waiting jobs may start an ordinary worker beside them.
+      if (!poolWorker.replacement) starting++;
+    }
     let missing = Math.min(this.#queue.length - starting, this.#options.maxWorkers - this.#workers.size);
-    while (missing-- > 0) this.#spawn();
-    // With nobody waiting, no one's deadline can be stretched: the next start is ordinary growth.
-    if (this.#queue.length === 0) this.#replacementsOwed = 0;
+    while (missing-- > 0) this.#spawn(false, []);
   }
 
-  #spawn(): void {
+  /**
+   * Starts a worker. A replacement (for one terminated for a job's sake) loads the modules its
+   * predecessor had, so the next job finds it warm; its warm-up pauses nobody's deadline.
+   */
+  #spawn(replacement: boolean, preload: readonly string[]): void {
     const worker = new Worker(BUDGET_WORKER_SOURCE, {
       eval: true,
-      workerData: { typescriptLoader: this.#loaderUrl() },
+      workerData: { typescriptLoader: this.#loaderUrl(), preload },
       resourceLimits: { maxOldGenerationSizeMb: this.#options.maxMemoryMb },
     });
-    const replacement = this.#replacementsOwed > 0;
-    if (replacement) this.#replacementsOwed--;
+    if (this.#queue.length === 0) worker.unref();
     const poolWorker: PoolWorker = {
       worker,
       replacement,
+      modules: new Set(preload),
       ready: false,
       job: undefined,
       idleTimer: undefined,
@@ -255,6 +268,7 @@ export class WorkerPool {
       return;
     }
     if ("loaded" in reply) {
+      poolWorker.modules.add(job.module);
       clearTimeout(job.timer);
       job.deadlineAt += performance.now();
       job.timer = unrefTimer(() => this.#expire(job), Math.max(0, job.deadlineAt - performance.now()));
@@ -307,7 +321,7 @@ export class WorkerPool {
     clearTimeout(poolWorker.idleTimer);
     if (!poolWorker.ready && !poolWorker.replacement) this.#warm(-1);
     const job = poolWorker.job;
-    if (job !== undefined) this.#replacementsOwed++;
+    if (job !== undefined) this.#replace(poolWorker);
     poolWorker.job = undefined;
     if (job !== undefined) {
       const outOfMemory = (error as { code?: unknown }).code === "ERR_WORKER_OUT_OF_MEMORY";
@@ -360,7 +374,7 @@ export class WorkerPool {
       );
       return;
     }
-    this.#discard(job.worker);
+    this.#discard(job.worker, true);
     this.#fail(
       job,
       new BudgetError(
@@ -394,15 +408,23 @@ export class WorkerPool {
     this.#pump();
   }
 
-  /** Terminates a worker; a job it was running must be failed by the caller. */
-  #discard(poolWorker: PoolWorker): void {
+  /**
+   * Terminates a worker; a job it was running must be failed by the caller. With `replace`, a
+   * replacement starts at once and loads the same modules.
+   */
+  #discard(poolWorker: PoolWorker, replace = false): void {
     if (!this.#workers.delete(poolWorker)) return;
     if (!poolWorker.ready && !poolWorker.replacement) this.#warm(-1);
-    if (poolWorker.job !== undefined) this.#replacementsOwed++;
+    if (replace) this.#replace(poolWorker);
     clearTimeout(poolWorker.idleTimer);
     if (poolWorker.job !== undefined) poolWorker.job.worker = undefined;
     poolWorker.job = undefined;
     void poolWorker.worker.terminate();
+  }
+
+  /** Starts a replacement for a worker terminated for its job's sake, when there is room. */
+  #replace(poolWorker: PoolWorker): void {
+    if (this.#workers.size < this.#options.maxWorkers) this.#spawn(true, [...poolWorker.modules]);
   }
 
   /** Counts warm-up work; queued jobs' deadlines pause while there is any. */

@@ -2,8 +2,8 @@
  * The bootstrap script of a budget worker, run with `new Worker(source, { eval: true })`: it is
  * plain JavaScript, so it needs no file of its own in the build and no TypeScript loader. It
  * imports task modules by file URL (a `.ts` module through tsx's loader, whose path is in
- * `workerData.typescriptLoader`, when plain `import()` does not know the extension), says
- * "ready", then answers one job per message:
+ * `workerData.typescriptLoader`, when plain `import()` does not know the extension), imports the
+ * modules listed in `workerData.preload`, says "ready", then answers one job per message:
  *
  * - in: `{ id, module, exportName, input, maxOutputBytes }`
  * - out: `{ id, loading: true }` before a module's first import and `{ id, loaded: true }` after,
@@ -84,5 +84,14 @@ async function run(job) {
 parentPort.on("message", (job) => {
   void run(job);
 });
-parentPort.postMessage({ ready: true });
+(async () => {
+  for (const url of workerData.preload) {
+    try {
+      await load(url);
+    } catch {
+      modules.delete(url);
+    }
+  }
+  parentPort.postMessage({ ready: true });
+})();
 `;

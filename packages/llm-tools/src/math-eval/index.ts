@@ -1,4 +1,5 @@
-export { mathEval, runMathEval, runMathEvalBounded } from "./math-eval.js";
+export { mathEval, runMathEval } from "./math-eval.js";
+export { runMathEvalBounded } from "./math-eval-bounded.js";
 export {
   MATH_EVAL_DEFAULTS,
   type MathEvalOptions,

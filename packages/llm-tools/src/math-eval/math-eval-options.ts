@@ -1,6 +1,6 @@
 import type { Budget } from "@routekit/core";
+import { budgetOption } from "../budget-option.js";
 import { LlmToolsError } from "../errors.js";
-import { budgetOption } from "../tool-budget.js";
 import { describe } from "../tool-input.js";
 
 const TOOL_NAME = "math_eval";

@@ -1,18 +1,11 @@
-import { defineBudgetTask } from "@routekit/core";
 import { LlmToolsError, ToolInputError } from "../errors.js";
-import { runToolJob } from "../tool-budget.js";
 import { describe, parseToolInput, requireString } from "../tool-input.js";
 import { compileExpression } from "./compile-expression.js";
 import { EvaluationMeter, withMeter } from "./evaluation-meter.js";
 import { type MathEvalOptions, resolveMathEvalOptions } from "./math-eval-options.js";
-import type { MathEvalJob } from "./math-eval-task.js";
 import { renderResult } from "./render-result.js";
 
 const TOOL_NAME = "math_eval";
-const MATH_EVAL_TASK = defineBudgetTask<MathEvalJob, string>(
-  new URL("./math-eval-task.js", import.meta.url),
-  "mathEvalJob",
-);
 
 /**
  * Evaluates an expression on a hardened mathjs instance and returns the result as JSON text
@@ -67,41 +60,8 @@ export function runMathEval(body: unknown, options?: MathEvalOptions): string {
   return mathEval(readExpression(body), options);
 }
 
-/**
- * Runs math_eval on a tool body under the tool's budget: the evaluation runs in a worker thread
- * that is terminated at `timeoutMs` (counted from submission), whatever mathjs is doing, within
- * the budget's memory limit. Resolves with the same JSON text as `runMathEval`.
- */
-export function runMathEvalBounded(
-  body: unknown,
-  options?: MathEvalOptions,
-  signal?: AbortSignal,
-): Promise<string> {
-  try {
-    const resolved = resolveMathEvalOptions(options);
-    const expression = readExpression(body);
-    return runToolJob({
-      toolName: TOOL_NAME,
-      task: MATH_EVAL_TASK,
-      input: {
-        expression,
-        maxExpressionChars: resolved.maxExpressionChars,
-        maxMatrixElements: resolved.maxMatrixElements,
-        timeoutMs: resolved.timeoutMs,
-      },
-      budget: resolved.budget,
-      timeoutMs: resolved.timeoutMs,
-      timeoutOption: "timeoutMs",
-      activity: "evaluation",
-      maxOutputBytes: resolved.budget?.options.maxOutputBytes ?? 1024 * 1024,
-      signal,
-    });
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-function readExpression(body: unknown): string {
+/** The expression of a tool body: `{ expression }`, its JSON text or bytes, or the text itself. */
+export function readExpression(body: unknown): string {
   const text = body instanceof Uint8Array ? new TextDecoder().decode(body) : body;
   if (typeof text === "string") {
     const input = jsonObjectOrUndefined(text);

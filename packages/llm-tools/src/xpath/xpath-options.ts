@@ -1,7 +1,7 @@
 import { type Budget, checkXPathSyntax } from "@routekit/core";
+import { budgetOption } from "../budget-option.js";
 import { LlmToolsError } from "../errors.js";
 import { checkKnownOptions, integerOption, optionError } from "../http-fetch/option-checks.js";
-import { budgetOption } from "../tool-budget.js";
 
 /** Options of xpath. */
 export interface XPathOptions {

@@ -1,6 +1,6 @@
 import "@routekit/llm-tools";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { attack, createAttackBed, expectContained } from "./support/attack-harness.js";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { attack, createAttackBed, expectContained, settle } from "./support/attack-harness.js";
 
 const bed = createAttackBed();
 const ask = (json: unknown, path: string) => bed.context.request("direct:json-path", { json, path });
@@ -17,16 +17,17 @@ beforeAll(async () => {
     routes
       .from("direct:json-path")
       .routeId("json-path-attacks")
-      .jsonPath({ budget: bed.budget, timeoutMs: 800 });
+      .jsonPath({ budget: bed.budget, timeoutMs: 1000 });
     routes
       .from("direct:json-path-small")
-      .jsonPath({ budget: bed.budget, timeoutMs: 800, maxDocumentBytes: 1000, maxOutputBytes: 2000 });
+      .jsonPath({ budget: bed.budget, timeoutMs: 1000, maxDocumentBytes: 1000, maxOutputBytes: 2000 });
     routes.from("direct:json-path-fixed").jsonPath({ path: "$.a", maxDocumentBytes: 1000 });
   });
   await bed.context.start();
   expect(await ask({ a: [1, 2] }, "$.a[1]")).toBe("2");
 });
 afterAll(() => bed.close());
+beforeEach(() => settle(bed.budget));
 
 describe("attack: json_path from a model", () => {
   it("refuses $..*..*..* (three recursive descents) at once, naming the limit", async () => {

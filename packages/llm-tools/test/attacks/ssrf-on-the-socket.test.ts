@@ -188,7 +188,11 @@ describe("every redirect hop is judged on its connection", () => {
 
   it("stops a redirect loop and a chain longer than maxRedirects with a clear error", async () => {
     const loop = await refused(`http://bouncer:${bouncerPort}/loop`, { allowPrivateNetwork: true, lookup });
-    expect(loop.message).toMatch(/redirect/i);
+    expect(loop.code).toBe("TOOL_FAILED");
+    expect(loop.message).toBe(
+      `http_fetch: GET http://bouncer:${bouncerPort}/loop failed: redirect loop (a redirect leads back to a URL ` +
+        "already visited)",
+    );
     const chain = await refused(`http://bouncer:${bouncerPort}/hop/0`, {
       allowPrivateNetwork: true,
       lookup,

@@ -1,22 +1,23 @@
 import "@routekit/llm-tools";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { attack, createAttackBed, expectContained } from "./support/attack-harness.js";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { attack, createAttackBed, expectContained, settle } from "./support/attack-harness.js";
 
 const bed = createAttackBed();
 const ask = (xml: string, xpath: string) => bed.context.request("direct:xpath", { xml, xpath });
 
 beforeAll(async () => {
   await bed.context.addRoutes((routes) => {
-    routes.from("direct:xpath").routeId("xpath-attacks").xpath({ budget: bed.budget, timeoutMs: 800 });
+    routes.from("direct:xpath").routeId("xpath-attacks").xpath({ budget: bed.budget, timeoutMs: 1000 });
     routes
       .from("direct:xpath-small-output")
-      .xpath({ budget: bed.budget, timeoutMs: 800, maxOutputBytes: 1000 });
+      .xpath({ budget: bed.budget, timeoutMs: 1000, maxOutputBytes: 1000 });
   });
   await bed.context.start();
   // Warm the budget: the first job of a worker loads fontoxpath.
   expect(await ask("<r><a>1</a></r>", "string(//a)")).toBe("1");
 });
 afterAll(() => bed.close());
+beforeEach(() => settle(bed.budget));
 
 const nested = (depth: number) => `${"<a>".repeat(depth)}x${"</a>".repeat(depth)}`;
 

@@ -24,9 +24,23 @@ export function expectContained(report: AttackReport, withinMs: number, message:
   expect(report.outcome).toBeInstanceOf(Error);
   expect((report.outcome as Error).message).toMatch(message);
   expect(report.elapsedMs).toBeLessThan(withinMs);
-  expect(report.longestGapMs).toBeLessThan(300);
-  expect(report.ticks).toBeGreaterThanOrEqual(Math.floor(report.elapsedMs / 40));
+  // Generous against a busy machine (two cores shared by several test runs), tight against the
+  // attacks: run inline, each would block the loop for longer than its timeout (1000 ms or more).
+  expect(report.longestGapMs).toBeLessThan(750);
+  expect(report.ticks).toBeGreaterThanOrEqual(Math.floor((report.elapsedMs - 750) / 40));
   expect(report.heapGrowthMb).toBeLessThan(64);
+}
+
+/**
+ * Waits until no worker of the budget is starting, so an attack is measured on a warm pool
+ * (recovery after a terminated worker is its own test).
+ */
+export async function settle(budget: { stats(): { starting: number; busy: number } }): Promise<void> {
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    const stats = budget.stats();
+    if (stats.starting === 0 && stats.busy === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** A budget of modest size for attack tests, and a context whose routes use it. */
