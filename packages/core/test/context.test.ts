@@ -235,6 +235,19 @@ describe("bad input is refused with a clear error", () => {
       "setBody() expects an expression",
     );
     await expect(
+      context.addRoutes((r) =>
+        r
+          .from("direct:a")
+          .routeId("pricing")
+          .setHeader("discount", 0.1 as never),
+      ),
+    ).rejects.toThrow(
+      "Route 'pricing': setHeader() expects an expression (a string or a function of the exchange), found number; for a fixed value write constant(0.1)",
+    );
+    await expect(
+      context.addRoutes((r) => r.from("direct:a").setProperty("flags", { vip: true } as never)),
+    ).rejects.toThrow('found object; for a fixed value write constant({"vip":true})');
+    await expect(
       context.addRoutes((r) => r.from("timer:t").to("mock:a").to("timer:t")),
     ).resolves.toBeUndefined();
     expect(() => context.use({} as never)).toThrow("context.use() expects a plugin");

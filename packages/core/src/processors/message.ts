@@ -5,12 +5,26 @@ import { defineVerb, type Recorder } from "../verbs.js";
 
 function checkExpression(recorder: Recorder, verb: string, expression: unknown): ExpressionInput {
   if (typeof expression !== "string" && typeof expression !== "function") {
+    const found = expression === null ? "null" : typeof expression;
+    const literal = ["number", "boolean", "bigint", "object"].includes(found) ? constantHint(expression) : "";
     throw new RoutekitError(
       "ROUTE_INVALID",
-      `Route '${recorder.route.id || recorder.route.from}': ${verb}() expects an expression (a string or a function of the exchange), found ${expression === null ? "null" : typeof expression}`,
+      `Route '${recorder.route.id || recorder.route.from}': ${verb}() expects an expression (a string or a function of the exchange), found ${found}${literal}`,
     );
   }
   return expression as ExpressionInput;
+}
+
+/** For a literal value: how to pass it as a constant, e.g. `; for a fixed value write constant(0.1)`. */
+function constantHint(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === "bigint" ? `${value}n` : JSON.stringify(value);
+  } catch {
+    text = "value";
+  }
+  if (text === undefined || text.length > 40) text = "value";
+  return `; for a fixed value write constant(${text}) (import { constant } from "@routekit/core")`;
 }
 
 function checkName(recorder: Recorder, verb: string, name: unknown): string {
