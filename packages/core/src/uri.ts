@@ -101,7 +101,8 @@ function convert(uri: string, name: string, text: string, spec: OptionSpec): unk
     case "integer":
     case "number": {
       const value = Number(text);
-      if (text.trim() === "" || !Number.isFinite(value)) return fail(`a ${spec.type}`);
+      if (text.trim() === "" || !Number.isFinite(value))
+        return fail(spec.type === "integer" ? "an integer" : "a number");
       if (spec.type === "integer" && !Number.isInteger(value)) return fail("an integer");
       if (spec.min !== undefined && value < spec.min) return fail(`a value >= ${spec.min}`);
       if (spec.max !== undefined && value > spec.max) return fail(`a value <= ${spec.max}`);

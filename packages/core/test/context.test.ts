@@ -167,7 +167,7 @@ describe("bad input is refused with a clear error", () => {
       "Endpoint 'seda:q?sise=5': unknown option 'sise' (did you mean size?)",
     );
     await expect(context.addRoutes((r) => r.from("seda:q?size=many"))).rejects.toThrow(
-      "option 'size' expects a integer (found 'many')",
+      "option 'size' expects an integer (found 'many')",
     );
     await expect(context.addRoutes((r) => r.from("seda:q?size=0"))).rejects.toThrow("expects a value >= 1");
     await expect(context.addRoutes((r) => r.from("timer:t?period=1.5"))).rejects.toThrow(
