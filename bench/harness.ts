@@ -20,6 +20,8 @@ export interface BenchRow {
   target: string;
   met: boolean;
   note?: string;
+  /** What the stats' `medianNs` hold: time in nanoseconds (default) or a size in bytes. */
+  unit?: "time" | "bytes";
 }
 
 export interface BenchOptions {
@@ -110,6 +112,11 @@ export function rowOf(
   return { ...fields, ratio, met: met(ratio, fields.subjectStats) };
 }
 
+/** A row's value: a time, or a size in bytes for rows whose unit is bytes. */
+export function formatValue(row: Pick<BenchRow, "unit">, value: number): string {
+  return row.unit === "bytes" ? `${(value / 2 ** 20).toFixed(1)} MiB` : formatNs(value);
+}
+
 export function formatNs(ns: number): string {
   if (ns >= 1_000_000) return `${(ns / 1_000_000).toFixed(2)} ms`;
   if (ns >= 1_000) return `${(ns / 1_000).toFixed(2)} µs`;
@@ -117,6 +124,12 @@ export function formatNs(ns: number): string {
 }
 
 export function printRow(row: BenchRow): void {
+  if (row.unit === "bytes") {
+    console.log(
+      `${row.benchmark}: ${row.subject} ${formatValue(row, row.subjectStats.medianNs)} | ${row.baseline} ${formatValue(row, row.baselineStats.medianNs)} | ratio ${row.ratio.toFixed(2)} | target ${row.target}: ${row.met ? "met" : "MISSED"}`,
+    );
+    return;
+  }
   const perSecond = (ns: number) => Math.round(1e9 / ns).toLocaleString("en-US");
   console.log(
     `${row.benchmark}: ${row.subject} ${formatNs(row.subjectStats.medianNs)}/op (${perSecond(row.subjectStats.medianNs)}/s, ±${row.subjectStats.spreadPercent.toFixed(0)}%) | ` +

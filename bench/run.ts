@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
-import { type BenchOptions, type BenchRow, formatNs, printRow } from "./harness.js";
+import { type BenchOptions, type BenchRow, formatValue, printRow } from "./harness.js";
 
 /** Every benchmark by name, loaded only when it runs. */
 const BENCHES: Record<string, () => Promise<(options: BenchOptions) => Promise<BenchRow[]>>> = {
@@ -11,6 +11,7 @@ const BENCHES: Record<string, () => Promise<(options: BenchOptions) => Promise<B
   llm: async () => (await import("./llm.js")).runLlmBench,
   tools: async () => (await import("./tools.js")).runToolsBench,
   amqp: async () => (await import("./amqp.js")).runAmqpBench,
+  http: async () => (await import("./http.js")).runHttpBench,
   // Last: Node-RED stays loaded in the process once started.
   peers: async () => (await import("./peers.js")).runPeersBench,
 };
@@ -26,7 +27,7 @@ function table(rows: BenchRow[]): string {
   ];
   for (const row of rows) {
     lines.push(
-      `| ${row.benchmark} | ${row.subject} | ${formatNs(row.subjectStats.medianNs)} | ±${row.subjectStats.spreadPercent.toFixed(0)}% | ${row.baseline} | ${formatNs(row.baselineStats.medianNs)} | ${ratioText(row.ratio)} | ${row.target} | ${isClaim(row) ? (row.met ? "yes" : "**no**") : "—"} |`,
+      `| ${row.benchmark} | ${row.subject} | ${formatValue(row, row.subjectStats.medianNs)} | ±${row.subjectStats.spreadPercent.toFixed(0)}% | ${row.baseline} | ${formatValue(row, row.baselineStats.medianNs)} | ${ratioText(row.ratio)} | ${row.target} | ${isClaim(row) ? (row.met ? "yes" : "**no**") : "—"} |`,
     );
   }
   return lines.join("\n");

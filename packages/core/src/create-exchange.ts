@@ -22,7 +22,8 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   pattern: ExchangePattern;
   error: Error | undefined = undefined;
   readonly context: RouteContext;
-  readonly signal: AbortSignal;
+  /** The signal, or the deadline that makes it on first read. */
+  readonly #signal: AbortSignal | ExchangeDeadline;
   routeId: string | undefined = undefined;
   fromEndpoint: string | undefined = undefined;
   /** Unique in this process; built on first read (most exchanges never need it). */
@@ -49,9 +50,14 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   /** The route whose error handler already dealt with `error` (no redelivery elsewhere). */
   exhaustedIn: string | undefined = undefined;
 
+  get signal(): AbortSignal {
+    const signal = this.#signal;
+    return signal instanceof AbortSignal ? signal : signal.signal;
+  }
+
   constructor(
     context: RouteContext,
-    signal: AbortSignal,
+    signal: AbortSignal | ExchangeDeadline,
     body: TBody,
     headers: Headers,
     properties: Record<string, unknown>,
@@ -59,7 +65,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   ) {
     this.#sequence = ++sequence;
     this.context = context;
-    this.signal = signal;
+    this.#signal = signal;
     this.body = body;
     this.headers = headers;
     this.properties = properties;
@@ -78,6 +84,19 @@ export function releaseExchange(exchange: Exchange): void {
   if (owned === undefined) return;
   (exchange as RuntimeExchange).deadline = undefined;
   owned.release();
+}
+
+/**
+ * Aborts an exchange that has its own deadline (created with `timeoutMs` or `signal`) now, with
+ * `reason`: its signal fires as if its deadline had passed. For components that learn the work is
+ * no longer wanted (an HTTP client that went away). Returns false when the exchange has no
+ * deadline of its own (its signal is the context's and cannot be aborted alone).
+ */
+export function abortExchange(exchange: Exchange, reason: unknown): boolean {
+  const owned = (exchange as RuntimeExchange).deadline;
+  if (owned === undefined) return false;
+  owned.abort(reason);
+  return true;
 }
 
 /** Engine view of any exchange (exchanges are always RuntimeExchange instances). */

@@ -33,7 +33,9 @@ export class DeadlineSet {
  * caller's signal and leaves the context's set, so nothing outlives the exchange.
  */
 export class ExchangeDeadline {
-  readonly #controller = new AbortController();
+  // Created on first read of `signal`: most exchanges end without anyone looking at it.
+  #controller: AbortController | undefined = undefined;
+  #abortedWith: { reason: unknown } | undefined = undefined;
   readonly #set: DeadlineSet;
   readonly #caller: AbortSignal | undefined;
   #timer: NodeJS.Timeout | undefined = undefined;
@@ -44,7 +46,7 @@ export class ExchangeDeadline {
     if (caller?.aborted) {
       this.#caller = undefined;
       this.#released = true;
-      this.#controller.abort(caller.reason);
+      this.#abortedWith = { reason: caller.reason };
       return;
     }
     this.#caller = caller;
@@ -59,13 +61,19 @@ export class ExchangeDeadline {
   }
 
   get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#abortedWith !== undefined) this.#controller.abort(this.#abortedWith.reason);
+    }
     return this.#controller.signal;
   }
 
-  /** Aborts the exchange now with `reason` and releases everything it held. */
+  /** Aborts the exchange now with `reason` (first abort wins) and releases everything it held. */
   abort(reason: unknown): void {
     this.release();
-    this.#controller.abort(reason);
+    if (this.#abortedWith !== undefined) return;
+    this.#abortedWith = { reason };
+    this.#controller?.abort(reason);
   }
 
   /** Clears the timer and the listener and leaves the context's set; idempotent. */

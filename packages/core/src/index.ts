@@ -36,7 +36,7 @@ export type {
   StopBudget,
   StopOptions,
 } from "./context-types.js";
-export { copyExchange, releaseExchange } from "./create-exchange.js";
+export { abortExchange, copyExchange, releaseExchange } from "./create-exchange.js";
 export { createDeadline, type Deadline } from "./deadline.js";
 export type { OptionSchema, OptionSpec, OptionsOf } from "./endpoint-options.js";
 export { EXCEPTION_CAUGHT, REDELIVERED, REDELIVERY_COUNTER } from "./error-policy.js";

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
+  abortExchange,
   type Exchange,
   type Headers,
   type RouteContext,
@@ -79,24 +80,24 @@ export async function handleRequest(
     reply(jsonReply(400, { error: `Request body is not valid JSON: ${read.message}` }));
     return;
   }
-  const clientGone = new AbortController();
-  response.once("close", () => {
-    if (!response.writableFinished)
-      clientGone.abort(new HttpError("HTTP_REQUEST_FAILED", "The client closed the connection"));
-  });
   const headers = requestHeaders(request, method, target, match.parameters);
   const exchange = environment.context.createExchange({
     body: read.body,
     headers,
     pattern: "InOut",
-    signal: clientGone.signal,
     timeoutMs: environment.requestTimeoutMs,
   });
   exchange.fromEndpoint = match.entry.handler.uri;
+  let clientGone = false;
+  response.once("close", () => {
+    if (response.writableFinished) return;
+    clientGone = true;
+    abortExchange(exchange, new HttpError("HTTP_REQUEST_FAILED", "The client closed the connection"));
+  });
   const finished = await runUntilAborted(match.entry.handler.processor, exchange);
   // The route released the exchange's deadline when it finished; an aborted one is released now.
   releaseExchange(exchange);
-  if (clientGone.signal.aborted) return;
+  if (clientGone) return;
   if (!finished) {
     reply(abortReply(exchange, environment));
     return;
@@ -118,8 +119,21 @@ export async function handleRequest(
   }
 }
 
-function parseTarget(url: string | undefined): URL | undefined {
+/** The parts of a request target a route needs. */
+interface RequestTarget {
+  readonly pathname: string;
+  readonly searchParams: Iterable<[string, string]>;
+}
+
+const NO_QUERY: Iterable<[string, string]> = [];
+/** A plain path: nothing to decode, normalise or split off, so no URL parse is needed. */
+const PLAIN_PATH = /^\/[A-Za-z0-9\-._~/]*$/;
+
+function parseTarget(url: string | undefined): RequestTarget | undefined {
   if (url === undefined || !url.startsWith("/")) return undefined;
+  if (PLAIN_PATH.test(url) && !url.includes("//") && !url.includes("/.")) {
+    return { pathname: url, searchParams: NO_QUERY };
+  }
   try {
     return new URL(url, "http://routekit.invalid");
   } catch {
@@ -145,7 +159,7 @@ function runUntilAborted(processor: RouteProcessor, exchange: Exchange): Promise
 function requestHeaders(
   request: IncomingMessage,
   method: string,
-  target: URL,
+  target: RequestTarget,
   parameters: Record<string, string>,
 ): Headers {
   const query: Record<string, string | string[]> = Object.create(null);

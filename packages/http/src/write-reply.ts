@@ -13,7 +13,8 @@ export interface ReplyParts {
 /** Writes a reply; `close` asks the client to close the connection (used while stopping). */
 export function writeReply(response: ServerResponse, reply: ReplyParts, close: boolean): void {
   if (response.headersSent || response.writableEnded || response.destroyed) return;
-  const headers: OutgoingHttpHeaders = { ...reply.headers };
+  // The reply's headers are built for this one reply: completed in place, not copied.
+  const headers = reply.headers;
   if (close) headers.connection = "close";
   if (reply.body !== undefined) headers["content-length"] = reply.body.length;
   response.writeHead(reply.status, headers);

@@ -1,0 +1,181 @@
+// An `http:` route answering small JSON beside a plain node:http server doing the same parse and
+// serialise work, in the same run, on loopback. The load comes from a child process (undici
+// Pool, 50 connections) so the generator never shares the servers' event loop. Runs alternate
+// between the two servers; each run is bounded by time and by a request count.
+import { type ChildProcess, fork } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { createContext } from "@routekit/core";
+import { httpPlugin, httpServerOf } from "@routekit/http";
+import { type BenchOptions, type BenchRow, rowOf, summarise } from "./harness.js";
+import type { LoadRequest, LoadResult } from "./http-load.js";
+
+const CONNECTIONS = 50;
+
+interface Item {
+  n: number;
+  name: string;
+}
+
+/** The plain server: reads the body, parses it, answers a small JSON object. */
+function startPlainServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      let item: Item;
+      try {
+        item = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Item;
+      } catch {
+        response.writeHead(400).end();
+        return;
+      }
+      const payload = JSON.stringify({ ok: true, n: item.n, name: item.name });
+      response.writeHead(200, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(payload),
+      });
+      response.end(payload);
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        close: () => {
+          server.closeAllConnections();
+          return new Promise((done) => server.close(() => done()));
+        },
+      });
+    });
+  });
+}
+
+/** The routekit server: one `http:` route doing the same work. */
+async function startRoutekitServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const context = createContext({ logLevel: "off" });
+  context.use(httpPlugin());
+  await context.addRoutes((r) => {
+    r.from<Item>("http:/echo?httpMethodRestrict=POST")
+      .routeId("echo")
+      .setBody((exchange) => ({ ok: true, n: exchange.body.n, name: exchange.body.name }));
+  });
+  await context.start();
+  return { url: httpServerOf(context).url, close: () => context.stop({ timeoutMs: 5_000 }) };
+}
+
+/** A child process running http-load.ts, reused for every run. */
+function startLoadGenerator(): { run: (request: LoadRequest) => Promise<LoadResult>; stop: () => void } {
+  const child: ChildProcess = fork(new URL("./http-load.ts", import.meta.url), [], {
+    execArgv: process.execArgv,
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  return {
+    run: (request) =>
+      new Promise((resolve, reject) => {
+        const onExit = (code: number | null) => reject(new Error(`the load generator exited (${code})`));
+        child.once("exit", onExit);
+        child.once("message", (message: LoadResult | { error: string }) => {
+          child.off("exit", onExit);
+          if ("error" in message) reject(new Error(`load generator: ${message.error}`));
+          else resolve(message);
+        });
+        child.send(request);
+      }),
+    stop: () => child.kill(),
+  };
+}
+
+/** A forced full collection (the bench process is not started with --expose-gc). */
+function collectGarbage(): void {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+}
+
+export async function runHttpBench(options: BenchOptions): Promise<BenchRow[]> {
+  const runs = options.quick ? 2 : 3;
+  const durationMs = options.quick ? 1_500 : 10_000;
+  const maxRequests = options.quick ? 100_000 : 2_000_000;
+  const heapRequests = options.quick ? 50_000 : 200_000;
+  const plain = await startPlainServer();
+  const routekit = await startRoutekitServer();
+  const load = startLoadGenerator();
+  const shape = { path: "/echo", connections: CONNECTIONS, durationMs, maxRequests };
+  try {
+    // Warm-up of both servers (JIT, connection pool).
+    await load.run({ ...shape, url: plain.url, durationMs: 1_000 });
+    await load.run({ ...shape, url: routekit.url, durationMs: 1_000 });
+    const plainResults: LoadResult[] = [];
+    const routekitResults: LoadResult[] = [];
+    for (let run = 0; run < runs; run++) {
+      plainResults.push(await load.run({ ...shape, url: plain.url }));
+      routekitResults.push(await load.run({ ...shape, url: routekit.url }));
+    }
+    for (const result of [...plainResults, ...routekitResults]) {
+      if (result.errors > 0) throw new Error(`${result.errors} of ${result.requests} requests failed`);
+    }
+    // Heap over a bounded count of requests, after a collection on both sides.
+    collectGarbage();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const heapRun = await load.run({
+      ...shape,
+      url: routekit.url,
+      durationMs: 10 * 60_000,
+      maxRequests: heapRequests,
+    });
+    collectGarbage();
+    const heapAfter = process.memoryUsage().heapUsed;
+
+    const perRequestNs = (results: LoadResult[]) =>
+      summarise(results.map((result) => 1e9 / result.requestsPerSecond));
+    const p99Ns = (results: LoadResult[]) => summarise(results.map((result) => result.p99Ms * 1e6));
+    const rps = (results: LoadResult[]) =>
+      Math.round(results.reduce((sum, result) => sum + result.requestsPerSecond, 0) / results.length);
+    const requests = (results: LoadResult[]) => results.reduce((sum, result) => sum + result.requests, 0);
+    const conditions = `${CONNECTIONS} connections, ${runs} alternating runs of ${durationMs / 1000} s (at most ${maxRequests.toLocaleString("en-US")} requests each), loopback, load from a child process`;
+    const throughput = rowOf(
+      {
+        benchmark: "http",
+        subject: "http: route, small JSON",
+        baseline: "plain node:http, same work",
+        subjectStats: perRequestNs(routekitResults),
+        baselineStats: perRequestNs(plainResults),
+        target: "≥ 0.5× throughput (ratio ≤ 2)",
+        note: `throughput ${rps(routekitResults).toLocaleString("en-US")} vs ${rps(plainResults).toLocaleString("en-US")} req/s (${(rps(routekitResults) / rps(plainResults)).toFixed(2)}×); ${requests(routekitResults).toLocaleString("en-US")} and ${requests(plainResults).toLocaleString("en-US")} requests; ${conditions}`,
+      },
+      (ratio) => ratio <= 2,
+    );
+    const latency = rowOf(
+      {
+        benchmark: "http p99",
+        subject: "http: route, p99 latency",
+        baseline: "plain node:http, p99 latency",
+        subjectStats: p99Ns(routekitResults),
+        baselineStats: p99Ns(plainResults),
+        target: "p99 ≤ 2× plain",
+      },
+      (ratio) => ratio <= 2,
+    );
+    const heap = rowOf(
+      {
+        benchmark: "http heap",
+        subject: `heap after ${heapRun.requests.toLocaleString("en-US")} requests`,
+        baseline: "heap before",
+        subjectStats: summarise([heapAfter]),
+        baselineStats: summarise([heapBefore]),
+        target: "flat: within 10%",
+        unit: "bytes",
+        note: `heap used after a full collection: ${(heapBefore / 2 ** 20).toFixed(1)} MiB before, ${(heapAfter / 2 ** 20).toFixed(1)} MiB after ${heapRun.requests.toLocaleString("en-US")} requests to the http: route (${Math.round(heapRun.requestsPerSecond).toLocaleString("en-US")} req/s)`,
+      },
+      (ratio) => ratio <= 1.1,
+    );
+    return [throughput, latency, heap];
+  } finally {
+    load.stop();
+    await routekit.close();
+    await plain.close();
+  }
+}
