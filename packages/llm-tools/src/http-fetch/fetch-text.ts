@@ -122,6 +122,14 @@ function toFetchError(
   if (signal?.aborted) return signal.reason;
   if (error instanceof LlmToolsError) return error;
   const reason = error instanceof Error ? error.message : String(error);
+  if (reason.startsWith("Redirect loop detected")) {
+    return new LlmToolsError(
+      "TOOL_FAILED",
+      TOOL,
+      `${TOOL}: GET ${shown} failed: redirect loop (a redirect leads back to a URL already visited)`,
+      { cause: error },
+    );
+  }
   return new LlmToolsError("TOOL_FAILED", TOOL, `${TOOL}: GET ${shown} failed: ${reason}`, { cause: error });
 }
 
