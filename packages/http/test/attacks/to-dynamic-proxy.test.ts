@@ -43,6 +43,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => closed.close(() => resolve()));
   await proxy.addRoutes((r) => {
     r.from("http:/proxy/{id}").toD(`${backendUrl}/items/\${header['http.path.id']}`, { cacheSize: 16 });
+    // The issue's exact pattern: the dotted header name read without brackets.
+    r.from("http:/proxy2/{id}").toD(`${backendUrl}/items/\${header.http.path.id}`);
     r.from("http:/dead/{id}").toD(`http://127.0.0.1:${deadPort}/private/\${header['http.path.id']}`);
   });
   await proxy.start();
@@ -106,6 +108,16 @@ describe("toD in a proxy route cannot be steered by the client", () => {
       expect(hits).toEqual([]);
     },
   );
+
+  it("the dotted form ${header.http.path.id} is encoded the same way", async () => {
+    for (const path of ["/proxy2/x%3FhttpMethod%3DDELETE", "/proxy2/..%2F..%2Fadmin"]) {
+      expect((await get(path)).status).toBe(200);
+    }
+    expect(hits.map((hit) => [hit.route, hit.method, hit.id])).toEqual([
+      ["items", "GET", "x?httpMethod=DELETE"],
+      ["items", "GET", "../../admin"],
+    ]);
+  });
 
   it("a failing backend call answers the client without the backend's address", async () => {
     const reply = await get("/dead/secret-id");
