@@ -18,6 +18,19 @@ export class LlmToolsError extends Error {
     this.code = code;
     this.toolName = toolName;
   }
+
+  /**
+   * True when the message is about the caller's own input or a limit it hit, so an llm step shows
+   * it to the model as it is; guard refusals and failures may name internal hosts and are shown
+   * with those removed (see the llm step's `toolErrors`).
+   */
+  get expose(): boolean {
+    return (
+      this.code === "TOOL_INPUT_INVALID" ||
+      this.code === "TOOL_LIMIT_EXCEEDED" ||
+      this.code === "TOOL_TIMEOUT"
+    );
+  }
 }
 
 /** Bad tool input: names the tool and, when there is one, the key. */

@@ -72,10 +72,13 @@ export {
 } from "./tool-contract.js";
 // The loop and the conversation model
 export {
+  describeToolError,
   type ModelCallEvent,
   type RunToolLoopOptions,
   runToolLoop,
+  sanitizeErrorText,
   type ToolCallEvent,
+  type ToolErrorPolicy,
   type ToolLoopEvent,
   type ToolLoopResult,
   type ToolLoopStopReason,

@@ -4,6 +4,7 @@ import { LlmError } from "./errors.js";
 import { LLM_EVENT_TYPES } from "./llm-events.js";
 import type { ChatMessage, LanguageModel } from "./model-types.js";
 import { runToolLoop } from "./tool-loop/run-tool-loop.js";
+import type { ToolErrorPolicy } from "./tool-loop/tool-error-policy.js";
 import type { ToolLoopEvent } from "./tool-loop/tool-loop-types.js";
 import type { Tool } from "./tool-types.js";
 
@@ -20,6 +21,16 @@ export const LLM_HEADERS = {
 
 /** Property holding the whole conversation after the step (to continue it). */
 export const LLM_MESSAGES_PROPERTY = "llm.messages";
+
+/** What `llmPlugin` sets for every llm step of a context. */
+export interface LlmSettings {
+  toolErrors: ToolErrorPolicy;
+}
+
+/** The llm settings of a context (from `llmPlugin`). */
+export function settingsOf(context: RouteContext): LlmSettings {
+  return context.service("routekit.llm.settings", (): LlmSettings => ({ toolErrors: "safe" }));
+}
 
 /** The configured models of a context, by name. */
 export function modelsOf(context: RouteContext): Map<string, LanguageModel> {
@@ -69,6 +80,7 @@ export const llmComponent = defineComponent({
     parallelToolCalls: { type: "boolean", default: true },
     allowHeaders: { type: "list" },
     includeContent: { type: "boolean", default: false },
+    toolErrors: { type: "enum", values: ["safe", "message"] },
   },
   createEndpoint(address, context) {
     const options = address.options;
@@ -121,6 +133,11 @@ export const llmComponent = defineComponent({
           toolContext: { headers },
           onEvent: forward,
           includeContent: options.includeContent,
+          toolErrors: (options.toolErrors as ToolErrorPolicy | undefined) ?? settingsOf(context).toolErrors,
+          onToolError: (error, toolName, callId) =>
+            context.logger.warn(
+              `Route '${routeId}' ${address.uri}: tool '${toolName}' (call ${callId}) failed: ${error.name}: ${error.message}`,
+            ),
         });
         exchange.body = result.text;
         exchange.headers[LLM_HEADERS.provider] = result.provider;

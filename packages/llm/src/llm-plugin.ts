@@ -1,13 +1,20 @@
 import type { Plugin } from "@routekit/core";
 import { LlmError } from "./errors.js";
-import { llmComponent, modelsOf } from "./llm-component.js";
+import { llmComponent, modelsOf, settingsOf } from "./llm-component.js";
 import type { LanguageModel } from "./model-types.js";
+import { isToolErrorPolicy, type ToolErrorPolicy } from "./tool-loop/tool-error-policy.js";
 import { TOOL_NAME_PATTERN } from "./tool-types.js";
 
 /** Options of `llmPlugin`. */
 export interface LlmPluginOptions {
   /** Models by the name routes use in `llm("name")` / `llm:name`. */
   models: Record<string, LanguageModel>;
+  /**
+   * What the model reads of a failed tool call, for every llm step of the context (a step's
+   * `toolErrors=safe|message` URI option overrides it): "safe" (default), "message", or a function
+   * `(error, toolName) => string`. See `ToolErrorPolicy`.
+   */
+  toolErrors?: ToolErrorPolicy;
 }
 
 /** Installs the `llm:` component and the models; the tool registry is `context.tools`. */
@@ -37,9 +44,16 @@ export function llmPlugin(options: LlmPluginOptions): Plugin {
       );
     }
   }
+  if (options.toolErrors !== undefined && !isToolErrorPolicy(options.toolErrors)) {
+    throw new LlmError(
+      "OPTION_INVALID",
+      `llmPlugin: option 'toolErrors' expects "safe", "message" or a function (error, toolName) => string (found ${JSON.stringify(options.toolErrors)})`,
+    );
+  }
   return {
     name: "llm",
     install(context) {
+      if (options.toolErrors !== undefined) settingsOf(context).toolErrors = options.toolErrors;
       const models = modelsOf(context);
       for (const [name, model] of Object.entries(options.models)) models.set(name, model);
       context.addComponent(llmComponent);

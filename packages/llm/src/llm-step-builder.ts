@@ -12,6 +12,7 @@ export interface LlmStepOptions {
   parallelToolCalls?: boolean;
   allowHeaders?: readonly string[];
   includeContent?: boolean;
+  toolErrors?: "safe" | "message";
 }
 
 /**
@@ -85,6 +86,14 @@ export class LlmStepBuilder {
   /** Put tool arguments and outputs in events (off by default). */
   includeContent(enabled = true): LlmStepBuilder {
     return this.#with({ includeContent: enabled });
+  }
+
+  /**
+   * What the model reads of a failed tool call: "safe" (default: internal URLs, addresses, paths and
+   * class names removed unless the error declares `expose: true`) or "message" (everything).
+   */
+  toolErrors(policy: "safe" | "message"): LlmStepBuilder {
+    return this.#with({ toolErrors: policy });
   }
 
   /** The endpoint URI; option values are validated when a route using it is added. */

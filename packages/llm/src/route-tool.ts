@@ -24,7 +24,8 @@ export function renderToolOutput(body: unknown): string {
 /**
  * A Tool backed by a route: each call runs on a NEW InOut exchange sent to the route's endpoint
  * (body = the arguments object, headers `llm.tool.name` and `llm.tool.call_id` plus only the caller
- * headers the LLM step allowed). A failing route becomes `{"error": "<Type>: <message>"}`.
+ * headers the LLM step allowed). A failing route becomes `{"error": "<Type>: <message>"}` with the
+ * error attached; the LLM step's `toolErrors` policy decides what the model reads of it.
  */
 export function createRouteTool(context: RouteContext, route: RouteDefinition, aspect: LlmToolAspect): Tool {
   const uri = route.from;
@@ -47,7 +48,7 @@ export function createRouteTool(context: RouteContext, route: RouteDefinition, a
     releaseExchange(exchange);
     if (exchange.error !== undefined) {
       const error = exchange.error;
-      return { isError: true, output: JSON.stringify({ error: `${error.name}: ${error.message}` }) };
+      return { isError: true, output: JSON.stringify({ error: `${error.name}: ${error.message}` }), error };
     }
     return { isError: false, output: renderToolOutput(exchange.body), metadata: { routeId: route.id } };
   };

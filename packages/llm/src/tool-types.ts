@@ -14,6 +14,11 @@ export interface ToolResult {
   output: string;
   isError: boolean;
   metadata?: Record<string, unknown>;
+  /**
+   * The error behind an error result, when there is one. The LLM step then decides what the model
+   * reads of it (its `toolErrors` policy) and reports the whole error in events and the log.
+   */
+  error?: Error;
 }
 
 /** Per-call information handed to `Tool.execute`. */

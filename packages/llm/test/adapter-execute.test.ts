@@ -45,14 +45,20 @@ describe("adapted execute: errors become results", () => {
     const tool = toolReturning(() => {
       throw new TypeError("bad input");
     });
-    await expect(tool.execute({})).resolves.toEqual({ output: "TypeError: bad input", isError: true });
+    const result = await tool.execute({});
+    expect(result).toEqual({ output: "TypeError: bad input", isError: true, error: expect.any(TypeError) });
+    expect(result.error?.message).toBe("bad input");
   });
 
   it("turns an async rejection into an error result", async () => {
     const tool = toolReturning(async () => {
       throw new RangeError("out of range");
     });
-    await expect(tool.execute({})).resolves.toEqual({ output: "RangeError: out of range", isError: true });
+    await expect(tool.execute({})).resolves.toEqual({
+      output: "RangeError: out of range",
+      isError: true,
+      error: expect.any(RangeError),
+    });
   });
 
   it("names a thrown non-error value", async () => {

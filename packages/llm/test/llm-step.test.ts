@@ -112,7 +112,8 @@ describe("the LLM step against a loopback OpenAI-compatible server", () => {
     expect(toolMessage).toEqual({
       role: "tool",
       results: [
-        expect.objectContaining({ isError: true, output: '{"error":"TypeError: no luck"}', name: "fail" }),
+        // The default "safe" policy: the message without the class name (toolErrors tests the rest).
+        expect.objectContaining({ isError: true, output: '{"error":"no luck"}', name: "fail" }),
       ],
     });
   });

@@ -55,7 +55,7 @@ describe("runToolLoop: tool failures become results the model reads", () => {
     );
   });
 
-  it("answers a throwing tool with its error type and message", async () => {
+  it("answers a throwing tool with its message (the default safe policy)", async () => {
     const broken = nativeTool("broken", { type: "object" }, async () => {
       throw new TypeError("cannot read the ledger");
     });
@@ -64,7 +64,7 @@ describe("runToolLoop: tool failures become results the model reads", () => {
     const result = await runToolLoop({ model, tools: toolMap(broken), input: "x" });
 
     expect(firstResults(result.messages)[0]).toMatchObject({
-      output: '{"error":"TypeError: cannot read the ledger"}',
+      output: '{"error":"cannot read the ledger"}',
       isError: true,
     });
   });

@@ -59,7 +59,10 @@ async function settle(
   try {
     return toToolResult(toolName, await invoke(context));
   } catch (error) {
-    return errorResult(errorText(error));
+    // The error rides along: the LLM step's toolErrors policy words what the model reads of it.
+    const result = errorResult(errorText(error));
+    if (error instanceof Error) result.error = error;
+    return result;
   }
 }
 

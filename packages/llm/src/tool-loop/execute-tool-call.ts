@@ -2,6 +2,7 @@ import type { ToolCall, ToolCallResult } from "../model-types.js";
 import { validateToolArgumentsAsync } from "../schema/validate-arguments.js";
 import type { Tool, ToolCallContext, ToolResult } from "../tool-types.js";
 import { callWithDeadline } from "./call-with-deadline.js";
+import { describeToolError, type ToolErrorPolicy } from "./tool-error-policy.js";
 import type { ToolLoopEvent } from "./tool-loop-types.js";
 
 /** What every tool call of a run shares. */
@@ -12,6 +13,14 @@ export interface ToolCallEnvironment {
   headers: Record<string, unknown> | undefined;
   onEvent: ((event: ToolLoopEvent) => void) | undefined;
   includeContent: boolean;
+  toolErrors: ToolErrorPolicy;
+  onToolError: ((error: Error, toolName: string, callId: string) => void) | undefined;
+}
+
+/** A call's answer, with the error behind it when a tool threw or its route failed. */
+interface Answer {
+  result: ToolCallResult;
+  error?: Error;
 }
 
 /**
@@ -24,11 +33,11 @@ export async function executeToolCall(
   iteration: number,
 ): Promise<ToolCallResult> {
   const { onEvent } = environment;
-  if (onEvent === undefined) return answer(call, environment);
+  if (onEvent === undefined) return (await answer(call, environment)).result;
   const started = performance.now();
   const content = environment.includeContent ? { arguments: call.argumentsText } : undefined;
   onEvent({ type: "tool-call-started", toolName: call.name, callId: call.id, iteration, ...content });
-  const result = await answer(call, environment);
+  const { result, error } = await answer(call, environment);
   onEvent({
     type: "tool-call-completed",
     toolName: call.name,
@@ -37,18 +46,20 @@ export async function executeToolCall(
     durationMs: performance.now() - started,
     isError: result.isError,
     ...(content === undefined ? undefined : { ...content, output: result.output }),
+    ...(error === undefined ? undefined : { error }),
   });
   return result;
 }
 
-async function answer(call: ToolCall, environment: ToolCallEnvironment): Promise<ToolCallResult> {
+async function answer(call: ToolCall, environment: ToolCallEnvironment): Promise<Answer> {
   const tool = environment.tools.get(call.name);
-  if (tool === undefined) return errorResult(call, unknownToolMessage(call.name, environment.tools));
+  if (tool === undefined)
+    return { result: errorResult(call, unknownToolMessage(call.name, environment.tools)) };
   const parsed = parseArguments(call);
-  if (typeof parsed === "string") return errorResult(call, parsed);
+  if (typeof parsed === "string") return { result: errorResult(call, parsed) };
   // The message already names the tool and lists each failing path.
   const validated = await validateToolArgumentsAsync(tool, parsed.value);
-  if (!validated.ok) return errorResult(call, validated.message);
+  if (!validated.ok) return { result: errorResult(call, validated.message) };
   const { toolTimeoutMs } = environment;
   const outcome = await callWithDeadline(
     (signal) => tool.execute(validated.value, toolContext(call, environment, signal)),
@@ -56,11 +67,26 @@ async function answer(call: ToolCall, environment: ToolCallEnvironment): Promise
     toolTimeoutMs,
   );
   if (outcome.status === "timed-out") {
-    return errorResult(call, `tool '${call.name}' timed out after ${toolTimeoutMs} ms`);
+    return { result: errorResult(call, `tool '${call.name}' timed out after ${toolTimeoutMs} ms`) };
   }
-  if (outcome.status === "failed")
-    return errorResult(call, JSON.stringify({ error: describeThrown(outcome.error) }));
-  return toCallResult(call, outcome.value);
+  if (outcome.status === "failed") {
+    const error = asError(outcome.error);
+    return { result: failedResult(call, error, environment), error };
+  }
+  const value = outcome.value as ToolResult | null | undefined;
+  if (value?.isError === true && value.error instanceof Error) {
+    return { result: failedResult(call, value.error, environment), error: value.error };
+  }
+  return { result: toCallResult(call, outcome.value) };
+}
+
+/** The answer to a call whose tool threw or whose route failed, worded by the run's policy. */
+function failedResult(call: ToolCall, error: Error, environment: ToolCallEnvironment): ToolCallResult {
+  environment.onToolError?.(error, call.name, call.id);
+  return errorResult(
+    call,
+    JSON.stringify({ error: describeToolError(error, call.name, environment.toolErrors) }),
+  );
 }
 
 function toolContext(call: ToolCall, environment: ToolCallEnvironment, signal: AbortSignal | undefined) {
@@ -105,7 +131,7 @@ function unknownToolMessage(name: string, tools: ReadonlyMap<string, Tool>): str
     : `unknown tool '${name}'; known tools: ${known.join(", ")}`;
 }
 
-function describeThrown(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return `Error: ${typeof error === "string" ? error : (JSON.stringify(error) ?? String(error))}`;
+function asError(error: unknown): Error {
+  if (error instanceof Error) return error;
+  return new Error(typeof error === "string" ? error : (JSON.stringify(error) ?? String(error)));
 }

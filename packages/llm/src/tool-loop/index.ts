@@ -1,4 +1,5 @@
 export { runToolLoop } from "./run-tool-loop.js";
+export { describeToolError, sanitizeErrorText, type ToolErrorPolicy } from "./tool-error-policy.js";
 export type {
   ModelCallEvent,
   RunToolLoopOptions,

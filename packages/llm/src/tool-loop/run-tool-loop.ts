@@ -34,6 +34,8 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
     headers: options.toolContext?.headers,
     onEvent,
     includeContent: options.includeContent === true,
+    toolErrors: options.toolErrors ?? "safe",
+    onToolError: options.onToolError,
   };
   const usage = { inputTokens: 0, outputTokens: 0 };
   let toolCalls = 0;

@@ -1,5 +1,6 @@
 import type { ChatMessage, LanguageModel, ModelStopReason, TokenUsage } from "../model-types.js";
 import type { Tool, ToolCallContext } from "../tool-types.js";
+import type { ToolErrorPolicy } from "./tool-error-policy.js";
 
 /** Options of `runToolLoop`. */
 export interface RunToolLoopOptions {
@@ -27,6 +28,10 @@ export interface RunToolLoopOptions {
   onEvent?: (event: ToolLoopEvent) => void;
   /** Put tool arguments and outputs in events; default false (they may hold personal data). */
   includeContent?: boolean;
+  /** What the model reads of a tool's error; default "safe" (see `ToolErrorPolicy`). */
+  toolErrors?: ToolErrorPolicy;
+  /** Receives the whole error of every tool call that threw or whose route failed (for logs). */
+  onToolError?: (error: Error, toolName: string, callId: string) => void;
 }
 
 /** Why a run ended. */
@@ -85,6 +90,8 @@ export type ToolCallEvent =
       isError: boolean;
       /** The output the model reads; only with `includeContent`. */
       output?: string;
+      /** The whole error behind an error result, when a tool threw or its route failed. */
+      error?: Error;
     });
 
 /** Every event of a tool loop run. */
