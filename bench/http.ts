@@ -110,9 +110,19 @@ export async function runHttpBench(options: BenchOptions): Promise<BenchRow[]> {
     await load.run({ ...shape, url: routekit.url, durationMs: 1_000 });
     const plainResults: LoadResult[] = [];
     const routekitResults: LoadResult[] = [];
+    // CPU time of this process (both servers, no load generator) per request: robust to a busy
+    // machine, where throughput and latency measure the machine as much as the server.
+    const cpu = { plain: 0, routekit: 0 };
+    const measured = async (url: string, into: LoadResult[], key: keyof typeof cpu): Promise<void> => {
+      const before = process.cpuUsage();
+      const result = await load.run({ ...shape, url });
+      const used = process.cpuUsage(before);
+      cpu[key] += (used.user + used.system) / result.requests;
+      into.push(result);
+    };
     for (let run = 0; run < runs; run++) {
-      plainResults.push(await load.run({ ...shape, url: plain.url }));
-      routekitResults.push(await load.run({ ...shape, url: routekit.url }));
+      await measured(plain.url, plainResults, "plain");
+      await measured(routekit.url, routekitResults, "routekit");
     }
     for (const result of [...plainResults, ...routekitResults]) {
       if (result.errors > 0) throw new Error(`${result.errors} of ${result.requests} requests failed`);
@@ -144,7 +154,7 @@ export async function runHttpBench(options: BenchOptions): Promise<BenchRow[]> {
         subjectStats: perRequestNs(routekitResults),
         baselineStats: perRequestNs(plainResults),
         target: "≥ 0.5× throughput (ratio ≤ 2)",
-        note: `throughput ${rps(routekitResults).toLocaleString("en-US")} vs ${rps(plainResults).toLocaleString("en-US")} req/s (${(rps(routekitResults) / rps(plainResults)).toFixed(2)}×); ${requests(routekitResults).toLocaleString("en-US")} and ${requests(plainResults).toLocaleString("en-US")} requests; ${conditions}`,
+        note: `throughput ${rps(routekitResults).toLocaleString("en-US")} vs ${rps(plainResults).toLocaleString("en-US")} req/s (${(rps(routekitResults) / rps(plainResults)).toFixed(2)}×); ${requests(routekitResults).toLocaleString("en-US")} and ${requests(plainResults).toLocaleString("en-US")} requests; server CPU per request ${(cpu.routekit / runs).toFixed(1)} µs vs ${(cpu.plain / runs).toFixed(1)} µs (${(cpu.routekit / cpu.plain).toFixed(2)}×); ${conditions}`,
       },
       (ratio) => ratio <= 2,
     );

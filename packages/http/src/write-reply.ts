@@ -7,7 +7,11 @@ import { HTTP_HEADERS } from "./http-headers.js";
 export interface ReplyParts {
   status: number;
   headers: OutgoingHttpHeaders;
-  body: Buffer | undefined;
+  /**
+   * The body: text goes out as UTF-8 without an intermediate Buffer, so Node writes the head
+   * and a small body in one write.
+   */
+  body: Buffer | string | undefined;
 }
 
 /** Writes a reply; `close` asks the client to close the connection (used while stopping). */
@@ -16,7 +20,9 @@ export function writeReply(response: ServerResponse, reply: ReplyParts, close: b
   // The reply's headers are built for this one reply: completed in place, not copied.
   const headers = reply.headers;
   if (close) headers.connection = "close";
-  if (reply.body !== undefined) headers["content-length"] = reply.body.length;
+  const body = reply.body;
+  if (body !== undefined)
+    headers["content-length"] = typeof body === "string" ? Buffer.byteLength(body, "utf8") : body.length;
   response.writeHead(reply.status, headers);
   response.end(reply.body);
 }
@@ -26,7 +32,7 @@ export function jsonReply(status: number, value: unknown, headers: OutgoingHttpH
   return {
     status,
     headers: { ...headers, "content-type": "application/json; charset=utf-8" },
-    body: Buffer.from(JSON.stringify(value), "utf8"),
+    body: JSON.stringify(value),
   };
 }
 
@@ -43,16 +49,16 @@ export function replyFromExchange(exchange: Exchange): ReplyParts {
   const statusHeader = exchange.headers[HTTP_HEADERS.status];
   const status = statusHeader === undefined ? (body == null ? 204 : 200) : statusOf(statusHeader);
   if (body == null) return { status, headers, body: undefined };
-  let encoded: Buffer;
+  let encoded: Buffer | string;
   let contentType: string;
   if (typeof body === "string") {
-    encoded = Buffer.from(body, "utf8");
+    encoded = body;
     contentType = "text/plain; charset=utf-8";
   } else if (body instanceof Uint8Array) {
     encoded = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     contentType = "application/octet-stream";
   } else {
-    encoded = Buffer.from(toJson(body), "utf8");
+    encoded = toJson(body);
     contentType = "application/json; charset=utf-8";
   }
   if (headers["content-type"] === undefined) headers["content-type"] = contentType;
