@@ -62,3 +62,10 @@ describe("docs examples of the README", () => {
     main();
   });
 });
+
+describe("docs examples of the installing page", () => {
+  it("installing: importing a package adds its steps and context.tools", async () => {
+    const { main } = await import("../docs/installing.js");
+    await main();
+  });
+});

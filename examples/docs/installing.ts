@@ -1,0 +1,25 @@
+// The code of docs/installing.md: type-checked; the test imports it to check what the page says.
+import assert from "node:assert/strict";
+import { createContext } from "@routekit/core";
+
+// #region imports
+import "@routekit/llm-tools"; // now every route has .httpFetch(), .jsonPath(), .mathEval(), ...
+import { llm, llmPlugin } from "@routekit/llm"; // .asLlmTool(...) and context.tools
+// #endregion imports
+
+/** The steps and the tool registry are there once the packages are imported. */
+export async function main(): Promise<void> {
+  const context = createContext({ logLevel: "off" });
+  context.use(llmPlugin({ models: {} }));
+  await context.addRoutes((r) => {
+    r.from("direct:pull").jsonPath({ path: "$.total" });
+    r.from("direct:compute").mathEval();
+    r.from("direct:llm.total").asLlmTool("total", { description: "The total of an order." }).setBody("42");
+  });
+  assert.deepEqual(context.tools.names(), ["total"]);
+  assert.equal(llm("openai").tools("total").uri(), "llm:openai?tools=total");
+  await context.start();
+  assert.equal(await context.request("direct:pull", { total: 42 }), "42");
+  assert.equal(await context.request("direct:compute", { expression: "6 * 7" }), "42");
+  await context.stop();
+}
