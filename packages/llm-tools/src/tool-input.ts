@@ -17,7 +17,10 @@ export function parseToolInput(body: unknown, toolName: string): ToolInput {
       value = JSON.parse(body);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ToolInputError(toolName, `${toolName}: input is not valid JSON (${reason})`);
+      throw new ToolInputError(
+        toolName,
+        `${toolName}: input is not valid JSON (${reason}); expected a JSON object`,
+      );
     }
   } else if (body instanceof Uint8Array) {
     return parseToolInput(new TextDecoder().decode(body), toolName);
@@ -26,6 +29,15 @@ export function parseToolInput(body: unknown, toolName: string): ToolInput {
     throw new ToolInputError(toolName, `${toolName}: input is not a JSON object (found ${describe(value)})`);
   }
   return value as ToolInput;
+}
+
+/**
+ * True when a text starts, after whitespace, as a JSON object (`{`). Tools that also take plain
+ * text (an expression, a URL, a query, XML) read such text as their JSON input, so a malformed
+ * object is reported as invalid JSON rather than used as the plain-text form.
+ */
+export function startsAsJsonObject(text: string): boolean {
+  return text.trimStart().startsWith("{");
 }
 
 /** The error for a key holding the wrong type: names the tool, the key, what was expected and found. */

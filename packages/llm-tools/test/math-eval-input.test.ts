@@ -41,8 +41,11 @@ describe("runMathEval enrichment form", () => {
     expect(runMathEval(new TextEncoder().encode("sqrt(16)"))).toBe("4");
   });
 
-  it("keeps a mathjs object literal, which is not JSON, as an expression", () => {
-    expect(runMathEval("{a: 1 + 1}")).toBe('{"a":2}');
+  it("reads text starting with { as the JSON input, so an object literal goes in parentheses", () => {
+    expect(failure("{a: 1 + 1}").message).toMatch(
+      /^math_eval: input is not valid JSON \(.+\); expected a JSON object$/,
+    );
+    expect(runMathEval("({a: 1 + 1})")).toBe('{"a":2}');
   });
 
   it("refuses empty text", () => {

@@ -1,5 +1,5 @@
 import { LlmToolsError, ToolInputError } from "../errors.js";
-import { describe, parseToolInput, requireString } from "../tool-input.js";
+import { describe, parseToolInput, requireString, startsAsJsonObject } from "../tool-input.js";
 import { compileExpression } from "./compile-expression.js";
 import { EvaluationMeter, withMeter } from "./evaluation-meter.js";
 import { type MathEvalOptions, resolveMathEvalOptions } from "./math-eval-options.js";
@@ -60,25 +60,13 @@ export function runMathEval(body: unknown, options?: MathEvalOptions): string {
   return mathEval(readExpression(body), options);
 }
 
-/** The expression of a tool body: `{ expression }`, its JSON text or bytes, or the text itself. */
+/**
+ * The expression of a tool body: `{ expression }`, its JSON text or bytes, or the text itself.
+ * Text starting with `{` is always read as the JSON input object, so a malformed one is reported
+ * as invalid JSON and never evaluated.
+ */
 export function readExpression(body: unknown): string {
   const text = body instanceof Uint8Array ? new TextDecoder().decode(body) : body;
-  if (typeof text === "string") {
-    const input = jsonObjectOrUndefined(text);
-    return input === undefined ? text : requireString(input, "expression", TOOL_NAME);
-  }
+  if (typeof text === "string" && !startsAsJsonObject(text)) return text;
   return requireString(parseToolInput(text, TOOL_NAME), "expression", TOOL_NAME);
-}
-
-/** The object a text holds when it is the JSON text of an object; undefined for any other text. */
-function jsonObjectOrUndefined(text: string): Record<string, unknown> | undefined {
-  if (!text.trimStart().startsWith("{")) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,4 +1,4 @@
-import { optionalNumber, parseToolInput, requireString } from "../tool-input.js";
+import { optionalNumber, parseToolInput, requireString, startsAsJsonObject } from "../tool-input.js";
 import type { TavilyWebSearchOptions } from "./tavily-options.js";
 import { tavilySearch, type WebSearchInput } from "./tavily-search.js";
 
@@ -33,7 +33,7 @@ const TOOL = "web_search";
  */
 export function readWebSearchInput(body: unknown): WebSearchInput {
   const text = body instanceof Uint8Array ? new TextDecoder().decode(body) : body;
-  if (typeof text === "string" && text.trim() !== "" && !text.trim().startsWith("{"))
+  if (typeof text === "string" && text.trim() !== "" && !startsAsJsonObject(text))
     return { query: text.trim() };
   const input = parseToolInput(text, TOOL);
   const maxResults = optionalNumber(input, "max_results", TOOL);

@@ -9,7 +9,7 @@ import {
 import { LlmToolsError, ToolInputError } from "../errors.js";
 import { checkDocumentSize } from "../json-path/document-size.js";
 import { runToolJob } from "../tool-budget.js";
-import { parseToolInput, requireString } from "../tool-input.js";
+import { parseToolInput, requireString, startsAsJsonObject } from "../tool-input.js";
 import { resolveXPathOptions, type XPathOptions } from "./xpath-options.js";
 import type { XPathJob } from "./xpath-task.js";
 
@@ -50,10 +50,6 @@ export interface XPathQuery {
   xpath: string;
 }
 
-function looksLikeJsonObject(text: string): boolean {
-  return text.trimStart().startsWith("{");
-}
-
 /**
  * Reads an xpath query from a message body: the tool input `{xml, xpath}` as an object or JSON
  * text. With a fixed `options.xpath` the body may also be the XML text itself (XML never starts
@@ -62,7 +58,7 @@ function looksLikeJsonObject(text: string): boolean {
 export function readXPathQuery(body: unknown, options?: XPathOptions): XPathQuery {
   const resolved = resolveXPathOptions(options);
   const value = body instanceof Uint8Array ? textDecoder.decode(body) : body;
-  if (resolved.xpath !== undefined && typeof value === "string" && !looksLikeJsonObject(value)) {
+  if (resolved.xpath !== undefined && typeof value === "string" && !startsAsJsonObject(value)) {
     if (value.trim() === "")
       throw new ToolInputError(TOOL, `${TOOL}: input is empty (expected XML text)`, "xml");
     return { xml: value, xpath: resolved.xpath };
