@@ -32,32 +32,42 @@ export interface RequestEnvironment {
   stopping(): boolean;
 }
 
+/** Writes a reply (asking the client to close the connection while the server stops). */
+function reply(response: ServerResponse, environment: RequestEnvironment, parts: ReplyParts): void {
+  writeReply(response, parts, environment.stopping());
+}
+
 /** Handles one request: routing, body, exchange, reply. Never throws. */
 export async function handleRequest(
   request: IncomingMessage,
   response: ServerResponse,
   environment: RequestEnvironment,
 ): Promise<void> {
-  const reply = (parts: ReplyParts): void => writeReply(response, parts, environment.stopping());
   if (environment.stopping()) {
-    reply(jsonReply(503, { error: "The server is stopping" }));
+    reply(response, environment, jsonReply(503, { error: "The server is stopping" }));
     return;
   }
   const method = (request.method ?? "GET").toUpperCase();
   const target = parseTarget(request.url);
   const segments = target === undefined ? undefined : requestSegments(target.pathname);
   if (target === undefined || segments === undefined) {
-    reply(jsonReply(400, { error: `Malformed request target '${request.url ?? ""}'` }));
+    reply(
+      response,
+      environment,
+      jsonReply(400, { error: `Malformed request target '${request.url ?? ""}'` }),
+    );
     return;
   }
   const match = environment.table.match(method, segments);
   if (match.kind === "not-found") {
-    reply(jsonReply(404, { error: `No route for ${method} ${target.pathname}` }));
+    reply(response, environment, jsonReply(404, { error: `No route for ${method} ${target.pathname}` }));
     return;
   }
   if (match.kind === "method-not-allowed") {
     const allow = match.allow.join(", ");
     reply(
+      response,
+      environment,
       jsonReply(
         405,
         { error: `Method ${method} is not allowed on ${target.pathname}; allowed: ${allow}` },
@@ -77,7 +87,11 @@ export async function handleRequest(
     return;
   }
   if (read.kind === "invalid-json") {
-    reply(jsonReply(400, { error: `Request body is not valid JSON: ${read.message}` }));
+    reply(
+      response,
+      environment,
+      jsonReply(400, { error: `Request body is not valid JSON: ${read.message}` }),
+    );
     return;
   }
   const headers = requestHeaders(request, method, target, match.parameters);
@@ -99,11 +113,11 @@ export async function handleRequest(
   releaseExchange(exchange);
   if (clientGone) return;
   if (!finished) {
-    reply(abortReply(exchange, environment));
+    reply(response, environment, abortReply(exchange, environment));
     return;
   }
   if (exchange.error !== undefined) {
-    reply(jsonReply(500, errorBody(exchange, exchange.error, environment)));
+    reply(response, environment, jsonReply(500, errorBody(exchange, exchange.error, environment)));
     return;
   }
   let parts: ReplyParts;
@@ -113,9 +127,9 @@ export async function handleRequest(
     parts = jsonReply(500, errorBody(exchange, error, environment));
   }
   try {
-    reply(parts);
+    reply(response, environment, parts);
   } catch (error) {
-    reply(jsonReply(500, errorBody(exchange, error, environment)));
+    reply(response, environment, jsonReply(500, errorBody(exchange, error, environment)));
   }
 }
 
@@ -156,6 +170,19 @@ function runUntilAborted(processor: RouteProcessor, exchange: Exchange): Promise
   });
 }
 
+/** `http.request.header.<name>` for each header name seen (names are few and repeat). */
+const prefixedNames = new Map<string, string>();
+const PREFIXED_NAMES_LIMIT = 1_000;
+
+function prefixed(name: string): string {
+  let key = prefixedNames.get(name);
+  if (key === undefined) {
+    key = HTTP_HEADERS.requestHeaderPrefix + name;
+    if (prefixedNames.size < PREFIXED_NAMES_LIMIT) prefixedNames.set(name, key);
+  }
+  return key;
+}
+
 function requestHeaders(
   request: IncomingMessage,
   method: string,
@@ -174,10 +201,11 @@ function requestHeaders(
     [HTTP_HEADERS.query]: query,
     [HTTP_HEADERS.remoteAddress]: request.socket.remoteAddress,
   };
-  for (const [name, value] of Object.entries(parameters))
-    headers[HTTP_HEADERS.pathParameterPrefix + name] = value;
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers[HTTP_HEADERS.requestHeaderPrefix + name] = value;
+  for (const name in parameters) headers[HTTP_HEADERS.pathParameterPrefix + name] = parameters[name];
+  const incoming = request.headers;
+  for (const name in incoming) {
+    const value = incoming[name];
+    if (value !== undefined) headers[prefixed(name)] = value;
   }
   return headers;
 }

@@ -18,8 +18,12 @@ interface PathPattern<THandler> {
   readonly path: string;
   /** Literal segments as text, template segments `{name}` as `{ name }`. */
   readonly segments: ReadonlyArray<string | { name: string }>;
+  /** How many literal segments it has: the most specific pattern wins. */
+  readonly score: number;
   readonly entries: HttpRouteEntry<THandler>[];
 }
+
+const NO_PARAMETERS: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
 
 const TEMPLATE = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
@@ -54,6 +58,8 @@ function splitPath(path: string): string[] {
  */
 export class RouteTable<THandler> {
   readonly #patterns = new Map<string, PathPattern<THandler>>();
+  /** Patterns without templates by their segments joined with '/': one lookup, no scan. */
+  readonly #literals = new Map<string, PathPattern<THandler>>();
 
   /** Registers a route; the same path and method twice is an error naming both routes. */
   add(path: string, uri: string, entry: HttpRouteEntry<THandler>): void {
@@ -61,8 +67,10 @@ export class RouteTable<THandler> {
     const key = segments.map((segment) => (typeof segment === "string" ? segment : "{}")).join("/");
     let pattern = this.#patterns.get(key);
     if (pattern === undefined) {
-      pattern = { path, segments, entries: [] };
+      const score = segments.filter((segment) => typeof segment === "string").length;
+      pattern = { path, segments, score, entries: [] };
       this.#patterns.set(key, pattern);
+      if (score === segments.length) this.#literals.set(key, pattern);
     }
     for (const existing of pattern.entries) {
       const shared = overlap(existing.methods, entry.methods);
@@ -76,47 +84,59 @@ export class RouteTable<THandler> {
     for (const [key, pattern] of this.#patterns) {
       const index = pattern.entries.findIndex((entry) => entry.routeId === routeId);
       if (index !== -1) pattern.entries.splice(index, 1);
-      if (pattern.entries.length === 0) this.#patterns.delete(key);
+      if (pattern.entries.length === 0) {
+        this.#patterns.delete(key);
+        this.#literals.delete(key);
+      }
     }
   }
 
   /** Finds the route for a request path (already percent-decoded per segment) and method. */
   match(method: string, segments: readonly string[]): RouteMatch<THandler> {
-    let best:
-      | { pattern: PathPattern<THandler>; parameters: Record<string, string>; score: number }
-      | undefined;
+    // A literal pattern matching every segment is the most specific there can be.
+    // (Checked again segment by segment: a decoded segment may itself contain '/'.)
+    const literal = this.#literals.get(segments.join("/"));
+    if (literal !== undefined && matches(literal.segments, segments))
+      return this.#choose(literal, NO_PARAMETERS, method);
+    let best: PathPattern<THandler> | undefined;
     for (const pattern of this.#patterns.values()) {
-      const parameters = matchSegments(pattern.segments, segments);
-      if (parameters === undefined) continue;
-      const score = pattern.segments.filter((segment) => typeof segment === "string").length;
-      if (best === undefined || score > best.score) best = { pattern, parameters, score };
+      if ((best === undefined || pattern.score > best.score) && matches(pattern.segments, segments))
+        best = pattern;
     }
     if (best === undefined) return { kind: "not-found" };
-    const entry = best.pattern.entries.find(
-      (candidate) => candidate.methods.length === 0 || candidate.methods.includes(method),
-    );
-    if (entry !== undefined) return { kind: "found", entry, parameters: best.parameters };
-    return {
-      kind: "method-not-allowed",
-      allow: best.pattern.entries.flatMap((candidate) => candidate.methods),
-    };
+    return this.#choose(best, parametersOf(best.segments, segments), method);
+  }
+
+  #choose(
+    pattern: PathPattern<THandler>,
+    parameters: Record<string, string>,
+    method: string,
+  ): RouteMatch<THandler> {
+    for (const candidate of pattern.entries) {
+      if (candidate.methods.length === 0 || candidate.methods.includes(method))
+        return { kind: "found", entry: candidate, parameters };
+    }
+    return { kind: "method-not-allowed", allow: pattern.entries.flatMap((candidate) => candidate.methods) };
   }
 }
 
-function matchSegments(
+function matches(pattern: ReadonlyArray<string | { name: string }>, segments: readonly string[]): boolean {
+  if (pattern.length !== segments.length) return false;
+  for (let index = 0; index < pattern.length; index++) {
+    const expected = pattern[index]!;
+    if (typeof expected === "string" && expected !== segments[index]) return false;
+  }
+  return true;
+}
+
+function parametersOf(
   pattern: ReadonlyArray<string | { name: string }>,
   segments: readonly string[],
-): Record<string, string> | undefined {
-  if (pattern.length !== segments.length) return undefined;
+): Record<string, string> {
   const parameters: Record<string, string> = Object.create(null);
   for (let index = 0; index < pattern.length; index++) {
     const expected = pattern[index]!;
-    const actual = segments[index]!;
-    if (typeof expected === "string") {
-      if (expected !== actual) return undefined;
-    } else {
-      parameters[expected.name] = actual;
-    }
+    if (typeof expected !== "string") parameters[expected.name] = segments[index]!;
   }
   return parameters;
 }

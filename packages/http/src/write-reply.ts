@@ -81,8 +81,11 @@ const FORBIDDEN = new Set(["content-length", "transfer-encoding", "connection"])
 function responseHeaders(exchange: Exchange): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
   const prefix = HTTP_HEADERS.responseHeaderPrefix;
-  for (const [key, value] of Object.entries(exchange.headers)) {
-    if (!key.startsWith(prefix) || value === undefined) continue;
+  const source = exchange.headers;
+  for (const key in source) {
+    if (!key.startsWith(prefix)) continue;
+    const value = source[key];
+    if (value === undefined) continue;
     const name = key.slice(prefix.length).toLowerCase();
     if (FORBIDDEN.has(name)) continue;
     const valid =

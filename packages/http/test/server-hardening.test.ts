@@ -81,6 +81,19 @@ describe("http server hardening", () => {
     expect(closedAfter).toBeLessThanOrEqual(headersTimeoutMs + 1_000 + 250);
   });
 
+  it("does not take an encoded slash for a path separator (literal fast path)", async () => {
+    const { url } = await serve((target) =>
+      target.addRoutes((r) => {
+        r.from("http:/a/b").setBody("literal");
+        r.from("http:/a/{id}").setBody((exchange) => `template ${String(exchange.headers["http.path.id"])}`);
+      }),
+    );
+    expect(await (await fetch(`${url}/a/b`)).text()).toBe("literal");
+    expect(await (await fetch(`${url}/a/c`)).text()).toBe("template c");
+    expect((await fetch(`${url}/a%2Fb`)).status).toBe(404);
+    expect(await (await fetch(`${url}/a/x%2Fy`)).text()).toBe("template x/y");
+  });
+
   it("refuses a headersTimeoutMs that is not a positive integer", () => {
     expect(() => httpPlugin({ headersTimeoutMs: 0 })).toThrow(
       "httpPlugin: option 'headersTimeoutMs' expects an integer from 1 to 2147483648 (found 0)",
