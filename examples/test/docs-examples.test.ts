@@ -69,3 +69,10 @@ describe("docs examples of the installing page", () => {
     await main();
   });
 });
+
+describe("docs examples of the untrusted-input page", () => {
+  it("untrusted-input: a budget for a tool, the dialect, and a custom tool's task in a worker", async () => {
+    const { main } = await import("../docs/untrusted-input.js");
+    await main();
+  });
+});
