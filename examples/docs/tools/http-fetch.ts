@@ -1,7 +1,7 @@
 // The code of docs/tools/http-fetch.md: type-checked, not run (it fetches from a remote host).
 import "@routekit/amqp";
 import { createContext, RouteBuilder } from "@routekit/core";
-import { HttpFetchTool } from "@routekit/llm-tools";
+import { HttpFetchError, HttpFetchTool } from "@routekit/llm-tools";
 
 export class EnrichmentRoutes extends RouteBuilder {
   configure() {
@@ -11,6 +11,22 @@ export class EnrichmentRoutes extends RouteBuilder {
       .jsonPath({ path: "$.items[0]" })
       .to("amqp:queue:enriched");
     // #endregion step
+  }
+}
+
+export class PriceRoutes extends RouteBuilder {
+  configure() {
+    // #region retry
+    this.from("direct:prices")
+      .onException(HttpFetchError, {
+        retryWhile: "${exception.status} >= 500",
+        maximumRedeliveries: 3,
+        redeliveryDelay: 200,
+        backOffMultiplier: 2,
+      })
+      .httpFetch({ hostAllowlist: ["api.example.com"] })
+      .to("mock:prices");
+    // #endregion retry
   }
 }
 

@@ -17,6 +17,8 @@ export {
   type GuardedDispatcherOptions,
   HTTP_FETCH_DEFAULTS,
   HTTP_FETCH_INPUT_SCHEMA,
+  HttpFetchError,
+  type HttpFetchFailure,
   type HttpFetchHeaders,
   type HttpFetchOptions,
   type HttpFetchResult,

@@ -2,11 +2,11 @@ import { request } from "undici";
 import { LlmToolsError, ToolInputError } from "../errors.js";
 import { describe } from "../tool-input.js";
 import { createDeadline, type Deadline } from "./deadline.js";
-import { describeUrl } from "./describe-url.js";
-import { guardError } from "./guard-error.js";
 import { isHostAllowed, normalizeHost } from "./host-allowlist.js";
+import { HttpFetchError, isRetryableStatus } from "./http-fetch-error.js";
 import { type HttpFetchOptions, resolveHttpFetchOptions } from "./http-fetch-options.js";
 import { decodeUtf8, discardBody, readBody, readExcerpt } from "./read-body.js";
+import { secretFreeUrl } from "./secret-free-url.js";
 
 /** What http_fetch got back. */
 export interface HttpFetchResult {
@@ -28,8 +28,9 @@ const ERROR_BODY_CHARACTERS = 200;
 /**
  * GETs an absolute http(s) URL under the http_fetch guards (host allowlist, SSRF address policy
  * on every hop and connection, byte limit, deadline) and returns the body as text.
- * Fails with an LlmToolsError: TOOL_INPUT_INVALID, TOOL_GUARD_REFUSED, TOOL_LIMIT_EXCEEDED,
- * TOOL_TIMEOUT or TOOL_FAILED (non-2xx and transport errors). A caller's abort rethrows its reason.
+ * A bad URL is a ToolInputError; every other failure is an HttpFetchError (TOOL_GUARD_REFUSED,
+ * TOOL_LIMIT_EXCEEDED, TOOL_TIMEOUT, or TOOL_FAILED for non-2xx and transport errors) with
+ * `status`, a secret-free `url` and `retryable`. A caller's abort rethrows its reason.
  */
 export async function fetchText(
   url: string,
@@ -38,13 +39,14 @@ export async function fetchText(
 ): Promise<HttpFetchResult> {
   const resolved = resolveHttpFetchOptions(options);
   const target = parseTarget(url);
-  const shown = describeUrl(target);
+  const shown = secretFreeUrl(target);
   if (!isHostAllowed(resolved.hostAllowlist, target.hostname)) {
     const allowed = [...resolved.hostAllowlist].join(", ");
     const host = normalizeHost(target.hostname);
-    throw guardError(
-      TOOL,
+    throw new HttpFetchError(
+      "TOOL_GUARD_REFUSED",
       `${TOOL}: refused request to ${shown}: host '${host}' is not in hostAllowlist [${allowed}]`,
+      { url: shown, retryable: false },
     );
   }
   signal?.throwIfAborted();
@@ -60,19 +62,19 @@ export async function fetchText(
     const location = response.headers.location;
     if (status >= 300 && status < 400 && location !== undefined) {
       discardBody(response.body);
-      throw new LlmToolsError(
+      throw new HttpFetchError(
         "TOOL_LIMIT_EXCEEDED",
-        TOOL,
         `${TOOL}: ${shown} answered HTTP ${status} (redirect to ${String(location)}) and the redirect limit ` +
           `was reached (maxRedirects: ${resolved.maxRedirects})`,
+        { status, url: shown, retryable: false },
       );
     }
     if (status < 200 || status >= 300) {
       const excerpt = await readExcerpt(response.body, ERROR_BODY_CHARACTERS);
-      throw new LlmToolsError(
+      throw new HttpFetchError(
         "TOOL_FAILED",
-        TOOL,
         `${TOOL}: GET ${shown} returned HTTP ${status}${excerpt === "" ? "" : `: ${excerpt}`}`,
+        { status, url: shown, retryable: isRetryableStatus(status) },
       );
     }
     const prefix = await readBody(response.body, resolved.maxBytes);
@@ -115,22 +117,55 @@ function toFetchError(
   timeoutMs: number,
 ): unknown {
   if (deadline.timedOut()) {
-    return new LlmToolsError("TOOL_TIMEOUT", TOOL, `${TOOL}: GET ${shown} timed out after ${timeoutMs} ms`, {
+    return new HttpFetchError("TOOL_TIMEOUT", `${TOOL}: GET ${shown} timed out after ${timeoutMs} ms`, {
+      url: shown,
+      retryable: true,
       cause: error,
     });
   }
   if (signal?.aborted) return signal.reason;
-  if (error instanceof LlmToolsError) return error;
+  if (error instanceof HttpFetchError) return error;
+  if (error instanceof LlmToolsError) {
+    // a refusal of the guarded dispatcher, raised while connecting
+    return new HttpFetchError(error.code, error.message, { url: shown, retryable: false, cause: error });
+  }
   const reason = error instanceof Error ? error.message : String(error);
   if (reason.startsWith("Redirect loop detected")) {
-    return new LlmToolsError(
+    return new HttpFetchError(
       "TOOL_FAILED",
-      TOOL,
       `${TOOL}: GET ${shown} failed: redirect loop (a redirect leads back to a URL already visited)`,
-      { cause: error },
+      { url: shown, retryable: false, cause: error },
     );
   }
-  return new LlmToolsError("TOOL_FAILED", TOOL, `${TOOL}: GET ${shown} failed: ${reason}`, { cause: error });
+  return new HttpFetchError("TOOL_FAILED", `${TOOL}: GET ${shown} failed: ${reason}`, {
+    url: shown,
+    retryable: isRetryableTransportError(error),
+    cause: error,
+  });
+}
+
+/**
+ * Error codes of a transport failure worth trying again: the peer reset or closed the connection
+ * under the request, or a connect, header or body timeout of the dispatcher fired.
+ */
+const RETRYABLE_CODES: ReadonlySet<string> = new Set([
+  "ECONNRESET",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+  "ETIMEDOUT",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+]);
+
+/** True when the error, or one of its causes, is a reset connection or a transport timeout. */
+function isRetryableTransportError(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && RETRYABLE_CODES.has(code)) return true;
+    current = current.cause;
+  }
+  return false;
 }
 
 function finalUrl(context: unknown): string | undefined {

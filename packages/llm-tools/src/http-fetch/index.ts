@@ -3,6 +3,7 @@ export { createDeadline, type Deadline } from "./deadline.js";
 export { fetchText, type HttpFetchResult } from "./fetch-text.js";
 export { createGuardedDispatcher, type GuardedDispatcherOptions } from "./guarded-dispatcher.js";
 export { createGuardedLookup } from "./guarded-lookup.js";
+export { HttpFetchError, type HttpFetchFailure } from "./http-fetch-error.js";
 export {
   HTTP_FETCH_DEFAULTS,
   type HttpFetchOptions,
