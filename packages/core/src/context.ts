@@ -1,5 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { checkComponent, checkPlugin, describeArgument } from "./check-extension.js";
+import { checkExchangeDeadline, checkStopOptions } from "./check-options.js";
 import type { Component, Endpoint } from "./component.js";
 import { directComponent } from "./components/direct.js";
 import { logComponent } from "./components/log.js";
@@ -30,7 +31,7 @@ import { aspectHandlers } from "./route-aspects.js";
 import { RouteBuilder, type RoutesFunction, routesFromFunction } from "./route-builder.js";
 import type { LogLevel } from "./route-definition.js";
 import type { RouteRuntime } from "./route-runtime.js";
-import { runStopHooks, type StopHook, stopRoutes } from "./shutdown.js";
+import { runStopHooks, stopHooksOf, stopRoutes } from "./shutdown.js";
 import { StopClock } from "./stop-clock.js";
 import { parseOptions, parseUri } from "./uri.js";
 
@@ -65,41 +66,6 @@ function createShutdown(): { controller: AbortController; deadlines: DeadlineSet
     once: true,
   });
   return { controller, deadlines };
-}
-
-function checkTimeout(timeoutMs: unknown): void {
-  if (typeof timeoutMs !== "number" || Number.isNaN(timeoutMs) || timeoutMs < 0) {
-    throw new RoutekitError(
-      "EXCHANGE_INVALID",
-      `createExchange: option 'timeoutMs' expects a number of milliseconds >= 0 (found ${describeArgument(timeoutMs)})`,
-    );
-  }
-}
-
-function checkStopTimeout(options: StopOptions, method: string): number {
-  if (typeof options !== "object" || options === null) {
-    throw new RoutekitError(
-      "CONTEXT_STATE",
-      `${method}() expects options like { timeoutMs: 5000 } (found ${describeArgument(options)})`,
-    );
-  }
-  const timeoutMs = options.timeoutMs ?? 45_000;
-  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 0) {
-    throw new RoutekitError(
-      "CONTEXT_STATE",
-      `${method}(): option 'timeoutMs' expects a finite number of milliseconds >= 0 (found ${describeArgument(timeoutMs)})`,
-    );
-  }
-  return timeoutMs;
-}
-
-function checkSignal(signal: unknown): void {
-  if (!(signal instanceof AbortSignal)) {
-    throw new RoutekitError(
-      "EXCHANGE_INVALID",
-      `createExchange: option 'signal' expects an AbortSignal (found ${describeArgument(signal)})`,
-    );
-  }
 }
 
 function releasedAfter(exchange: Exchange): Exchange {
@@ -340,7 +306,7 @@ class DefaultContext implements ContextInternalsBase {
       this.#state = "stopped";
       return;
     }
-    const clock = new StopClock(checkStopTimeout(options, "stop"));
+    const clock = new StopClock(checkStopOptions(options, "stop"));
     this.#state = "stopping";
     const started = [...this.#routes.values()].filter((route) => route.state === "started");
     let failure: unknown;
@@ -354,21 +320,9 @@ class DefaultContext implements ContextInternalsBase {
       if (this.events.has("route-stopped"))
         this.events.emit("route-stopped", { routeId: route.definition.id });
     }
-    // Endpoints first, then lifecycle hooks in reverse order of registration.
-    const hooks: StopHook[] = [];
-    for (const endpoint of this.#endpoints.values()) {
-      const stop = endpoint.stop;
-      if (stop !== undefined)
-        hooks.push({ label: `endpoint '${endpoint.uri}'`, stop: (budget) => stop.call(endpoint, budget) });
-    }
-    for (const [index, hook] of [...this.#lifecycle.entries()].reverse()) {
-      const stop = hook.stop;
-      if (stop !== undefined)
-        hooks.push({
-          label: this.#lifecycleLabels.get(hook) ?? `lifecycle hook #${index + 1}`,
-          stop: (budget) => stop.call(hook, budget),
-        });
-    }
+    const hooks = stopHooksOf(this.#endpoints.values(), this.#lifecycle, (hook) =>
+      this.#lifecycleLabels.get(hook),
+    );
     const late = await runStopHooks(hooks, clock);
     this.#state = "stopped";
     if (this.events.has("context-stopped")) this.events.emit("context-stopped", {});
@@ -393,7 +347,7 @@ class DefaultContext implements ContextInternalsBase {
 
   async stopRoute(routeId: string, options: StopOptions = {}): Promise<void> {
     const route = this.#route(routeId);
-    const clock = new StopClock(checkStopTimeout(options, "stopRoute"));
+    const clock = new StopClock(checkStopOptions(options, "stopRoute"));
     if (route.state !== "started") return;
     await stopRoutes([route], this, clock, undefined);
     route.state = "stopped";
@@ -434,8 +388,7 @@ class DefaultContext implements ContextInternalsBase {
   createExchange<TBody = unknown>(init: ExchangeInit<TBody> = {}): Exchange<TBody> {
     const shutdown = this.#shutdown.controller.signal;
     const timeoutMs = init.timeoutMs;
-    if (timeoutMs !== undefined) checkTimeout(timeoutMs);
-    if (init.signal !== undefined) checkSignal(init.signal);
+    checkExchangeDeadline(init);
     // The shutdown signal is never combined with itself.
     const caller = init.signal === shutdown ? undefined : init.signal;
     let deadline: ExchangeDeadline | undefined;

@@ -1,5 +1,6 @@
+import type { Endpoint } from "./component.js";
 import type { ShutdownParticipant } from "./context-internals.js";
-import type { StopBudget } from "./context-types.js";
+import type { LifecycleHook, StopBudget } from "./context-types.js";
 import { RoutekitError } from "./errors.js";
 import type { RouteRuntime } from "./route-runtime.js";
 import type { StopClock } from "./stop-clock.js";
@@ -94,6 +95,30 @@ export async function stopRoutes(
       `Stop timed out after ${clock.timeoutMs} ms; ${[failure, ...late].filter((part) => part !== undefined).join("; ")}`,
     );
   }
+}
+
+/** The stop hooks of a context in the order they run: endpoints, then lifecycle hooks last-first. */
+export function stopHooksOf(
+  endpoints: Iterable<Endpoint>,
+  lifecycle: readonly LifecycleHook[],
+  labelOf: (hook: LifecycleHook) => string | undefined,
+): StopHook[] {
+  const hooks: StopHook[] = [];
+  for (const endpoint of endpoints) {
+    const stop = endpoint.stop;
+    if (stop !== undefined)
+      hooks.push({ label: `endpoint '${endpoint.uri}'`, stop: (budget) => stop.call(endpoint, budget) });
+  }
+  for (let index = lifecycle.length - 1; index >= 0; index--) {
+    const hook = lifecycle[index]!;
+    const stop = hook.stop;
+    if (stop !== undefined)
+      hooks.push({
+        label: labelOf(hook) ?? `lifecycle hook #${index + 1}`,
+        stop: (budget) => stop.call(hook, budget),
+      });
+  }
+  return hooks;
 }
 
 /** A stop hook to run within the stop's time: a label for the error and the hook itself. */
