@@ -15,6 +15,7 @@ export {
   xpath,
 } from "./simple.js";
 export { SIMPLE_FUNCTION_NAMES } from "./simple-functions.js";
+export { checkXmlShape, MAX_XML_ATTRIBUTES, MAX_XML_DEPTH } from "./xml-shape.js";
 export { checkXPathSyntax, evaluateXPath, MAX_XPATH_LENGTH } from "./xpath.js";
 export { checkUntrustedXPath, UNTRUSTED_XPATH_FUNCTIONS } from "./xpath-dialect.js";
 export { formatXPathNumber } from "./xpath-result.js";

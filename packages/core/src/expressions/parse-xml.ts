@@ -1,6 +1,7 @@
 import { type Document, parseXmlDocument } from "slimdom";
 import { RoutekitError } from "../errors.js";
 import { describeValue } from "./expression-errors.js";
+import { checkXmlShape } from "./xml-shape.js";
 
 const textDecoder = new TextDecoder();
 
@@ -44,10 +45,12 @@ function findDoctype(text: string): number {
 
 /**
  * Parses XML text into a DOM document. A `<!DOCTYPE` is refused: DTDs bring entity expansion
- * and external entities, and no message routed here needs one.
+ * and external entities, and no message routed here needs one. So are documents nested deeper
+ * than 512 elements or with an element of more than 1000 attributes (see `checkXmlShape`).
  */
 export function parseXml(text: string): Document {
   refuseDoctype(text);
+  checkXmlShape(text);
   try {
     return parseXmlDocument(text);
   } catch (error) {
