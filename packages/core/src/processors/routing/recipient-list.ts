@@ -1,10 +1,12 @@
+import type { Endpoint } from "../../component.js";
+import type { ContextInternals } from "../../context-internals.js";
 import { RoutekitError } from "../../errors.js";
-import type { Exchange, Processor } from "../../exchange.js";
-import { BoundedCache } from "../../expressions/bounded-cache.js";
+import type { Exchange } from "../../exchange.js";
 import { describeValue } from "../../expressions/expression-errors.js";
 import type { ExpressionInput } from "../../route-definition.js";
 import type { ExpressionOf } from "../../route-dsl.js";
 import { defineVerb } from "../../verbs.js";
+import { DynamicEndpointCache, TO_DYNAMIC_CACHE_SIZE } from "../dynamic-endpoint-cache.js";
 import { checkExpression, checkOptions, invalid } from "./arguments.js";
 import {
   checkEndpointFanOut,
@@ -16,10 +18,15 @@ import {
 import { runFanOut } from "./fan-out.js";
 import { arraySource } from "./part-source.js";
 
-/** Options of `recipientList`: those of `multicast` plus the delimiter of a URI list in text. */
+/** Options of `recipientList`: those of `multicast`, the delimiter of a URI list in text, the cache size. */
 export interface RecipientListOptions<TResult = unknown> extends MulticastOptions<TResult> {
   /** Separates URIs when the expression yields text. Default ",". */
   delimiter?: string;
+  /**
+   * Endpoints this step keeps, least recently used stopped and dropped first (Camel's
+   * `cacheSize`). Default 1000; 0 keeps none (each message creates and drops its endpoints).
+   */
+  cacheSize?: number;
 }
 
 /** What a recipient list expression may yield: "a,b" text, an array or iterable of URIs, or nothing. */
@@ -29,11 +36,10 @@ type RecipientListDefinition = EndpointFanOutSettings & {
   readonly type: "eip:recipientList";
   readonly expression: ExpressionInput;
   readonly delimiter: string;
+  readonly cacheSize: number;
 };
 
-const OPTIONS = ["parallel", "aggregate", "stopOnError", "delimiter"] as const;
-/** Compiled `to(uri)` blocks kept per step; recipient URIs are usually a small set. */
-const CACHED_ENDPOINTS = 1000;
+const OPTIONS = ["parallel", "aggregate", "stopOnError", "delimiter", "cacheSize"] as const;
 
 defineVerb(
   "recipientList",
@@ -53,26 +59,41 @@ defineVerb(
         `option 'delimiter' must be a non-empty string, found ${describeValue(delimiter)}`,
       );
     }
+    const cacheSize = settings.cacheSize ?? TO_DYNAMIC_CACHE_SIZE;
+    if (typeof cacheSize !== "number" || !Number.isSafeInteger(cacheSize) || cacheSize < 0) {
+      throw invalid(
+        recorder,
+        "recipientList",
+        `option 'cacheSize' must be a whole number >= 0, found ${describeValue(cacheSize)}`,
+      );
+    }
     return {
       type: "eip:recipientList",
       expression: uris,
       delimiter,
+      cacheSize,
       ...checkEndpointFanOut(recorder, "recipientList", settings),
     };
   },
   (definition, scope) => {
     const evaluate = scope.expression(definition.expression);
     const plan = endpointPlan(scope.routeId, scope.label, "recipientList", definition);
-    const blocks = new BoundedCache<Processor>(CACHED_ENDPOINTS);
+    const cache = new DynamicEndpointCache(scope.context as ContextInternals, definition.cacheSize);
+    // Each copy is sent to the endpoint its branch resolved, by one step run under the route's
+    // error handling (so a failed send is redelivered on its own).
+    const targets = new WeakMap<Exchange, Endpoint>();
+    const sendStep = scope.compileSteps(
+      [{ type: "process", processor: (part) => targets.get(part)?.send(part), label: "to recipient" }],
+      scope.label,
+    );
     const where = `Route '${scope.routeId}' step ${scope.label}`;
-    const branchFor = (uri: string): EndpointBranch => {
-      let block = blocks.get(uri);
-      if (block === undefined) {
-        block = scope.compileSteps([{ type: "to", uri }], scope.label);
-        blocks.set(uri, block);
-      }
-      return { uri, block };
-    };
+    const branchFor = (uri: string, endpoint: Endpoint): EndpointBranch => ({
+      uri,
+      block: (part) => {
+        targets.set(part, endpoint);
+        return sendStep(part);
+      },
+    });
     const recipientsOf = (value: unknown): string[] => {
       if (value === null || value === undefined) return [];
       const items = typeof value === "string" ? value.split(definition.delimiter) : value;
@@ -100,8 +121,27 @@ defineVerb(
     const send = (exchange: Exchange, value: unknown): void | Promise<void> => {
       const uris = recipientsOf(value);
       if (uris.length === 0) return;
-      // Every endpoint is resolved (and validated) before anything is sent.
-      return runFanOut(plan, exchange, arraySource(uris.map(branchFor)));
+      // Every endpoint is resolved (and validated) before anything is sent, and held until the
+      // fan-out ends, so the cache never stops an endpoint a copy is still being sent to.
+      const held: Endpoint[] = [];
+      const release = (): void => {
+        for (const endpoint of held) cache.release(endpoint);
+      };
+      let sent: void | Promise<void>;
+      try {
+        const branches = uris.map((uri) => {
+          const endpoint = cache.acquire(uri);
+          held.push(endpoint);
+          return branchFor(uri, endpoint);
+        });
+        sent = runFanOut(plan, exchange, arraySource(branches));
+      } catch (error) {
+        release();
+        throw error;
+      }
+      if (sent instanceof Promise) return sent.finally(release);
+      release();
+      return sent;
     };
     return (exchange) => {
       const value = evaluate(exchange);
