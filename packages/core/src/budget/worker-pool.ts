@@ -1,19 +1,20 @@
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
-import { BudgetError, type TaskErrorInfo } from "./budget-error.js";
+import { BudgetError } from "./budget-error.js";
+import {
+  abortError,
+  closedError,
+  outputError,
+  queueFullError,
+  queueTimeoutError,
+  runTimeoutError,
+  startFailedError,
+  startupTimeoutError,
+  workerStoppedError,
+} from "./budget-failures.js";
 import type { ResolvedBudgetOptions } from "./budget-options.js";
-import type { BudgetTask } from "./budget-task.js";
-import { BUDGET_WORKER_SOURCE } from "./worker-source.js";
+import { type Job, type JobRequest, unrefTimer } from "./pool-job.js";
+import { type PoolWorker, spawnWorker, type WorkerReply } from "./spawn-worker.js";
 
-/** What one job asks for. */
-export interface JobRequest {
-  readonly task: BudgetTask;
-  readonly input: unknown;
-  readonly timeoutMs: number;
-  readonly maxOutputBytes: number;
-  readonly signal: AbortSignal | undefined;
-}
+export type { JobRequest } from "./pool-job.js";
 
 /** How busy a pool is. */
 export interface BudgetStats {
@@ -27,45 +28,6 @@ export interface BudgetStats {
   readonly queued: number;
 }
 
-interface Job extends JobRequest {
-  readonly id: number;
-  readonly module: string;
-  readonly submittedAt: number;
-  deadlineAt: number;
-  /** Set while the deadline is paused (the pool is warming up): the time left. */
-  remainingMs: number | undefined;
-  /** True between the worker's "loading" and "loaded" replies on a worker that is not a replacement. */
-  loading: boolean;
-  startedAt: number | undefined;
-  timer: NodeJS.Timeout | undefined;
-  worker: PoolWorker | undefined;
-  readonly onAbort: () => void;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: unknown) => void;
-}
-
-interface PoolWorker {
-  readonly worker: Worker;
-  /**
-   * Started in place of a worker terminated for a job's sake: its warm-up is charged to the jobs
-   * waiting, so failing jobs cannot stretch other jobs' deadlines.
-   */
-  readonly replacement: boolean;
-  /** The task modules this worker has loaded (a replacement loads them again before it is ready). */
-  readonly modules: Set<string>;
-  ready: boolean;
-  job: Job | undefined;
-  idleTimer: NodeJS.Timeout | undefined;
-}
-
-type WorkerReply =
-  | { readonly ready: true }
-  | { readonly id: number; readonly loading: true }
-  | { readonly id: number; readonly loaded: true }
-  | { readonly id: number; readonly result: unknown }
-  | { readonly id: number; readonly outputBytes: number }
-  | { readonly id: number; readonly error: TaskErrorInfo };
-
 const RUNNING_FROM_SOURCE = import.meta.url.endsWith(".ts");
 
 /**
@@ -74,8 +36,9 @@ const RUNNING_FROM_SOURCE = import.meta.url.endsWith(".ts");
  * terminated (a fresh worker starts when one is next needed). Time the pool spends warming up —
  * starting a worker, loading a task's module, each bounded by `startupTimeoutMs` — is not counted
  * (deadlines pause meanwhile), except for workers that replace terminated ones: a failing job
- * cannot stretch the wait of the others. A job's own module loading never counts. Workers run with a heap limit, are unref'd while idle (they never keep
- * the process alive) and are terminated after `idleTimeoutMs`.
+ * cannot stretch the wait of the others. A job's own module loading never counts. Workers run
+ * with a heap limit, are unref'd while idle (they never keep the process alive) and are
+ * terminated after `idleTimeoutMs`.
  */
 export class WorkerPool {
   readonly #options: ResolvedBudgetOptions;
@@ -85,7 +48,6 @@ export class WorkerPool {
   /** Workers starting plus jobs loading a module: while above 0, queued jobs' deadlines pause. */
   #warming = 0;
   #needsTypeScript = RUNNING_FROM_SOURCE;
-  #typescriptLoader: string | null | undefined;
 
   constructor(options: ResolvedBudgetOptions) {
     this.#options = options;
@@ -99,14 +61,7 @@ export class WorkerPool {
         return;
       }
       if (this.#queue.length >= this.#options.maxQueue) {
-        reject(
-          new BudgetError(
-            "QUEUE_FULL",
-            `budget: task ${task.label} refused: ${this.#queue.length} jobs are already waiting for a worker ` +
-              `(maxQueue ${this.#options.maxQueue}, maxWorkers ${this.#options.maxWorkers})`,
-            { task: task.label, limit: "maxQueue" },
-          ),
-        );
+        reject(queueFullError(task, this.#queue.length, this.#options.maxQueue, this.#options.maxWorkers));
         return;
       }
       let module: string;
@@ -192,41 +147,21 @@ export class WorkerPool {
    * predecessor had, so the next job finds it warm; its warm-up pauses nobody's deadline.
    */
   #spawn(replacement: boolean, preload: readonly string[]): void {
-    const worker = new Worker(BUDGET_WORKER_SOURCE, {
-      eval: true,
-      workerData: { typescriptLoader: this.#loaderUrl(), preload },
-      resourceLimits: { maxOldGenerationSizeMb: this.#options.maxMemoryMb },
-    });
-    if (this.#queue.length === 0) worker.unref();
-    const poolWorker: PoolWorker = {
-      worker,
+    const poolWorker = spawnWorker({
+      maxMemoryMb: this.#options.maxMemoryMb,
       replacement,
-      modules: new Set(preload),
-      ready: false,
-      job: undefined,
-      idleTimer: undefined,
-    };
+      preload,
+      typescript: this.#needsTypeScript,
+    });
+    if (this.#queue.length > 0) poolWorker.worker.ref();
     this.#workers.add(poolWorker);
     if (!replacement) this.#warm(1);
+    const { worker } = poolWorker;
     worker.on("message", (reply: WorkerReply) => this.#onReply(poolWorker, reply));
     worker.on("error", (error) => this.#onStopped(poolWorker, error));
     worker.on("exit", (code) =>
       this.#onStopped(poolWorker, new Error(`the worker exited with code ${code}`)),
     );
-  }
-
-  /** tsx's loader, for workers that import `.ts` task modules (running from TypeScript sources). */
-  #loaderUrl(): string | undefined {
-    if (!this.#needsTypeScript) return undefined;
-    if (this.#typescriptLoader === undefined) {
-      try {
-        const api = createRequire(import.meta.url).resolve("tsx/esm/api");
-        this.#typescriptLoader = pathToFileURL(api.replace(/\.cjs$/, ".mjs")).href;
-      } catch {
-        this.#typescriptLoader = null;
-      }
-    }
-    return this.#typescriptLoader ?? undefined;
   }
 
   #start(poolWorker: PoolWorker, job: Job): void {
@@ -284,25 +219,12 @@ export class WorkerPool {
     if ("result" in reply) {
       this.#succeed(job, reply.result);
     } else if ("outputBytes" in reply) {
-      this.#fail(
-        job,
-        new BudgetError(
-          "BUDGET_LIMIT_EXCEEDED",
-          `budget: task ${job.task.label} produced ${reply.outputBytes} bytes of output, more than maxOutputBytes (${job.maxOutputBytes})`,
-          { task: job.task.label, limit: "maxOutputBytes" },
-        ),
-      );
+      this.#fail(job, outputError(job, reply.outputBytes));
     } else {
+      const message = `budget: task ${job.task.label} failed: ${reply.error.message}`;
       this.#fail(
         job,
-        new BudgetError(
-          "BUDGET_TASK_FAILED",
-          `budget: task ${job.task.label} failed: ${reply.error.message}`,
-          {
-            task: job.task.label,
-            taskError: reply.error,
-          },
-        ),
+        new BudgetError("BUDGET_TASK_FAILED", message, { task: job.task.label, taskError: reply.error }),
       );
     }
     this.#pump();
@@ -323,34 +245,10 @@ export class WorkerPool {
     const job = poolWorker.job;
     if (job !== undefined) this.#replace(poolWorker);
     poolWorker.job = undefined;
-    if (job !== undefined) {
-      const outOfMemory = (error as { code?: unknown }).code === "ERR_WORKER_OUT_OF_MEMORY";
-      this.#fail(
-        job,
-        outOfMemory
-          ? new BudgetError(
-              "BUDGET_LIMIT_EXCEEDED",
-              `budget: task ${job.task.label} ran out of memory (maxMemoryMb ${this.#options.maxMemoryMb}); its worker was stopped`,
-              { task: job.task.label, limit: "maxMemoryMb", cause: error },
-            )
-          : new BudgetError(
-              "BUDGET_TASK_FAILED",
-              `budget: the worker running task ${job.task.label} stopped: ${error.message}`,
-              { task: job.task.label, cause: error },
-            ),
-      );
-    }
+    if (job !== undefined) this.#fail(job, workerStoppedError(job, error, this.#options.maxMemoryMb));
     if (!poolWorker.ready) {
       // A worker that cannot start would fail again: fail the waiting jobs instead of looping.
-      for (const waiting of this.#queue.splice(0)) {
-        this.#fail(
-          waiting,
-          new BudgetError("BUDGET_TASK_FAILED", `budget: could not start a worker: ${error.message}`, {
-            task: waiting.task.label,
-            cause: error,
-          }),
-        );
-      }
+      for (const waiting of this.#queue.splice(0)) this.#fail(waiting, startFailedError(waiting, error));
       return;
     }
     this.#pump();
@@ -359,44 +257,20 @@ export class WorkerPool {
   #expire(job: Job): void {
     const now = performance.now();
     const waitedMs = Math.round((job.startedAt ?? now) - job.submittedAt);
-    const timeoutMs = job.timeoutMs;
     if (job.worker === undefined) {
       const position = this.#queue.indexOf(job);
       if (position >= 0) this.#queue.splice(position, 1);
-      this.#fail(
-        job,
-        new BudgetError(
-          "BUDGET_TIMEOUT",
-          `budget: task ${job.task.label} waited ${waitedMs} ms for a worker and was not started: its deadline ` +
-            `(timeoutMs ${timeoutMs}) counts from submission (${position} jobs were ahead of it, maxWorkers ${this.#options.maxWorkers})`,
-          { task: job.task.label, limit: "timeoutMs", started: false },
-        ),
-      );
+      this.#fail(job, queueTimeoutError(job, waitedMs, position, this.#options.maxWorkers));
       return;
     }
     this.#discard(job.worker, true);
-    this.#fail(
-      job,
-      new BudgetError(
-        "BUDGET_TIMEOUT",
-        `budget: task ${job.task.label} ran longer than timeoutMs (${timeoutMs} ms, counted from submission; ` +
-          `${waitedMs} ms of it waiting for a worker) and its worker was terminated`,
-        { task: job.task.label, limit: "timeoutMs", started: true },
-      ),
-    );
+    this.#fail(job, runTimeoutError(job, waitedMs));
     this.#pump();
   }
 
   #startupExpired(job: Job): void {
     if (job.worker !== undefined) this.#discard(job.worker);
-    this.#fail(
-      job,
-      new BudgetError(
-        "BUDGET_TIMEOUT",
-        `budget: loading the module of task ${job.task.label} took longer than startupTimeoutMs (${this.#options.startupTimeoutMs} ms)`,
-        { task: job.task.label, limit: "startupTimeoutMs" },
-      ),
-    );
+    this.#fail(job, startupTimeoutError(job, this.#options.startupTimeoutMs));
     this.#pump();
   }
 
@@ -474,28 +348,4 @@ export class WorkerPool {
     job.worker = undefined;
     job.signal?.removeEventListener("abort", job.onAbort);
   }
-}
-
-function unrefTimer(callback: () => void, delayMs: number): NodeJS.Timeout {
-  const timer = setTimeout(callback, delayMs);
-  timer.unref();
-  return timer;
-}
-
-function abortError(task: BudgetTask, reason: unknown): BudgetError {
-  const detail = reason instanceof Error ? reason.message : reason === undefined ? "aborted" : String(reason);
-  return new BudgetError("EXCHANGE_ABORTED", `budget: task ${task.label} was aborted (${detail})`, {
-    task: task.label,
-    cause: reason,
-  });
-}
-
-function closedError(job: Job): BudgetError {
-  return new BudgetError(
-    "EXCHANGE_ABORTED",
-    `budget: task ${job.task.label} was stopped: the budget was closed`,
-    {
-      task: job.task.label,
-    },
-  );
 }

@@ -1,0 +1,79 @@
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { TaskErrorInfo } from "./budget-error.js";
+import type { Job } from "./pool-job.js";
+import { BUDGET_WORKER_SOURCE } from "./worker-source.js";
+
+/** One worker thread of a pool and what the pool knows about it. */
+export interface PoolWorker {
+  readonly worker: Worker;
+  /**
+   * Started in place of a worker terminated for a job's sake: its warm-up is charged to the jobs
+   * waiting, so failing jobs cannot stretch other jobs' deadlines.
+   */
+  readonly replacement: boolean;
+  /** The task modules this worker has loaded (a replacement loads them again before it is ready). */
+  readonly modules: Set<string>;
+  ready: boolean;
+  job: Job | undefined;
+  idleTimer: NodeJS.Timeout | undefined;
+}
+
+/** What a worker posts (see worker-source.ts for the protocol). */
+export type WorkerReply =
+  | { readonly ready: true }
+  | { readonly id: number; readonly loading: true }
+  | { readonly id: number; readonly loaded: true }
+  | { readonly id: number; readonly result: unknown }
+  | { readonly id: number; readonly outputBytes: number }
+  | { readonly id: number; readonly error: TaskErrorInfo };
+
+/** How to start one worker. */
+export interface SpawnOptions {
+  readonly maxMemoryMb: number;
+  readonly replacement: boolean;
+  /** Modules to import before the worker says it is ready. */
+  readonly preload: readonly string[];
+  /** Whether task modules may be `.ts` files (then tsx's loader is handed to the worker). */
+  readonly typescript: boolean;
+}
+
+/** Starts a worker thread running the budget bootstrap, with the heap limit; unref'd from the start. */
+export function spawnWorker(options: SpawnOptions): PoolWorker {
+  const worker = new Worker(BUDGET_WORKER_SOURCE, {
+    eval: true,
+    workerData: {
+      typescriptLoader: options.typescript ? typescriptLoaderUrl() : undefined,
+      preload: options.preload,
+    },
+    resourceLimits: { maxOldGenerationSizeMb: options.maxMemoryMb },
+  });
+  worker.unref();
+  return {
+    worker,
+    replacement: options.replacement,
+    modules: new Set(options.preload),
+    ready: false,
+    job: undefined,
+    idleTimer: undefined,
+  };
+}
+
+let typescriptLoader: string | null | undefined;
+
+/**
+ * tsx's ESM loader API as a file URL, for workers that import `.ts` task modules (code running from
+ * TypeScript sources, under vitest or tsx); undefined when tsx cannot be found.
+ */
+function typescriptLoaderUrl(): string | undefined {
+  if (typescriptLoader === undefined) {
+    try {
+      const api = createRequire(import.meta.url).resolve("tsx/esm/api");
+      typescriptLoader = pathToFileURL(api.replace(/\.cjs$/, ".mjs")).href;
+    } catch {
+      typescriptLoader = null;
+    }
+  }
+  return typescriptLoader ?? undefined;
+}
