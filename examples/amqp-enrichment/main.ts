@@ -1,4 +1,4 @@
-// The seed's enrichment pipeline on RabbitMQ: URLs arrive on a queue, each is fetched, one field
+// An enrichment pipeline on RabbitMQ: URLs arrive on a queue, each is fetched, one field
 // is pulled out with JSONPath, and the result is published to another queue. No LLM involved.
 // Run: pnpm exec tsx examples/amqp-enrichment/main.ts   (needs RabbitMQ on 127.0.0.1:5672)
 import { createServer } from "node:http";

@@ -1,5 +1,5 @@
 /**
- * @routekit/llm-tools: the seed's tools, each shipped twice — a DSL step (importing this package
+ * @routekit/llm-tools: the built-in tools, each shipped twice — a DSL step (importing this package
  * adds `.httpFetch()`, `.jsonPath()`, `.xpath()`, `.regexExtract()`, `.mathEval()` and
  * `.tavilyWebSearch()` to every route) and a RouteBuilder wrapper mounting it as an LLM tool —
  * plus `httpTool` (a REST endpoint as a native tool) and the input helpers custom tools share.

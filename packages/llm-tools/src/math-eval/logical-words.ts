@@ -7,7 +7,7 @@ const WORDS: Readonly<Record<string, string>> = { AND: "and", OR: "or", NOT: "no
 const TOKENS = /("(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?)|(\.\s*)?\b(AND|OR|NOT)\b(?!\s*:)/g;
 
 /**
- * Rewrites the seed grammar's upper-case `AND`, `OR` and `NOT` into mathjs's `and`, `or` and `not`.
+ * Rewrites the upper-case `AND`, `OR` and `NOT` into mathjs's `and`, `or` and `not`.
  * Only whole words outside string literals are rewritten, never a property name (`x.AND`) or an
  * object key (`{AND: 1}`).
  */

@@ -1,4 +1,4 @@
-/** JSON Schema of the math_eval tool input (the seed's contract: one expression). */
+/** JSON Schema of the math_eval tool input (one expression). */
 export const MATH_EVAL_INPUT_SCHEMA = {
   type: "object",
   properties: {

@@ -1,4 +1,4 @@
-/** JSON Schema of the regex_extract tool input (the seed's contract: text, pattern, group, all). */
+/** JSON Schema of the regex_extract tool input (text, pattern, group, all). */
 export const REGEX_EXTRACT_INPUT_SCHEMA = {
   type: "object",
   properties: {

@@ -6,7 +6,7 @@ import { decodeUtf8, readBody } from "../http-fetch/read-body.js";
 import { describe } from "../tool-input.js";
 import { resolveTavilyKey, resolveTavilyOptions, type TavilyWebSearchOptions } from "./tavily-options.js";
 
-/** The web_search input (the seed's contract). */
+/** The web_search input (the tool's contract). */
 export interface WebSearchInput {
   query: string;
   max_results?: number;
