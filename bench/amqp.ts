@@ -134,8 +134,5 @@ const routekitRoute: Mover = async (input, output, persistent) => {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const rows = await runAmqpBench({ quick: process.argv.includes("--quick") });
-  for (const row of rows) {
-    printRow(row);
-    console.log(`  ${row.note}`);
-  }
+  for (const row of rows) printRow(row);
 }

@@ -1,3 +1,6 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
 /** Statistics of repeated timed runs: per-operation time in nanoseconds. */
 export interface Stats {
   medianNs: number;
@@ -13,6 +16,8 @@ export interface BenchRow {
   benchmark: string;
   subject: string;
   baseline: string;
+  /** One line: what the baseline does, written without routekit (RESULTS.md lists it). */
+  baselineDescription?: string;
   subjectStats: Stats;
   baselineStats: Stats;
   /** subject time / baseline time (lower is better) unless `higherIsBetter`. */
@@ -43,61 +48,64 @@ export function summarise(samplesNs: number[]): Stats {
   };
 }
 
-/**
- * Times `operation` run `iterations` times per run, after warm-up runs, interleaving nothing:
- * returns per-operation nanoseconds per run.
- */
-export async function measure(
-  operation: (iterations: number) => void | Promise<void>,
-  iterations: number,
-  runs: number,
-  warmups = 2,
-): Promise<Stats> {
-  for (let index = 0; index < warmups; index++) await operation(iterations);
-  const samples: number[] = [];
-  for (let index = 0; index < runs; index++) {
-    const started = process.hrtime.bigint();
-    await operation(iterations);
-    samples.push(Number(process.hrtime.bigint() - started) / iterations);
+/** A full collection between samples (the bench process is not started with --expose-gc). */
+let collect: (() => void) | undefined;
+export function collectGarbage(): void {
+  if (collect === undefined) {
+    setFlagsFromString("--expose-gc");
+    collect = runInNewContext("gc") as () => void;
   }
-  return summarise(samples);
+  collect();
 }
 
-/** Measures subject and baseline alternately (so drift hits both) and returns both stats. */
+/** Per-operation nanoseconds of one run of `operation` over `iterations`. */
+async function timeRun(
+  operation: (iterations: number) => void | Promise<void>,
+  iterations: number,
+): Promise<number> {
+  const started = process.hrtime.bigint();
+  await operation(iterations);
+  return Number(process.hrtime.bigint() - started) / iterations;
+}
+
+/** Subject and baseline in alternating rounds (see `compareAll`); both sides' stats. */
 export async function compare(
   subject: (iterations: number) => void | Promise<void>,
   baseline: (iterations: number) => void | Promise<void>,
   iterations: number,
   runs: number,
 ): Promise<{ subject: Stats; baseline: Stats }> {
-  const subjectSamples: number[] = [];
-  const baselineSamples: number[] = [];
-  await measure(subject, iterations, 1, 2);
-  await measure(baseline, iterations, 1, 2);
-  for (let index = 0; index < runs; index++) {
-    subjectSamples.push((await measure(subject, iterations, 1, 0)).medianNs);
-    baselineSamples.push((await measure(baseline, iterations, 1, 0)).medianNs);
-  }
-  return { subject: summarise(subjectSamples), baseline: summarise(baselineSamples) };
+  const [subjectStats, baselineStats] = await compareAll([subject, baseline], iterations, runs);
+  return { subject: subjectStats!, baseline: baselineStats! };
 }
 
 /**
- * Measures several operations in turn (each run visits every operation once, so drift hits all
- * of them alike) after two warm-ups each; returns their stats in the order given. `iterations`
- * is one count for all, or one per operation (for a much slower peer).
+ * Measures several operations in rounds: every round runs each operation once, and the order
+ * rotates from round to round (AB, BA, AB… for two; ABC, BCA, CAB… for three), so each goes
+ * first equally often and drift hits all alike. Two warm-up rounds come first; a full garbage
+ * collection precedes every timed run, so one side's garbage is not collected in the other's
+ * time. Returns the stats in the order given. `iterations` is one count for all, or one per
+ * operation (for a much slower peer).
  */
 export async function compareAll(
   operations: ReadonlyArray<(iterations: number) => void | Promise<void>>,
   iterations: number | readonly number[],
   runs: number,
+  warmups = 2,
 ): Promise<Stats[]> {
   const countOf = (position: number) =>
     typeof iterations === "number" ? iterations : (iterations[position] ?? iterations[0] ?? 1);
   const samples: number[][] = operations.map(() => []);
-  for (const [position, operation] of operations.entries()) await measure(operation, countOf(position), 1, 2);
-  for (let index = 0; index < runs; index++) {
-    for (const [position, operation] of operations.entries()) {
-      samples[position]?.push((await measure(operation, countOf(position), 1, 0)).medianNs);
+  for (let round = 0; round < warmups + runs; round++) {
+    for (let offset = 0; offset < operations.length; offset++) {
+      const position = (round + offset) % operations.length;
+      const operation = operations[position]!;
+      if (round < warmups) {
+        await operation(countOf(position));
+        continue;
+      }
+      collectGarbage();
+      samples[position]?.push(await timeRun(operation, countOf(position)));
     }
   }
   return samples.map(summarise);
@@ -133,7 +141,7 @@ export function printRow(row: BenchRow): void {
   const perSecond = (ns: number) => Math.round(1e9 / ns).toLocaleString("en-US");
   console.log(
     `${row.benchmark}: ${row.subject} ${formatNs(row.subjectStats.medianNs)}/op (${perSecond(row.subjectStats.medianNs)}/s, ±${row.subjectStats.spreadPercent.toFixed(0)}%) | ` +
-      `${row.baseline} ${formatNs(row.baselineStats.medianNs)}/op (${perSecond(row.baselineStats.medianNs)}/s) | ratio ${row.ratio.toFixed(2)} | target ${row.target}: ${row.met ? "met" : "MISSED"}`,
+      `${row.baseline} ${formatNs(row.baselineStats.medianNs)}/op (${perSecond(row.baselineStats.medianNs)}/s, ±${row.baselineStats.spreadPercent.toFixed(0)}%) | ratio ${row.ratio.toFixed(2)} | target ${row.target}: ${row.met ? "met" : "MISSED"}`,
   );
   if (row.note !== undefined) console.log(`   ${row.note}`);
 }

@@ -1,32 +1,67 @@
 import { writeFile } from "node:fs/promises";
-import { createContext, type Exchange, type Processor, type RouteContext } from "@routekit/core";
+import { createContext, type RouteContext } from "@routekit/core";
 import { renderLineChart } from "./chart.js";
 import { type BenchOptions, type BenchRow, compare, printRow, rowOf, type Stats } from "./harness.js";
+import type { PlainMessage } from "./plain-message.js";
 
 const LENGTHS = [1, 5, 20, 50] as const;
-const PAYLOADS = [
-  { label: "10 B", bytes: 10 },
-  { label: "1 KB", bytes: 1024 },
-  { label: "100 KB", bytes: 100 * 1024 },
-] as const;
+/** JSON documents of about these sizes, parsed by the first payload step and serialised by the last. */
+const PAYLOAD_BYTES = [100, 1024, 100 * 1024] as const;
 const PAYLOAD_STEPS = 5;
 const CONTEXT_TARGET = "context (no target): the per-step cost";
+const PAYLOAD_TARGET = "context (no target): overhead against payload work";
+
+/** A step: takes a routekit exchange in the route and a plain message in the baseline. */
+type Step = (message: PlainMessage) => void;
 
 /** Step `position` of a chain: adds one to a numeric body. Distinct closures, as real steps are. */
 const counterStep =
-  (position: number): Processor =>
-  (exchange: Exchange) => {
-    exchange.body = (exchange.body as number) + 1;
-    exchange.headers.lastStep = position;
+  (position: number): Step =>
+  (message) => {
+    message.body = (message.body as number) + 1;
+    message.headers.lastStep = position;
   };
 
-/** A step that reads the payload without copying it, as a routing or enrichment step would. */
-const payloadStep =
-  (position: number): Processor =>
-  (exchange: Exchange) => {
-    exchange.headers.bytes = (exchange.body as { text: string }).text.length;
-    exchange.headers.lastStep = position;
-  };
+interface Order {
+  items: Array<{ sku: string; quantity: number; note: string }>;
+  total?: number;
+}
+
+/** A JSON order of at least `bytes` bytes: items of about 60 bytes each. */
+function orderText(bytes: number): string {
+  const order: Order = { items: [] };
+  let text = JSON.stringify(order);
+  for (let index = 0; text.length < bytes; index++) {
+    order.items.push({ sku: `A-${index}`, quantity: index % 7, note: "x".repeat(20) });
+    text = JSON.stringify(order);
+  }
+  return text;
+}
+
+/**
+ * The payload chain: parse the JSON text, count the items, total the quantities, stamp a header,
+ * serialise the order back to JSON. Each message's document is parsed and written anew.
+ */
+const payloadChain: readonly Step[] = [
+  (message) => {
+    message.body = JSON.parse(message.body as string) as Order;
+  },
+  (message) => {
+    message.headers.items = (message.body as Order).items.length;
+  },
+  (message) => {
+    const order = message.body as Order;
+    let total = 0;
+    for (const item of order.items) total += item.quantity;
+    order.total = total;
+  },
+  (message) => {
+    message.headers.priced = true;
+  },
+  (message) => {
+    message.body = JSON.stringify(message.body);
+  },
+];
 
 /** Requests `uri` N times, checking each reply. */
 const routed =
@@ -40,19 +75,21 @@ const routed =
     for (let index = 0; index < iterations; index++) check(await context.request(uri, body(index)), index);
   };
 
-/** The limit: the same steps called in a loop on an exchange made by the same context. */
+/**
+ * The baseline: the same step functions called in a loop on a fresh plain message object, the
+ * reply awaited once per message. No routekit object in it.
+ */
 const handWritten =
   (
-    context: RouteContext,
-    steps: readonly Processor[],
+    steps: readonly Step[],
     body: (index: number) => unknown,
     check: (reply: unknown, index: number) => void,
   ) =>
   async (iterations: number) => {
     for (let index = 0; index < iterations; index++) {
-      const exchange = context.createExchange({ body: body(index), pattern: "InOut" });
-      for (const step of steps) step(exchange);
-      check(await exchange.body, index);
+      const message: PlainMessage = { body: body(index), headers: {} };
+      for (const step of steps) step(message);
+      check(await message.body, index);
     }
   };
 
@@ -71,15 +108,15 @@ function slope(points: ReadonlyArray<readonly [number, number]>): number {
 
 /**
  * How cost grows: throughput against route length (1, 5, 20, 50 synchronous process steps) and
- * against payload size (10 B, 1 KB, 100 KB through 5 steps), each beside a hand-written loop
- * calling the same step functions. Writes bench/scaling.svg (ns/message against steps) unless quick.
+ * against payload size (JSON orders of about 100 B, 1 KB, 100 KB, parsed, read and serialised
+ * again over 5 steps), each beside a hand-written loop calling the same step functions on a plain
+ * message. Writes bench/scaling.svg (ns/message against steps) unless quick.
  */
 export async function runScalingBench(options: BenchOptions): Promise<BenchRow[]> {
   const context = createContext({ logLevel: "warn" });
   const chains = new Map(
     LENGTHS.map((length) => [length, Array.from({ length }, (_, index) => counterStep(index))]),
   );
-  const payloadChain = Array.from({ length: PAYLOAD_STEPS }, (_, index) => payloadStep(index));
   await context.addRoutes((r) => {
     for (const [length, steps] of chains) {
       const route = r.from(`direct:length${length}`);
@@ -105,27 +142,37 @@ export async function runScalingBench(options: BenchOptions): Promise<BenchRow[]
       const body = (index: number) => index;
       const result = await compare(
         routed(context, `direct:length${length}`, body, check),
-        handWritten(context, steps, body, check),
+        handWritten(steps, body, check),
         iterations,
         runs,
       );
       curve.routekit.push([length, result.subject.medianNs]);
       curve.handWritten.push([length, result.baseline.medianNs]);
-      rows.push(row(`route length ${length} step${length === 1 ? "" : "s"}`, result));
+      rows.push(
+        row(`route length ${length} step${length === 1 ? "" : "s"}`, result, CONTEXT_TARGET, LENGTH_BASELINE),
+      );
     }
-    for (const payload of PAYLOADS) {
-      const document = { text: "x".repeat(payload.bytes) };
-      const body = () => document;
+    for (const bytes of PAYLOAD_BYTES) {
+      const text = orderText(bytes);
+      const expectedLength = text.length + `,"total":${totalOf(text)}`.length;
+      const body = () => text;
       const check = (reply: unknown) => {
-        if (reply !== document) throw new Error(`payload ${payload.label}: the body was replaced`);
+        if (typeof reply !== "string" || reply.length !== expectedLength)
+          throw new Error(`payload ${text.length} B: expected the order serialised again with its total`);
       };
+      // About the same bytes per run for every size.
+      const payloadIterations = Math.max(
+        100,
+        Math.min(iterations, Math.floor((iterations * 200) / text.length)),
+      );
       const result = await compare(
         routed(context, "direct:payload", body, check),
-        handWritten(context, payloadChain, body, check),
-        iterations,
+        handWritten(payloadChain, body, check),
+        payloadIterations,
         runs,
       );
-      rows.push(row(`payload ${payload.label}, ${PAYLOAD_STEPS} steps`, result));
+      const label = `payload ${text.length.toLocaleString("en-US")} B JSON, ${PAYLOAD_STEPS} steps (parse … serialise)`;
+      rows.push(row(label, result, PAYLOAD_TARGET, PAYLOAD_BASELINE));
     }
   } finally {
     await context.stop();
@@ -157,15 +204,31 @@ export async function runScalingBench(options: BenchOptions): Promise<BenchRow[]
   return rows;
 }
 
-function row(benchmark: string, result: { subject: Stats; baseline: Stats }): BenchRow {
+const LENGTH_BASELINE =
+  "the same step functions called in a loop on a fresh { body, headers } object, the reply awaited once per message";
+const PAYLOAD_BASELINE =
+  "the same five steps (JSON.parse, read, total, header, JSON.stringify) on a fresh { body, headers } object, awaited once per message";
+
+/** The total quantity of a JSON order's items, as the payload chain computes it. */
+function totalOf(text: string): number {
+  return (JSON.parse(text) as Order).items.reduce((sum, item) => sum + item.quantity, 0);
+}
+
+function row(
+  benchmark: string,
+  result: { subject: Stats; baseline: Stats },
+  target: string,
+  baselineDescription: string,
+): BenchRow {
   return rowOf(
     {
       benchmark: `scaling: ${benchmark}`,
-      subject: "routekit request",
-      baseline: "hand-written loop",
+      subject: "routekit await request",
+      baseline: "hand-written loop + await",
+      baselineDescription,
       subjectStats: result.subject,
       baselineStats: result.baseline,
-      target: CONTEXT_TARGET,
+      target,
     },
     () => true,
   );
@@ -173,8 +236,5 @@ function row(benchmark: string, result: { subject: Stats; baseline: Stats }): Be
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = await runScalingBench({ quick: process.argv.includes("--quick") });
-  for (const row of rows) {
-    printRow(row);
-    if (row.note !== undefined) console.log(`  ${row.note}`);
-  }
+  for (const row of rows) printRow(row);
 }

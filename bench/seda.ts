@@ -115,8 +115,5 @@ export async function runSedaBench(options: BenchOptions): Promise<BenchRow[]> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = await runSedaBench({ quick: process.argv.includes("--quick") });
-  for (const row of rows) {
-    printRow(row);
-    if (row.note !== undefined) console.log(`  ${row.note}`);
-  }
+  for (const row of rows) printRow(row);
 }
