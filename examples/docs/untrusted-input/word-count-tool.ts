@@ -18,7 +18,10 @@ function checkWord(word: string): void {
   }
 }
 
-export async function wordCount(input: { text: string; word: string }, signal?: AbortSignal): Promise<string> {
+export async function wordCount(
+  input: { text: string; word: string },
+  signal?: AbortSignal,
+): Promise<string> {
   checkWord(input.word);
   return sharedBudget().run(COUNT_WORD, input, { timeoutMs: 1000, maxOutputBytes: 64 * 1024, signal });
 }
