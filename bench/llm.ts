@@ -178,8 +178,23 @@ function aiSdkAgent(baseURL: string, executed: { count: number }) {
   return async () => (await generateText({ model, prompt: PROMPT, tools, stopWhen: stepCountIs(5) })).text;
 }
 
-/** The limit: a minimal loop over undici.request — POST, parse, run the tools, POST again. */
-function handWrittenAgent(baseURL: string, executed: { count: number }) {
+/** Posts a JSON text and returns the parsed reply: the only part that differs between clients. */
+type PostJson = (url: string, headers: Record<string, string>, body: string) => Promise<unknown>;
+
+/** undici.request, the client routekit's providers use. */
+const postWithUndici: PostJson = async (url, headers, body) => {
+  const response = await request(url, { method: "POST", headers, body });
+  return response.body.json();
+};
+
+/** Node's global fetch, the client the AI SDK uses. */
+const postWithFetch: PostJson = async (url, headers, body) => {
+  const response = await fetch(url, { method: "POST", headers, body });
+  return response.json();
+};
+
+/** A minimal hand-written loop — POST, parse, run the tools, POST again — over the given client. */
+function handWrittenAgent(baseURL: string, executed: { count: number }, post: PostJson) {
   const url = `${baseURL}/chat/completions`;
   const headers = { "content-type": "application/json", authorization: "Bearer x" };
   const toolDefinitions = TOOLS.map((spec) => ({
@@ -191,8 +206,7 @@ function handWrittenAgent(baseURL: string, executed: { count: number }) {
     const messages: WireMessage[] = [{ role: "user", content: PROMPT }];
     for (let turn = 0; turn < 5; turn++) {
       const body = JSON.stringify({ model: MODEL, messages, tools: toolDefinitions });
-      const response = await request(url, { method: "POST", headers, body });
-      const json = (await response.body.json()) as { choices: Array<{ message: WireMessage }> };
+      const json = (await post(url, headers, body)) as { choices: Array<{ message: WireMessage }> };
       const message = json.choices[0]?.message;
       if (message === undefined) throw new Error("hand-written loop: a reply without choices");
       messages.push(message);
@@ -211,18 +225,26 @@ function handWrittenAgent(baseURL: string, executed: { count: number }) {
 
 /**
  * N agent runs of three tool calls each against a loopback OpenAI-compatible server, through
- * routekit's llm: step, the Vercel AI SDK and a hand-written undici loop, in the same process.
- * Throws unless every run answered every tool call and ended with the model's final text.
+ * routekit's llm: step (on undici.request), the Vercel AI SDK (on global fetch) and the same
+ * hand-written loop on each of those two clients, in the same process, so the reader sees what
+ * is the client and what is the framework. Throws unless every run answered every tool call and
+ * ended with the model's final text.
  */
 export async function runLlmBench(options: BenchOptions): Promise<BenchRow[]> {
   const tally: ServerTally = { answeredTurns: 0, problems: [] };
   const { server, baseURL } = await startServer(tally);
-  const counts = { routekit: { count: 0 }, aiSdk: { count: 0 }, handWritten: { count: 0 } };
+  const counts = {
+    routekit: { count: 0 },
+    aiSdk: { count: 0 },
+    undiciLoop: { count: 0 },
+    fetchLoop: { count: 0 },
+  };
   const routekit = await routekitAgent(baseURL, counts.routekit);
   const subjects = [
     routekit.run,
     aiSdkAgent(baseURL, counts.aiSdk),
-    handWrittenAgent(baseURL, counts.handWritten),
+    handWrittenAgent(baseURL, counts.undiciLoop, postWithUndici),
+    handWrittenAgent(baseURL, counts.fetchLoop, postWithFetch),
   ];
   const runsDone = subjects.map(() => 0);
   const operations = subjects.map((run, position) => async (iterations: number) => {
@@ -234,8 +256,17 @@ export async function runLlmBench(options: BenchOptions): Promise<BenchRow[]> {
   });
   try {
     const iterations = options.quick ? 30 : 200;
-    const [routed, aiSdk, handWritten] = await compareAll(operations, iterations, options.quick ? 3 : 7);
-    const executions = [counts.routekit.count, counts.aiSdk.count, counts.handWritten.count];
+    const [routed, aiSdk, undiciLoop, fetchLoop] = await compareAll(
+      operations,
+      iterations,
+      options.quick ? 4 : 8,
+    );
+    const executions = [
+      counts.routekit.count,
+      counts.aiSdk.count,
+      counts.undiciLoop.count,
+      counts.fetchLoop.count,
+    ];
     const totalRuns = runsDone.reduce((sum, runs) => sum + runs, 0);
     executions.forEach((count, position) => {
       const expected = (runsDone[position] ?? 0) * TOOLS.length;
@@ -246,16 +277,25 @@ export async function runLlmBench(options: BenchOptions): Promise<BenchRow[]> {
       throw new Error(
         `tool calls unanswered: ${tally.answeredTurns} of ${totalRuns} runs complete; ${tally.problems.slice(0, 3).join("; ")}`,
       );
-    if (routed === undefined || aiSdk === undefined || handWritten === undefined)
+    if (routed === undefined || aiSdk === undefined || undiciLoop === undefined || fetchLoop === undefined)
       throw new Error("missing stats");
-    const note = `${totalRuns} runs, ${executions.reduce((sum, count) => sum + count, 0)} tool calls, every call answered (checked by the server and by counting executions)`;
+    const multiple = (framework: number, client: number) => (framework / client).toFixed(2);
+    const note =
+      `${totalRuns} runs, ${executions.reduce((sum, count) => sum + count, 0)} tool calls, every call answered (checked by the server and by counting executions); ` +
+      `routekit (undici.request) is ${multiple(routed.medianNs, undiciLoop.medianNs)}× the hand-written undici loop, the AI SDK (global fetch) ${multiple(aiSdk.medianNs, fetchLoop.medianNs)}× the hand-written fetch loop; ` +
+      `the fetch loop is ${multiple(fetchLoop.medianNs, undiciLoop.medianNs)}× the undici loop (the client alone)`;
     const benchmark = "llm agent run (3 tool calls, 2 model turns, loopback server)";
+    const undiciLoopDescription =
+      "a hand-written loop on undici.request (routekit's client): POST, JSON parse, run the three tools, POST again";
+    const fetchLoopDescription = "the same hand-written loop on global fetch (the AI SDK's client)";
     return [
       rowOf(
         {
           benchmark,
           subject: "routekit llm: step",
           baseline: "Vercel AI SDK generateText",
+          baselineDescription:
+            "the Vercel AI SDK's generateText with the same three tools (on global fetch; the client rows below separate client from framework)",
           subjectStats: routed,
           baselineStats: aiSdk,
           target: "≤ 0.5× AI SDK time",
@@ -268,9 +308,34 @@ export async function runLlmBench(options: BenchOptions): Promise<BenchRow[]> {
           benchmark,
           subject: "routekit llm: step",
           baseline: "hand-written undici loop",
+          baselineDescription: undiciLoopDescription,
           subjectStats: routed,
-          baselineStats: handWritten,
-          target: "context (the limit of a loop over HTTP)",
+          baselineStats: undiciLoop,
+          target: "≤ 1.6× the loop on its own client",
+        },
+        (ratio) => ratio <= 1.6,
+      ),
+      rowOf(
+        {
+          benchmark,
+          subject: "Vercel AI SDK generateText",
+          baseline: "hand-written fetch loop",
+          baselineDescription: fetchLoopDescription,
+          subjectStats: aiSdk,
+          baselineStats: fetchLoop,
+          target: "context (the AI SDK over its own client)",
+        },
+        () => true,
+      ),
+      rowOf(
+        {
+          benchmark,
+          subject: "hand-written fetch loop",
+          baseline: "hand-written undici loop",
+          baselineDescription: undiciLoopDescription,
+          subjectStats: fetchLoop,
+          baselineStats: undiciLoop,
+          target: "context (the client alone: global fetch against undici.request)",
         },
         () => true,
       ),

@@ -22,15 +22,25 @@ const ratioText = (ratio: number): string => (ratio >= 0.1 ? ratio.toFixed(2) : 
 
 function table(rows: BenchRow[]): string {
   const lines = [
-    "| benchmark | subject | median | spread | baseline | median | ratio | target | met |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| benchmark | subject | median | spread | baseline | median | spread | ratio | target | met |",
+    "|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const row of rows) {
     lines.push(
-      `| ${row.benchmark} | ${row.subject} | ${formatValue(row, row.subjectStats.medianNs)} | ±${row.subjectStats.spreadPercent.toFixed(0)}% | ${row.baseline} | ${formatValue(row, row.baselineStats.medianNs)} | ${ratioText(row.ratio)} | ${row.target} | ${isClaim(row) ? (row.met ? "yes" : "**no**") : "—"} |`,
+      `| ${row.benchmark} | ${row.subject} | ${formatValue(row, row.subjectStats.medianNs)} | ±${row.subjectStats.spreadPercent.toFixed(0)}% | ${row.baseline} | ${formatValue(row, row.baselineStats.medianNs)} | ±${row.baselineStats.spreadPercent.toFixed(0)}% | ${ratioText(row.ratio)} | ${row.target} | ${isClaim(row) ? (row.met ? "yes" : "**no**") : "—"} |`,
     );
   }
   return lines.join("\n");
+}
+
+/** Each baseline once, in one line: what it does without routekit. */
+function baselines(rows: BenchRow[]): string[] {
+  const lines = new Map<string, string>();
+  for (const row of rows) {
+    const key = `${row.benchmark} — ${row.baseline}`;
+    if (!lines.has(key)) lines.set(key, `- ${key}: ${row.baselineDescription ?? row.baseline}`);
+  }
+  return [...lines.values()];
 }
 
 async function main(): Promise<void> {
@@ -69,11 +79,20 @@ async function main(): Promise<void> {
     `Written by \`pnpm bench${names.length > 0 ? ` ${names.join(" ")}` : ""}${quick ? " --quick" : ""}\` on ${new Date().toISOString().slice(0, 10)}.`,
     `Machine: ${cpu}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version} (${process.platform} ${process.arch}).`,
     "",
-    "Each row measures a subject beside its baseline in the same process, alternating runs after a warm-up;",
-    "times are per operation (median over runs, spread = (max - min) / median). The ratio is subject / baseline",
-    "time: it is the claim, the absolute numbers are context.",
+    "Each row measures a subject beside its baseline in the same process: after two warm-up rounds, every",
+    "round runs each side once, the order rotating from round to round (AB, BA, …), with a full garbage",
+    "collection before each timed run. Times are per operation (median over runs, spread = (max - min) / median,",
+    "for each side). The ratio is subject / baseline time: it is the claim, the absolute numbers are context.",
+    "amqp and http rows time whole runs against the broker or a load generator; their notes say how.",
+    "A baseline is what a user would write without routekit, doing the same work, with no routekit objects.",
     "",
     table(rows),
+    "",
+    "## Baselines",
+    "",
+    ...baselines(rows),
+    "",
+    "## Notes",
     "",
     ...rows.filter((row) => row.note !== undefined).map((row) => `- ${row.benchmark}: ${row.note}`),
     ...notes,
