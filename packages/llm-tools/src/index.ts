@@ -73,9 +73,10 @@ export {
 } from "./regex-extract/index.js";
 // DSL steps
 export { httpFetch } from "./steps/http-fetch-step.js";
-export { jsonPath } from "./steps/json-path-step.js";
-export { mathEval } from "./steps/math-eval-step.js";
-export { regexExtract } from "./steps/regex-extract-step.js";
+export { type JsonPathStepOptions, jsonPath } from "./steps/json-path-step.js";
+export { type MathEvalStepOptions, mathEval } from "./steps/math-eval-step.js";
+export { type RegexExtractStepOptions, regexExtract } from "./steps/regex-extract-step.js";
+export type { StepOutput, StepOutputOption } from "./steps/step-output.js";
 export { tavilyWebSearch } from "./steps/web-search-step.js";
 export { xpath } from "./steps/xpath-step.js";
 export {
@@ -117,6 +118,7 @@ export {
   type ResolvedXPathOptions,
   readXPathQuery,
   resolveXPathOptions,
+  runFixedXPath,
   runXPath,
   runXPathBounded,
   XPATH_DEFAULTS,

@@ -1,29 +1,39 @@
 import { defineStep, type Exchange } from "@routekit/core";
 import { type JsonPathOptions, resolveJsonPathOptions } from "../json-path/json-path-options.js";
 import { runJsonPath, runJsonPathBounded } from "../json-path/run-json-path.js";
+import { type StepOutputOption, splitStepOutput, stepBody } from "./step-output.js";
+
+/** Options of the `.jsonPath()` step: json_path's, plus `output` (`"json"` text or the `"value"`). */
+export type JsonPathStepOptions = JsonPathOptions & StepOutputOption;
 
 /**
  * The `.jsonPath(options)` step: the body is `{json, path}` (object or JSON text), or, with a
  * fixed `options.path`, the document itself; the match becomes the body as compact JSON text
- * (`null` when nothing matches). A fixed path is the route author's and runs on the route's
+ * (`null` when nothing matches), or with `output: "value"` the matched value itself. A fixed path is the route author's and runs on the route's
  * thread; a path from the body is untrusted and runs under the budget (see `runJsonPathBounded`).
  * Options are checked when the route is added.
  */
-export const jsonPath = defineStep("jsonPath", (options: JsonPathOptions = {}) => {
-  const resolved = resolveJsonPathOptions(options);
+export const jsonPath = defineStep("jsonPath", (options: JsonPathStepOptions = {}) => {
+  const { output, toolOptions } = splitStepOutput(options, "json_path");
+  const resolved = resolveJsonPathOptions(toolOptions);
   if (resolved.path !== undefined) {
     return (exchange: Exchange): void => {
-      exchange.body = runJsonPath(exchange.body, options);
+      exchange.body = stepBody(runJsonPath(exchange.body, toolOptions), output);
     };
   }
   return async (exchange: Exchange): Promise<void> => {
-    exchange.body = await runJsonPathBounded(exchange.body, options, exchange.signal);
+    exchange.body = stepBody(await runJsonPathBounded(exchange.body, toolOptions, exchange.signal), output);
   };
 });
 
 declare module "@routekit/core" {
   interface RouteDsl<TBody> {
     /** json_path as a step: the match as compact JSON text, an array for multi-match paths, or `null`. */
-    jsonPath(options?: JsonPathOptions): RouteDsl<string>;
+    jsonPath(options?: JsonPathOptions & { output?: "json" }): RouteDsl<string>;
+    /**
+     * json_path as a step whose body becomes the matched value itself (an array for multi-match
+     * paths, `null` when nothing matches); name its type with `jsonPath<TValue>(...)`.
+     */
+    jsonPath<TValue = unknown>(options: JsonPathOptions & { output: "value" }): RouteDsl<TValue>;
   }
 }
