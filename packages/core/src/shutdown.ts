@@ -14,14 +14,24 @@ export interface StopTarget {
 /** Part of the grace that aborted in-flight work gets to end before callers are told it was dropped. */
 const ABORT_GRACE_MS = 1_000;
 
-function routesIdle(routes: readonly RouteRuntime[]): Promise<void> {
+/** Resolves when the routes have nothing in flight; stops looking when the stop's time is up. */
+function routesIdle(routes: readonly RouteRuntime[], clock: StopClock): Promise<void> {
   return new Promise((resolve) => {
     const check = (): void => {
       if (routes.every((route) => route.inflight === 0)) resolve();
-      else setTimeout(check, 5).unref();
+      else if (clock.untilEnd() > 0) setTimeout(check, 5).unref();
     };
     check();
   });
+}
+
+/** Runs `work`, turning a synchronous throw into a rejection. */
+function attempt(work: () => void | Promise<void>): void | Promise<void> {
+  try {
+    return work();
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 function inflightOf(routes: readonly RouteRuntime[]): string[] {
@@ -49,14 +59,24 @@ export async function stopRoutes(
   for (const route of reversed) {
     const consumer = route.consumer;
     if (consumer === undefined || consumer.internal === true) continue;
-    if (!(await clock.within(consumer.stop(), clock.untilTimeout())))
+    if (
+      !(await clock.within(
+        attempt(() => consumer.stop()),
+        clock.untilTimeout(),
+      ))
+    )
       late.push(`the consumer of route '${route.definition.id}' did not stop`);
   }
   for (const route of reversed) {
-    if (!(await clock.within(route.runStopHooks(), clock.untilTimeout())))
+    if (
+      !(await clock.within(
+        attempt(() => route.runStopHooks()),
+        clock.untilTimeout(),
+      ))
+    )
       late.push(`the stop hooks of route '${route.definition.id}' did not finish`);
   }
-  const idle = controller === undefined ? routesIdle(routes) : target.whenIdle();
+  const idle = controller === undefined ? routesIdle(routes, clock) : target.whenIdle();
   let failure: string | undefined;
   if (!(await clock.within(idle, clock.untilTimeout()))) {
     const inflight = inflightOf(reversed);
@@ -87,7 +107,11 @@ export async function stopRoutes(
   }
   for (const route of reversed) {
     const consumer = route.consumer;
-    if (consumer?.internal === true) await clock.within(consumer.stop(), clock.untilEnd());
+    if (consumer?.internal === true)
+      await clock.within(
+        attempt(() => consumer.stop()),
+        clock.untilEnd(),
+      );
   }
   if (failure !== undefined || late.length > 0) {
     throw new RoutekitError(
