@@ -1,5 +1,6 @@
 export {
   readXPathQuery,
+  runFixedXPath,
   runXPath,
   runXPathBounded,
   XPATH_DOCUMENT_INPUT_SCHEMA,

@@ -127,28 +127,56 @@ export function runXPathBounded(
   signal?: AbortSignal,
 ): Promise<string | null> {
   try {
-    const resolved = resolveXPathOptions(options);
     const { xml, xpath } = readXPathQuery(body, options);
-    checkDocumentSize(xml, resolved.maxDocumentBytes, TOOL, "xml");
     checkUntrustedExpression(xpath);
-    try {
-      refuseDoctype(xml);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new ToolInputError(TOOL, `${TOOL}: key 'xml': ${reason}`, "xml");
-    }
-    return runToolJob({
-      toolName: TOOL,
-      task: XPATH_TASK,
-      input: { xml, xpath },
-      budget: resolved.budget,
-      timeoutMs: resolved.timeoutMs,
-      timeoutOption: "timeoutMs",
-      activity: "the query",
-      maxOutputBytes: resolved.maxOutputBytes,
-      signal,
-    });
+    return runInBudget(xml, xpath, false, options, signal);
   } catch (error) {
     return Promise.reject(error);
   }
+}
+
+/**
+ * What the step runs with a fixed expression (the route author's): on the calling thread for a
+ * document up to `inlineDocumentChars`, in a worker of the budget for a larger one (the
+ * expression is trusted, the document is not: a large hostile document can make a costly
+ * expression run for seconds).
+ */
+export function runFixedXPath(
+  body: unknown,
+  options: XPathOptions,
+  signal?: AbortSignal,
+): string | null | Promise<string | null> {
+  const { xml, xpath } = readXPathQuery(body, options);
+  const resolved = resolveXPathOptions(options);
+  if (xml.length > resolved.inlineDocumentChars) return runInBudget(xml, xpath, true, options, signal);
+  checkDocumentSize(xml, resolved.maxDocumentBytes, TOOL, "xml");
+  return queryXml(xml, xpath, false);
+}
+
+function runInBudget(
+  xml: string,
+  xpath: string,
+  trusted: boolean,
+  options: XPathOptions | undefined,
+  signal: AbortSignal | undefined,
+): Promise<string | null> {
+  const resolved = resolveXPathOptions(options);
+  checkDocumentSize(xml, resolved.maxDocumentBytes, TOOL, "xml");
+  try {
+    refuseDoctype(xml);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolInputError(TOOL, `${TOOL}: key 'xml': ${reason}`, "xml");
+  }
+  return runToolJob({
+    toolName: TOOL,
+    task: XPATH_TASK,
+    input: { xml, xpath, trusted },
+    budget: resolved.budget,
+    timeoutMs: resolved.timeoutMs,
+    timeoutOption: "timeoutMs",
+    activity: "the query",
+    maxOutputBytes: resolved.maxOutputBytes,
+    signal,
+  });
 }

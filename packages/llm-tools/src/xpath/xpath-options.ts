@@ -20,6 +20,11 @@ export interface XPathOptions {
   timeoutMs?: number;
   /** Largest result accepted, in UTF-8 bytes (default 1 MiB). */
   maxOutputBytes?: number;
+  /**
+   * With a fixed `xpath`: documents up to this many characters are queried on the route's
+   * thread; larger ones in a worker of the budget, like untrusted expressions (default 16384).
+   */
+  inlineDocumentChars?: number;
   /** The budget expressions from the input run under (default: the shared budget, `sharedBudget()`). */
   budget?: Budget;
 }
@@ -30,6 +35,7 @@ export interface ResolvedXPathOptions {
   readonly maxDocumentBytes: number;
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
+  readonly inlineDocumentChars: number;
   readonly budget: Budget | undefined;
 }
 
@@ -38,10 +44,18 @@ export const XPATH_DEFAULTS = {
   maxDocumentBytes: 1024 * 1024,
   timeoutMs: 1000,
   maxOutputBytes: 1024 * 1024,
+  inlineDocumentChars: 16 * 1024,
 } as const;
 
 const TOOL = "xpath";
-const KNOWN = ["xpath", "maxDocumentBytes", "timeoutMs", "maxOutputBytes", "budget"] as const;
+const KNOWN = [
+  "xpath",
+  "maxDocumentBytes",
+  "timeoutMs",
+  "maxOutputBytes",
+  "inlineDocumentChars",
+  "budget",
+] as const;
 const resolved = new WeakMap<XPathOptions, ResolvedXPathOptions>();
 const NO_OPTIONS: XPathOptions = {};
 
@@ -85,6 +99,13 @@ export function resolveXPathOptions(options: XPathOptions = NO_OPTIONS): Resolve
       "maxOutputBytes",
       1,
       XPATH_DEFAULTS.maxOutputBytes,
+      TOOL,
+    ),
+    inlineDocumentChars: integerOption(
+      options.inlineDocumentChars,
+      "inlineDocumentChars",
+      0,
+      XPATH_DEFAULTS.inlineDocumentChars,
       TOOL,
     ),
     budget: budgetOption(options.budget, TOOL),

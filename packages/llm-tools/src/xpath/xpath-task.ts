@@ -1,13 +1,14 @@
 // The xpath job a budget worker runs (a module of its own: functions cannot cross threads).
 import { queryXml } from "./run-xpath.js";
 
-/** One xpath job: XML text and an untrusted expression. */
+/** One xpath job: XML text and an expression, the route author's (`trusted`) or untrusted. */
 export interface XPathJob {
   readonly xml: string;
   readonly xpath: string;
+  readonly trusted: boolean;
 }
 
-/** Checks the expression against the untrusted dialect again, parses the XML and evaluates. */
+/** Checks an untrusted expression against the dialect again, parses the XML and evaluates. */
 export function xpathJob(job: XPathJob): string | null {
-  return queryXml(job.xml, job.xpath, true);
+  return queryXml(job.xml, job.xpath, !job.trusted);
 }
