@@ -22,10 +22,7 @@ await context.addRoutes(new WordCountTool());
 await context.addRoutes((r) => {
   // The DSL step as an enrichment stage: no tool aspect, options fix fields.
   r.from("direct:enrich")
-    .jsonPath({ path: "$.review" })
-    .process((exchange) => {
-      exchange.body = JSON.parse(String(exchange.body));
-    })
+    .jsonPath<string>({ path: "$.review", output: "value" }) // the review text itself, not JSON
     .wordCount();
   // The same step as a plain processor.
   r.from("direct:distinct").process(wordCount({ distinct: true }));

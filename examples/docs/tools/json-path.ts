@@ -18,6 +18,13 @@ export class FirstItemRoutes extends RouteBuilder {
 /** Runs the wrapper as the page shows it. */
 export async function main(): Promise<void> {
   const context = createContext({ logLevel: "off" });
+  // #region value
+  await context.addRoutes((r) => {
+    r.from("direct:first-item")
+      .jsonPath<{ sku: string; price: number }>({ path: "$.items[0]", output: "value" })
+      .setBody((exchange) => `${exchange.body.sku}: ${exchange.body.price * 2}`); // no JSON.parse
+  });
+  // #endregion value
   // #region wrapper
   await context.addRoutes(new JsonPathTool());
   await context.start();
@@ -25,5 +32,7 @@ export async function main(): Promise<void> {
   await context.request("direct:llm.json_path", { json: '{"a":[1,2]}', path: "$.a[1]" }); // "2"
   // #endregion wrapper
   assert.equal(await context.request("direct:llm.json_path", { json: '{"a":[1,2]}', path: "$.a[1]" }), "2");
+  const order = { items: [{ sku: "A-1", price: 6 }] };
+  assert.equal(await context.request("direct:first-item", order), "A-1: 12");
   await context.stop();
 }

@@ -11,6 +11,13 @@ class PriceRoutes extends RouteBuilder {
       .mathEval() // body: "36"
       .to("mock:priced");
     // #endregion step
+    // #region value
+    this.from("direct:total")
+      .setBody("${body.quantity} * ${body.unitPrice}")
+      .mathEval<number>({ output: "value" }) // body: 30, a number
+      .setBody((exchange) => exchange.body + 5)
+      .to("mock:totals");
+    // #endregion value
   }
 }
 
@@ -53,6 +60,7 @@ export async function main(): Promise<void> {
     await context.start();
     assert.equal(await context.request("direct:llm.math_eval", { expression: "2 ^ 10" }), "1024");
     assert.equal(await context.request("direct:price", { quantity: 3, unitPrice: 10 }), "36");
+    assert.equal(await context.request("direct:total", { quantity: 3, unitPrice: 10 }), 35);
     await context.stop();
   }
   await context.stop();

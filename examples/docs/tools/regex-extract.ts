@@ -65,8 +65,17 @@ export async function main(): Promise<void> {
     // #region wrapper
     await context.addRoutes(new RegexExtractTool({ matchTimeoutMs: 500 }));
     // #endregion wrapper
+    // #region value
+    await context.addRoutes((r) => {
+      r.from("direct:count-ids")
+        .regexExtract({ pattern: "[A-Z]-\\d+", all: true, output: "value" }) // body: ["A-17", "B-4"], or null
+        .setBody((exchange) => exchange.body?.length ?? 0);
+    });
+    // #endregion value
     await context.start();
     assert.equal(await context.request("direct:llm.regex_extract", { text: "a1", pattern: "\\d" }), '"1"');
+    assert.equal(await context.request("direct:count-ids", "order A-17 shipped, B-4 pending"), 2);
+    assert.equal(await context.request("direct:count-ids", "no orders"), 0);
     await context.stop();
   }
   await context.stop();
