@@ -97,10 +97,11 @@ export async function handleRequest(
   const headers = requestHeaders(request, method, target, match.parameters);
   const exchange = environment.context.createExchange({
     body: read.body,
-    headers,
     pattern: "InOut",
     timeoutMs: environment.requestTimeoutMs,
   });
+  // Built for this exchange alone: handed over, not copied again.
+  exchange.headers = headers;
   exchange.fromEndpoint = match.entry.handler.uri;
   let clientGone = false;
   response.once("close", () => {

@@ -47,11 +47,13 @@ export function readRequestBody(request: IncomingMessage, limit: number): Promis
       }
       chunks.push(chunk);
     };
-    request.on("data", onData);
-    request.once("error", () => finish({ kind: "aborted" }));
-    request.once("close", () => {
+    // An error is always followed by close; both mean the client went away mid-body.
+    const gone = (): void => {
       if (!request.complete) finish({ kind: "aborted" });
-    });
+    };
+    request.on("data", onData);
+    request.once("error", gone);
+    request.once("close", gone);
     request.once("end", () => finish(decode(Buffer.concat(chunks, size), request.headers["content-type"])));
   });
 }
