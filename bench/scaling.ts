@@ -162,7 +162,7 @@ export async function runScalingBench(options: BenchOptions): Promise<BenchRow[]
       };
       // About the same bytes per run for every size.
       const payloadIterations = Math.max(
-        100,
+        options.quick ? 20 : 100,
         Math.min(iterations, Math.floor((iterations * 200) / text.length)),
       );
       const result = await compare(
