@@ -47,6 +47,7 @@ export {
   type ResolvedJsonPathOptions,
   readJsonPathQuery,
   resolveJsonPathOptions,
+  runFixedJsonPath,
   runJsonPath,
   runJsonPathBounded,
 } from "./json-path/index.js";

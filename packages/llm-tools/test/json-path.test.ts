@@ -142,7 +142,7 @@ describe("json_path bad input", () => {
       "json_path: option 'maxDocumentBytes' must be an integer >= 1 (found number 0)",
     );
     expect(() => resolveJsonPathOptions({ pth: "$" } as never)).toThrow(
-      "json_path: unknown option 'pth' (expected one of path, maxDocumentBytes, timeoutMs, maxOutputBytes, budget)",
+      "json_path: unknown option 'pth' (expected one of path, maxDocumentBytes, timeoutMs, maxOutputBytes, inlineDocumentChars, budget)",
     );
   });
 });

@@ -10,6 +10,7 @@ export {
   JSON_PATH_INPUT_SCHEMA,
   type JsonPathQuery,
   readJsonPathQuery,
+  runFixedJsonPath,
   runJsonPath,
   runJsonPathBounded,
 } from "./run-json-path.js";

@@ -22,6 +22,11 @@ export interface JsonPathOptions {
   timeoutMs?: number;
   /** Largest result accepted, in UTF-8 bytes of its JSON text (default 1 MiB). */
   maxOutputBytes?: number;
+  /**
+   * With a fixed `path`: documents whose JSON text has up to this many characters are queried on
+   * the route's thread; larger ones in a worker of the budget (default 16384).
+   */
+  inlineDocumentChars?: number;
   /** The budget queries from the input run under (default: the shared budget, `sharedBudget()`). */
   budget?: Budget;
 }
@@ -32,6 +37,7 @@ export interface ResolvedJsonPathOptions {
   readonly maxDocumentBytes: number;
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
+  readonly inlineDocumentChars: number;
   readonly budget: Budget | undefined;
 }
 
@@ -40,10 +46,18 @@ export const JSON_PATH_DEFAULTS = {
   maxDocumentBytes: 1024 * 1024,
   timeoutMs: 1000,
   maxOutputBytes: 1024 * 1024,
+  inlineDocumentChars: 16 * 1024,
 } as const;
 
 const TOOL = "json_path";
-const KNOWN = ["path", "maxDocumentBytes", "timeoutMs", "maxOutputBytes", "budget"] as const;
+const KNOWN = [
+  "path",
+  "maxDocumentBytes",
+  "timeoutMs",
+  "maxOutputBytes",
+  "inlineDocumentChars",
+  "budget",
+] as const;
 const resolved = new WeakMap<JsonPathOptions, ResolvedJsonPathOptions>();
 const NO_OPTIONS: JsonPathOptions = {};
 
@@ -87,6 +101,13 @@ export function resolveJsonPathOptions(options: JsonPathOptions = NO_OPTIONS): R
       "maxOutputBytes",
       1,
       JSON_PATH_DEFAULTS.maxOutputBytes,
+      TOOL,
+    ),
+    inlineDocumentChars: integerOption(
+      options.inlineDocumentChars,
+      "inlineDocumentChars",
+      0,
+      JSON_PATH_DEFAULTS.inlineDocumentChars,
       TOOL,
     ),
     budget: budgetOption(options.budget, TOOL),

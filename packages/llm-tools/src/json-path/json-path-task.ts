@@ -3,18 +3,19 @@ import { checkJsonPath, checkUntrustedJsonPath } from "@routekit/core";
 import { ToolInputError } from "../errors.js";
 import { parseDocumentText, queryDocument } from "./run-json-path.js";
 
-/** One json_path job: the document's JSON text and an untrusted path. */
+/** One json_path job: the document's JSON text and a path, the route author's (`trusted`) or untrusted. */
 export interface JsonPathJob {
   readonly documentText: string;
   readonly path: string;
+  readonly trusted: boolean;
 }
 
-/** Parses the document, checks the path against the untrusted dialect again, and queries. */
+/** Parses the document, checks an untrusted path against the dialect again, and queries. */
 export function jsonPathJob(job: JsonPathJob): string {
   let multiMatch: boolean;
   try {
     multiMatch = checkJsonPath(job.path).multiMatch;
-    checkUntrustedJsonPath(job.path);
+    if (!job.trusted) checkUntrustedJsonPath(job.path);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ToolInputError("json_path", `json_path: key 'path' is invalid: ${reason}`, "path");

@@ -179,18 +179,49 @@ export function runJsonPathBounded(
     const resolved = resolveJsonPathOptions(options);
     const { json, path } = readRawQuery(body, options);
     checkPath(path, true);
-    return runToolJob({
-      toolName: TOOL,
-      task: JSON_PATH_TASK,
-      input: { documentText: documentText(json, resolved.maxDocumentBytes), path },
-      budget: resolved.budget,
-      timeoutMs: resolved.timeoutMs,
-      timeoutOption: "timeoutMs",
-      activity: "the query",
-      maxOutputBytes: resolved.maxOutputBytes,
-      signal,
-    });
+    return runInBudget(documentText(json, resolved.maxDocumentBytes), path, false, options, signal);
   } catch (error) {
     return Promise.reject(error);
   }
+}
+
+/**
+ * What the step runs with a fixed path (the route author's): on the calling thread for a document
+ * whose JSON text has up to `inlineDocumentChars` characters, in a worker of the budget for a
+ * larger one (the path is trusted, the document is not: `$..*` over a large hostile document
+ * renders every subtree).
+ */
+export function runFixedJsonPath(
+  body: unknown,
+  options: JsonPathOptions,
+  signal?: AbortSignal,
+): string | Promise<string> {
+  const resolved = resolveJsonPathOptions(options);
+  const { json, path } = readRawQuery(body, options);
+  const multiMatch = checkPath(path, false);
+  const text = documentText(json, resolved.maxDocumentBytes);
+  if (text.length > resolved.inlineDocumentChars) return runInBudget(text, path, true, options, signal);
+  const value = json instanceof Uint8Array || typeof json === "string" ? parseDocumentText(text) : json;
+  return queryDocument(value, path, multiMatch);
+}
+
+function runInBudget(
+  documentText: string,
+  path: string,
+  trusted: boolean,
+  options: JsonPathOptions | undefined,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  const resolved = resolveJsonPathOptions(options);
+  return runToolJob({
+    toolName: TOOL,
+    task: JSON_PATH_TASK,
+    input: { documentText, path, trusted },
+    budget: resolved.budget,
+    timeoutMs: resolved.timeoutMs,
+    timeoutOption: "timeoutMs",
+    activity: "the query",
+    maxOutputBytes: resolved.maxOutputBytes,
+    signal,
+  });
 }

@@ -1,6 +1,6 @@
 import { defineStep, type Exchange } from "@routekit/core";
 import { type JsonPathOptions, resolveJsonPathOptions } from "../json-path/json-path-options.js";
-import { runJsonPath, runJsonPathBounded } from "../json-path/run-json-path.js";
+import { runFixedJsonPath, runJsonPathBounded } from "../json-path/run-json-path.js";
 import { type StepOutputOption, splitStepOutput, stepBody } from "./step-output.js";
 
 /** Options of the `.jsonPath()` step: json_path's, plus `output` (`"json"` text or the `"value"`). */
@@ -9,16 +9,26 @@ export type JsonPathStepOptions = JsonPathOptions & StepOutputOption;
 /**
  * The `.jsonPath(options)` step: the body is `{json, path}` (object or JSON text), or, with a
  * fixed `options.path`, the document itself; the match becomes the body as compact JSON text
- * (`null` when nothing matches), or with `output: "value"` the matched value itself. A fixed path is the route author's and runs on the route's
- * thread; a path from the body is untrusted and runs under the budget (see `runJsonPathBounded`).
+ * (`null` when nothing matches), or with `output: "value"` the matched value itself. A fixed path
+ * is the route author's: it runs on the route's thread over documents up to `inlineDocumentChars`
+ * and in the budget over larger ones; a path from the body is untrusted and always runs under the
+ * budget (see `runJsonPathBounded`).
  * Options are checked when the route is added.
  */
 export const jsonPath = defineStep("jsonPath", (options: JsonPathStepOptions = {}) => {
   const { output, toolOptions } = splitStepOutput(options, "json_path");
   const resolved = resolveJsonPathOptions(toolOptions);
   if (resolved.path !== undefined) {
-    return (exchange: Exchange): void => {
-      exchange.body = stepBody(runJsonPath(exchange.body, toolOptions), output);
+    // Synchronous when the document is small enough to query here: no promise on the fast path.
+    return (exchange: Exchange): void | Promise<void> => {
+      const result = runFixedJsonPath(exchange.body, toolOptions, exchange.signal);
+      if (typeof result === "string") {
+        exchange.body = stepBody(result, output);
+        return;
+      }
+      return result.then((text) => {
+        exchange.body = stepBody(text, output);
+      });
     };
   }
   return async (exchange: Exchange): Promise<void> => {

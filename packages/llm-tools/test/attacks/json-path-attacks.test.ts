@@ -22,6 +22,9 @@ beforeAll(async () => {
       .from("direct:json-path-small")
       .jsonPath({ budget: bed.budget, timeoutMs: 1000, maxDocumentBytes: 1000, maxOutputBytes: 2000 });
     routes.from("direct:json-path-fixed").jsonPath({ path: "$.a", maxDocumentBytes: 1000 });
+    routes
+      .from("direct:json-path-fixed-descent")
+      .jsonPath({ path: "$..*", budget: bed.budget, timeoutMs: 1000, maxOutputBytes: 100_000 });
   });
   await bed.context.start();
   expect(await ask({ a: [1, 2] }, "$.a[1]")).toBe("2");
@@ -76,6 +79,13 @@ describe("attack: json_path from a model", () => {
   it("applies maxDocumentBytes to an object body under a fixed path too", async () => {
     const report = await attack(() => bed.context.request("direct:json-path-fixed", { a: "y".repeat(5000) }));
     expectContained(report, 500, /the limit is 1000 \(option 'maxDocumentBytes'\)/);
+  });
+
+  it("a fixed $..* (the route author's) over a large hostile document runs in the budget, not inline", async () => {
+    const document = nestedDocument(2000);
+    const report = await attack(() => bed.context.request("direct:json-path-fixed-descent", document));
+    expectContained(report, 6000, /timeoutMs \(1000 ms\)|more than maxOutputBytes \(100000\)|maxMemoryMb/);
+    expect(await bed.context.request("direct:json-path-fixed-descent", { a: [1] })).toBe("[[1],1]");
   });
 
   it("refuses a cyclic object with a clear error", async () => {
