@@ -8,25 +8,54 @@ import {
 import { LlmError } from "./errors.js";
 import { createRouteTool, type LlmToolAspect } from "./route-tool.js";
 import { validateSchema } from "./schema/compile-schema.js";
-import { type StandardSchemaV1, toJsonSchema } from "./schema/standard-schema.js";
+import { normalizeInputSchema } from "./schema/input-schema.js";
+import type { SchemaOutput, ToolInputSchema } from "./schema/schema-type.js";
+import { toJsonSchema } from "./schema/standard-schema.js";
+import { createToolInputGuard, rememberRouteTool } from "./tool-input-guard.js";
 import { ToolRegistry } from "./tool-registry.js";
 import { type JsonSchema, TOOL_NAME_PATTERN } from "./tool-types.js";
 
 /** Options of `asLlmTool`. */
-export interface AsLlmToolOptions {
+export interface AsLlmToolOptions<TInput extends ToolInputSchema = ToolInputSchema> {
   /** What the tool does, for the model. Required and non-blank. */
   description: string;
-  /** The arguments' JSON Schema (root `type: "object"`) or a Standard Schema (zod 4 and friends). */
-  input?: JsonSchema | StandardSchemaV1;
+  /**
+   * The arguments' JSON Schema (root `type: "object"`) or a Standard Schema (zod 4 and friends).
+   * It types the route's body: a Standard Schema by its output type, a JSON Schema written inline
+   * or `as const` by what it describes.
+   */
+  input?: TInput;
+  /**
+   * Who is checked against `input` before the route runs: `"always"` (default: every caller, so
+   * `context.request` and other routes' `to` too, with the same error as the model gets) or
+   * `"model-only"` (only calls from an llm step; direct callers reach the route unchecked).
+   */
+  validate?: "always" | "model-only";
 }
+
+/**
+ * The body of a tool route after `asLlmTool`: the schema's validated type, or, without a schema,
+ * the body type the route already had (`from<T>()`), else an object of arguments.
+ */
+export type LlmToolBody<TInput, TBody> = [TInput] extends [never]
+  ? unknown extends TBody
+    ? Record<string, unknown>
+    : TBody
+  : unknown extends SchemaOutput<TInput>
+    ? Record<string, unknown>
+    : SchemaOutput<TInput>;
 
 declare module "@routekit/core" {
   interface RouteDsl<TBody> {
     /**
      * Exposes this route as an LLM tool named `name` in the context's tool registry.
-     * Must follow `from(...)` directly. The route receives the arguments object as its body.
+     * Must follow `from(...)` directly. The route receives the arguments object as its body,
+     * validated against `input` (see `validate`) and typed from it.
      */
-    asLlmTool(name: string, options: AsLlmToolOptions): RouteDsl<Record<string, unknown>>;
+    asLlmTool<const TInput extends ToolInputSchema = never>(
+      name: string,
+      options: AsLlmToolOptions<TInput>,
+    ): RouteDsl<LlmToolBody<TInput, TBody>>;
   }
   interface RouteContext {
     /** The context's tool registry: route tools register themselves; others via `register(x)`. */
@@ -69,16 +98,32 @@ defineVerb("asLlmTool", (recorder, name: string, options: AsLlmToolOptions) => {
   if (route.aspects.llmTool !== undefined) {
     throw new LlmError("TOOL_INVALID", `${where}: asLlmTool() is given twice`);
   }
-  const inputSchema = options.input === undefined ? OPEN_OBJECT : toJsonSchema(options.input, name);
+  const validate = options.validate ?? "always";
+  if (validate !== "always" && validate !== "model-only") {
+    throw new LlmError(
+      "OPTION_INVALID",
+      `${where}: asLlmTool('${name}') option 'validate' must be "always" or "model-only" (found ${JSON.stringify(validate)})`,
+    );
+  }
+  const inputSchema =
+    options.input === undefined ? OPEN_OBJECT : normalizeInputSchema(toJsonSchema(options.input, name), name);
   validateSchema(inputSchema, name);
-  const aspect: LlmToolAspect = { name, description: options.description, inputSchema };
+  const aspect: LlmToolAspect = {
+    name,
+    description: options.description,
+    inputSchema,
+    validate,
+    ...(options.input === undefined ? {} : { input: options.input }),
+  };
   route.aspects.llmTool = aspect;
-  return undefined;
+  if (validate === "model-only") return undefined;
+  return { type: "process", processor: createToolInputGuard(aspect), label: `asLlmTool(${name})` };
 });
 
 defineRouteAspect("llmTool", {
   added(context, route, aspect) {
-    context.tools.register(createRouteTool(context, route, aspect as LlmToolAspect));
+    const tool = context.tools.register(createRouteTool(context, route, aspect as LlmToolAspect));
+    rememberRouteTool(context, aspect as LlmToolAspect, tool);
   },
   removed(context, _route, aspect) {
     context.tools.unregister((aspect as LlmToolAspect).name);

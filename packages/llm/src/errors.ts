@@ -11,7 +11,8 @@ export type LlmErrorCode =
   | "MODEL_NOT_CONFIGURED"
   | "API_KEY_MISSING"
   | "LOOP_LIMIT"
-  | "OPTION_INVALID";
+  | "OPTION_INVALID"
+  | "OUTPUT_INVALID";
 
 /** Every code of `LlmErrorCode`, for checks at run time. */
 export const LLM_ERROR_CODES: readonly LlmErrorCode[] = [
@@ -27,6 +28,7 @@ export const LLM_ERROR_CODES: readonly LlmErrorCode[] = [
   "API_KEY_MISSING",
   "LOOP_LIMIT",
   "OPTION_INVALID",
+  "OUTPUT_INVALID",
 ];
 
 /** The one error base class of @routekit/llm; `code` says what kind of failure it is. */
@@ -45,16 +47,26 @@ export interface ToolExecutionErrorOptions {
   toolName: string;
   code?: "TOOL_EXECUTION_FAILED" | "TOOL_TIMEOUT" | "TOOL_ARGUMENTS_INVALID";
   cause?: unknown;
+  /** For `TOOL_ARGUMENTS_INVALID`: every failing path and what is wrong there. */
+  issues?: readonly SchemaIssue[];
 }
 
-/** A tool call failed; `toolName` names the tool. */
+/** One reason a value fails its schema: where (a JSON Pointer, "" for the value itself) and what. */
+export interface SchemaIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A tool call failed; `toolName` names the tool, `issues` lists what invalid arguments got wrong. */
 export class ToolExecutionError extends LlmError {
   override readonly name: string = "ToolExecutionError";
   readonly toolName: string;
+  readonly issues: readonly SchemaIssue[];
 
   constructor(message: string, options: ToolExecutionErrorOptions) {
     super(options.code ?? "TOOL_EXECUTION_FAILED", message, { cause: options.cause });
     this.toolName = options.toolName;
+    this.issues = options.issues ?? [];
   }
 }
 
@@ -75,5 +87,30 @@ export class ModelRequestError extends LlmError {
     super("MODEL_REQUEST_FAILED", message, { cause: options.cause });
     this.provider = options.provider;
     this.status = options.status;
+  }
+}
+
+/** Options of `OutputValidationError`. */
+export interface OutputValidationErrorOptions {
+  /** The structured output's name. */
+  outputName: string;
+  /** What was wrong with the last answer: every failing path. */
+  issues: readonly SchemaIssue[];
+  /** How many answers the model gave. */
+  attempts: number;
+}
+
+/** The model's final answer did not match the step's output schema, after every retry (`OUTPUT_INVALID`). */
+export class OutputValidationError extends LlmError {
+  override readonly name: string = "OutputValidationError";
+  readonly outputName: string;
+  readonly issues: readonly SchemaIssue[];
+  readonly attempts: number;
+
+  constructor(message: string, options: OutputValidationErrorOptions) {
+    super("OUTPUT_INVALID", message);
+    this.outputName = options.outputName;
+    this.issues = options.issues;
+    this.attempts = options.attempts;
   }
 }

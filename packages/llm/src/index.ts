@@ -5,11 +5,12 @@ export { LLM_HEADERS, LLM_MESSAGES_PROPERTY, llmComponent } from "./llm-componen
 export { LLM_EVENT_TYPES } from "./llm-events.js";
 export { type LlmPluginOptions, llmPlugin } from "./llm-plugin.js";
 // The LLM step
-export { LlmStepBuilder, type LlmStepOptions, llm } from "./llm-step-builder.js";
+export { LlmStepBuilder, type LlmStepOptions, type LlmStepUri, llm } from "./llm-step-builder.js";
 export type {
   AssistantMessage,
   ChatMessage,
   LanguageModel,
+  ModelOutputFormat,
   ModelRequest,
   ModelResponse,
   ModelStopReason,
@@ -30,6 +31,12 @@ export {
   type ReplayTranscript,
   replayModel,
 } from "./providers/index.js";
+// Structured output
+export {
+  defineStructuredOutput,
+  type StructuredOutput,
+  type StructuredOutputOptions,
+} from "./structured-output/structured-output.js";
 // Tool model and routes as tools
 export {
   type AnthropicToolDefinition,
@@ -37,6 +44,8 @@ export {
   type AsLlmToolOptions,
   createRouteTool,
   createTool,
+  type FromJsonSchema,
+  type FromToolParams,
   isStandardSchema,
   type JsonSchema,
   type JsonSchemaDraft,
@@ -44,24 +53,38 @@ export {
   LlmError,
   type LlmErrorCode,
   type LlmToolAspect,
+  type LlmToolBody,
+  type LlmToolTypes,
   ModelRequestError,
   type OpenAiToolDefinition,
+  OutputValidationError,
   renderAnthropicTool,
   renderOpenAiTool,
   renderToolOutput,
+  type SchemaInput,
+  type SchemaIssue,
+  type SchemaOutput,
   type StandardSchemaV1,
   TOOL_CALL_ID_HEADER,
   TOOL_NAME_HEADER,
   TOOL_NAME_PATTERN,
   type Tool,
+  type ToolArguments,
+  type ToolArgumentsFor,
+  type ToolCallArguments,
   type ToolCallContext,
   type ToolDefinition,
   ToolExecutionError,
+  type ToolInputSchema,
+  type ToolObject,
+  type ToolOutputFor,
   type ToolParam,
   type ToolParams,
   ToolRegistry,
   type ToolResult,
   type ToolSource,
+  type ToolTypes,
+  type ToolValue,
   toJsonSchema,
   toolRegistryOf,
   toTool,

@@ -3,6 +3,7 @@ import "./as-llm-tool.js";
 import { LlmError } from "./errors.js";
 import { LLM_EVENT_TYPES } from "./llm-events.js";
 import type { ChatMessage, LanguageModel } from "./model-types.js";
+import { resolveStepOutput } from "./structured-output/step-output.js";
 import { runToolLoop } from "./tool-loop/run-tool-loop.js";
 import type { ToolErrorPolicy } from "./tool-loop/tool-error-policy.js";
 import type { ToolLoopEvent } from "./tool-loop/tool-loop-types.js";
@@ -81,6 +82,8 @@ export const llmComponent = defineComponent({
     allowHeaders: { type: "list" },
     includeContent: { type: "boolean", default: false },
     toolErrors: { type: "enum", values: ["safe", "message"] },
+    output: { type: "string", description: "a schema registered in llmPlugin({ schemas })" },
+    maxOutputRetries: { type: "integer", default: 2, min: 0, max: 10 },
   },
   createEndpoint(address, context) {
     const options = address.options;
@@ -100,6 +103,8 @@ export const llmComponent = defineComponent({
       return new Map(tools.map((tool) => [tool.name, tool]));
     };
     const allowed = options.allowHeaders ?? [];
+    const output =
+      options.output === undefined ? undefined : resolveStepOutput(context, options.output, address.uri);
     return {
       uri: address.uri,
       start() {
@@ -134,12 +139,13 @@ export const llmComponent = defineComponent({
           onEvent: forward,
           includeContent: options.includeContent,
           toolErrors: (options.toolErrors as ToolErrorPolicy | undefined) ?? settingsOf(context).toolErrors,
+          ...(output !== undefined && { output, maxOutputRetries: options.maxOutputRetries }),
           onToolError: (error, toolName, callId) =>
             context.logger.warn(
               `Route '${routeId}' ${address.uri}: tool '${toolName}' (call ${callId}) failed: ${error.name}: ${error.message}`,
             ),
         });
-        exchange.body = result.text;
+        exchange.body = output === undefined ? result.text : result.output;
         exchange.headers[LLM_HEADERS.provider] = result.provider;
         exchange.headers[LLM_HEADERS.model] = result.model;
         exchange.headers[LLM_HEADERS.tokensIn] = result.usage.inputTokens;

@@ -2,6 +2,9 @@ import type { Plugin } from "@routekit/core";
 import { LlmError } from "./errors.js";
 import { llmComponent, modelsOf, settingsOf } from "./llm-component.js";
 import type { LanguageModel } from "./model-types.js";
+import type { ToolInputSchema } from "./schema/schema-type.js";
+import { outputsOf } from "./structured-output/step-output.js";
+import { defineStructuredOutput, type StructuredOutput } from "./structured-output/structured-output.js";
 import { isToolErrorPolicy, type ToolErrorPolicy } from "./tool-loop/tool-error-policy.js";
 import { TOOL_NAME_PATTERN } from "./tool-types.js";
 
@@ -15,6 +18,11 @@ export interface LlmPluginOptions {
    * `(error, toolName) => string`. See `ToolErrorPolicy`.
    */
   toolErrors?: ToolErrorPolicy;
+  /**
+   * Output schemas by name, for llm steps written as URIs: `llm:openai?output=order` makes the
+   * final answer a validated object of schema `order` (the name is also what the model sees).
+   */
+  schemas?: Record<string, ToolInputSchema>;
 }
 
 /** Installs the `llm:` component and the models; the tool registry is `context.tools`. */
@@ -50,9 +58,21 @@ export function llmPlugin(options: LlmPluginOptions): Plugin {
       `llmPlugin: option 'toolErrors' expects "safe", "message" or a function (error, toolName) => string (found ${JSON.stringify(options.toolErrors)})`,
     );
   }
+  const { schemas } = options;
+  if (schemas !== undefined && (schemas === null || typeof schemas !== "object" || Array.isArray(schemas))) {
+    throw new LlmError(
+      "OPTION_INVALID",
+      `llmPlugin: option 'schemas' expects output schemas by name, e.g. { order: orderSchema } (found ${Array.isArray(schemas) ? "an array" : JSON.stringify(schemas)})`,
+    );
+  }
+  const outputs: StructuredOutput[] = [];
+  for (const [name, schema] of Object.entries(schemas ?? {})) {
+    outputs.push(defineStructuredOutput(schema, { name }, `llmPlugin: schemas.${name}`));
+  }
   return {
     name: "llm",
     install(context) {
+      for (const output of outputs) outputsOf(context).set(output.name, output);
       if (options.toolErrors !== undefined) settingsOf(context).toolErrors = options.toolErrors;
       const models = modelsOf(context);
       for (const [name, model] of Object.entries(options.models)) models.set(name, model);

@@ -1,4 +1,26 @@
 import { LlmError } from "./errors.js";
+import type { SchemaOutput, ToolInputSchema } from "./schema/schema-type.js";
+import { inlineOutputId } from "./structured-output/inline-outputs.js";
+import {
+  defineStructuredOutput,
+  type StructuredOutput,
+  type StructuredOutputOptions,
+} from "./structured-output/structured-output.js";
+
+declare const replyType: unique symbol;
+
+/**
+ * An `llm:` URI that carries, for the type checker only, the type of the step's reply: `.to(uri)`
+ * types the body after the step (the answer text, or the structured output's type).
+ */
+export type LlmStepUri<TReply> = string & { readonly [replyType]: TReply };
+
+declare module "@routekit/core" {
+  interface RouteDsl<TBody> {
+    /** Sends to an llm step built with `llm(...)...uri()`: the body becomes its reply, typed. */
+    to<TReply>(uri: LlmStepUri<TReply>): RouteDsl<TReply>;
+  }
+}
 
 /** The options of an LLM step, as written in its `llm:` URI. */
 export interface LlmStepOptions {
@@ -13,13 +35,18 @@ export interface LlmStepOptions {
   allowHeaders?: readonly string[];
   includeContent?: boolean;
   toolErrors?: "safe" | "message";
+  /** The name of a structured output: registered in `llmPlugin({ schemas })`, or made by `output(schema)`. */
+  output?: string;
+  /** How many answers that do not match the output schema are sent back for another try; default 2. */
+  maxOutputRetries?: number;
 }
 
 /**
  * Builds an `llm:` URI fluently: `llm("openai").tools("a", "b").maxIterations(6).uri()` gives
  * `llm:openai?tools=a,b&maxIterations=6`. Each call returns a new builder (no shared state).
+ * `TReply` is the body after the step: the answer text, or with `output(...)` the schema's type.
  */
-export class LlmStepBuilder {
+export class LlmStepBuilder<TReply = string> {
   readonly model: string;
   readonly options: Readonly<LlmStepOptions>;
 
@@ -34,57 +61,79 @@ export class LlmStepBuilder {
     this.options = options;
   }
 
-  #with(options: LlmStepOptions): LlmStepBuilder {
-    return new LlmStepBuilder(this.model, { ...this.options, ...options });
+  #with<TNext = TReply>(options: LlmStepOptions): LlmStepBuilder<TNext> {
+    return new LlmStepBuilder<TNext>(this.model, { ...this.options, ...options });
+  }
+
+  /**
+   * Makes the final answer a validated object: a schema (JSON Schema or Standard Schema, whose
+   * type the reply takes), or the name of one registered with `llmPlugin({ schemas })` (then give
+   * the type: `.output<Order>("order")`). OpenAI gets a strict `json_schema` response format,
+   * Anthropic an answer tool it must call, other models answer with JSON text. Works with tools.
+   */
+  output<TOutput = unknown>(name: string): LlmStepBuilder<TOutput>;
+  output<const TSchema extends ToolInputSchema>(
+    schema: TSchema,
+    options?: StructuredOutputOptions,
+  ): LlmStepBuilder<SchemaOutput<TSchema>>;
+  output(schema: string | ToolInputSchema, options?: StructuredOutputOptions): LlmStepBuilder<unknown> {
+    if (typeof schema === "string") return this.#with({ output: schema });
+    const output: StructuredOutput = defineStructuredOutput(schema, options, `llm("${this.model}").output()`);
+    return this.#with({ output: inlineOutputId(output) });
+  }
+
+  /** How many answers not matching the output schema are sent back with their errors; default 2. */
+  maxOutputRetries(count: number): LlmStepBuilder<TReply> {
+    return this.#with({ maxOutputRetries: count });
   }
 
   /** The tools the model may call, by registry name. */
-  tools(...names: string[]): LlmStepBuilder {
+  tools(...names: string[]): LlmStepBuilder<TReply> {
     return this.#with({ tools: names.flat() });
   }
 
   /** Every tool in the context's registry. */
-  useAllTools(): LlmStepBuilder {
+  useAllTools(): LlmStepBuilder<TReply> {
     return this.#with({ tools: "*" });
   }
 
-  maxIterations(count: number): LlmStepBuilder {
+  maxIterations(count: number): LlmStepBuilder<TReply> {
     return this.#with({ maxIterations: count });
   }
 
-  systemPrompt(text: string): LlmStepBuilder {
+  systemPrompt(text: string): LlmStepBuilder<TReply> {
     return this.#with({ systemPrompt: text });
   }
 
-  temperature(value: number): LlmStepBuilder {
+  temperature(value: number): LlmStepBuilder<TReply> {
     return this.#with({ temperature: value });
   }
 
-  maxTokens(count: number): LlmStepBuilder {
+  maxTokens(count: number): LlmStepBuilder<TReply> {
     return this.#with({ maxTokens: count });
   }
 
   /** A deadline for the whole step in ms. */
-  timeout(ms: number): LlmStepBuilder {
+  timeout(ms: number): LlmStepBuilder<TReply> {
     return this.#with({ timeout: ms });
   }
 
   /** A deadline for each tool call in ms. */
-  toolTimeout(ms: number): LlmStepBuilder {
+  toolTimeout(ms: number): LlmStepBuilder<TReply> {
     return this.#with({ toolTimeout: ms });
   }
 
-  parallelToolCalls(enabled = true): LlmStepBuilder {
+  parallelToolCalls(enabled = true): LlmStepBuilder<TReply> {
     return this.#with({ parallelToolCalls: enabled });
   }
 
   /** Caller headers that tool routes may see (none by default). */
-  allowHeaders(...names: string[]): LlmStepBuilder {
+  allowHeaders(...names: string[]): LlmStepBuilder<TReply> {
     return this.#with({ allowHeaders: names.flat() });
   }
 
   /** Put tool arguments and outputs in events (off by default). */
-  includeContent(enabled = true): LlmStepBuilder {
+  includeContent(enabled = true): LlmStepBuilder<TReply> {
     return this.#with({ includeContent: enabled });
   }
 
@@ -92,19 +141,20 @@ export class LlmStepBuilder {
    * What the model reads of a failed tool call: "safe" (default: internal URLs, addresses, paths and
    * class names removed unless the error declares `expose: true`) or "message" (everything).
    */
-  toolErrors(policy: "safe" | "message"): LlmStepBuilder {
+  toolErrors(policy: "safe" | "message"): LlmStepBuilder<TReply> {
     return this.#with({ toolErrors: policy });
   }
 
   /** The endpoint URI; option values are validated when a route using it is added. */
-  uri(): string {
+  uri(): LlmStepUri<TReply> {
     const query: string[] = [];
     for (const [name, value] of Object.entries(this.options)) {
       if (value === undefined) continue;
       const text = Array.isArray(value) ? value.join(",") : String(value);
       query.push(`${name}=${encodeURIComponent(text).replace(/%2C/g, ",")}`);
     }
-    return query.length === 0 ? `llm:${this.model}` : `llm:${this.model}?${query.join("&")}`;
+    const uri = query.length === 0 ? `llm:${this.model}` : `llm:${this.model}?${query.join("&")}`;
+    return uri as LlmStepUri<TReply>;
   }
 
   toString(): string {
@@ -113,6 +163,6 @@ export class LlmStepBuilder {
 }
 
 /** Starts an LLM step for a model configured in `llmPlugin({ models })`. */
-export function llm(model: string): LlmStepBuilder {
+export function llm(model: string): LlmStepBuilder<string> {
   return new LlmStepBuilder(model);
 }

@@ -3,7 +3,7 @@
  * A conversation is a list of `ChatMessage`; a provider turns a `ModelRequest` into one
  * HTTP call and the reply into a `ModelResponse`.
  */
-import type { Tool } from "./tool-types.js";
+import type { JsonSchema, Tool } from "./tool-types.js";
 
 /** A tool call the model asked for. */
 export interface ToolCall {
@@ -72,6 +72,20 @@ export interface ModelRequest {
   signal?: AbortSignal;
   /** A deadline for each HTTP attempt, overriding the provider's `timeoutMs`. */
   timeoutMs?: number;
+  /**
+   * The final answer must be a JSON object matching `schema`: OpenAI gets a `json_schema`
+   * `response_format`, Anthropic an answer tool named `name` it is made to call, other models
+   * answer with JSON text.
+   */
+  output?: ModelOutputFormat;
+}
+
+/** The format a structured answer must have. */
+export interface ModelOutputFormat {
+  name: string;
+  description: string;
+  /** A JSON Schema whose root is `type: "object"`. */
+  schema: JsonSchema;
 }
 
 /** Why the model stopped, in neutral terms; `rawStopReason` keeps the provider's word. */

@@ -1,5 +1,7 @@
 import { type RouteContext, type RouteDefinition, releaseExchange } from "@routekit/core";
 import { createTool } from "./adapter/create-tool.js";
+import { withValue } from "./adapter/tool-result.js";
+import type { ToolInputSchema } from "./schema/schema-type.js";
 import type { JsonSchema, Tool, ToolCallContext, ToolResult } from "./tool-types.js";
 
 /** What `asLlmTool` records on a route (its `llmTool` aspect). */
@@ -7,6 +9,10 @@ export interface LlmToolAspect {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: JsonSchema;
+  /** The schema as given (a Standard Schema also validates, and transforms, the arguments). */
+  readonly input?: ToolInputSchema;
+  /** Who is checked against the schema: every caller (default) or only calls from an llm step. */
+  readonly validate?: "always" | "model-only";
 }
 
 /** Headers a tool route always receives. */
@@ -50,12 +56,17 @@ export function createRouteTool(context: RouteContext, route: RouteDefinition, a
       const error = exchange.error;
       return { isError: true, output: JSON.stringify({ error: `${error.name}: ${error.message}` }), error };
     }
-    return { isError: false, output: renderToolOutput(exchange.body), metadata: { routeId: route.id } };
+    const result = {
+      isError: false,
+      output: renderToolOutput(exchange.body),
+      metadata: { routeId: route.id },
+    };
+    return withValue<unknown>(result, exchange.body);
   };
   return createTool({
     name: aspect.name,
     description: aspect.description,
-    inputSchema: aspect.inputSchema,
+    inputSchema: aspect.input ?? aspect.inputSchema,
     source: "route",
     original: { routeId: route.id, uri },
     execute,

@@ -3,15 +3,33 @@
  * renderers, argument validation and the registry, without the providers or the LLM step.
  */
 
-export type { ToolDefinition } from "./adapter/create-tool.js";
+export type {
+  ToolArguments,
+  ToolCallArguments,
+  ToolDefinition,
+  ToolValue,
+} from "./adapter/create-tool.js";
 export { createTool } from "./adapter/create-tool.js";
 export type { AnthropicToolDefinition, OpenAiToolDefinition } from "./adapter/render.js";
 export { renderAnthropicTool, renderOpenAiTool } from "./adapter/render.js";
+export type { ToolHandlerOf, ToolObject, ToolParamsObject, UntypedToolObject } from "./adapter/to-tool.js";
 export { toTool, toTools } from "./adapter/to-tool.js";
 // Routes as tools: `.asLlmTool(name, options)` and `context.tools`.
-export { type AsLlmToolOptions, toolRegistryOf } from "./as-llm-tool.js";
-export type { LlmErrorCode, ModelRequestErrorOptions, ToolExecutionErrorOptions } from "./errors.js";
-export { LLM_ERROR_CODES, LlmError, ModelRequestError, ToolExecutionError } from "./errors.js";
+export { type AsLlmToolOptions, type LlmToolBody, toolRegistryOf } from "./as-llm-tool.js";
+export type {
+  LlmErrorCode,
+  ModelRequestErrorOptions,
+  SchemaIssue,
+  ToolExecutionErrorOptions,
+} from "./errors.js";
+export {
+  LLM_ERROR_CODES,
+  LlmError,
+  ModelRequestError,
+  OutputValidationError,
+  type OutputValidationErrorOptions,
+  ToolExecutionError,
+} from "./errors.js";
 export {
   createRouteTool,
   type LlmToolAspect,
@@ -21,7 +39,9 @@ export {
 } from "./route-tool.js";
 export type { JsonSchemaDraft } from "./schema/compile-schema.js";
 export { validateSchema } from "./schema/compile-schema.js";
-export type { ToolParam, ToolParams } from "./schema/params-shorthand.js";
+export type { FromJsonSchema, SchemaMode, Simplify } from "./schema/json-schema-type.js";
+export type { FromToolParams, ToolParam, ToolParams } from "./schema/params-shorthand.js";
+export type { SchemaInput, SchemaOutput, ToolInputSchema } from "./schema/schema-type.js";
 export type {
   StandardSchemaV1,
   StandardSchemaV1Issue,
@@ -31,6 +51,12 @@ export type {
 export { isStandardSchema, toJsonSchema } from "./schema/standard-schema.js";
 export type { ArgumentsValidation } from "./schema/standard-validation.js";
 export { validateToolArguments, validateToolArgumentsAsync } from "./schema/validate-arguments.js";
-export { ToolRegistry } from "./tool-registry.js";
+export {
+  type LlmToolTypes,
+  type ToolArgumentsFor,
+  type ToolOutputFor,
+  ToolRegistry,
+  type ToolTypes,
+} from "./tool-registry.js";
 export type { JsonSchema, Tool, ToolCallContext, ToolResult, ToolSource } from "./tool-types.js";
 export { TOOL_NAME_PATTERN } from "./tool-types.js";

@@ -1,7 +1,46 @@
+import type { ToolCallArguments, ToolValue } from "./adapter/create-tool.js";
 import { describeValue } from "./adapter/describe-value.js";
-import { toTool } from "./adapter/to-tool.js";
+import { type ToolObject, type ToolParamsObject, toTool, type UntypedToolObject } from "./adapter/to-tool.js";
 import { LlmError } from "./errors.js";
-import type { Tool } from "./tool-types.js";
+import type { FromToolParams, ToolParams } from "./schema/params-shorthand.js";
+import type { SchemaInput, ToolInputSchema } from "./schema/schema-type.js";
+import { callTool } from "./tool-call.js";
+import type { Tool, ToolCallContext } from "./tool-types.js";
+
+/**
+ * The argument and result types of tools known by name, for `context.tools.call("name", args)`.
+ * Empty here; a program adds its tools by declaration merging:
+ *
+ * ```ts
+ * declare module "@routekit/llm" {
+ *   interface LlmToolTypes {
+ *     get_weather: ToolTypes<typeof weatherInput, string>;
+ *   }
+ * }
+ * ```
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging
+export interface LlmToolTypes {}
+
+/** One entry of `LlmToolTypes`: what a tool accepts (from its schema) and what it produces. */
+export interface ToolTypes<TSchema extends ToolInputSchema, TOutput = unknown> {
+  input: SchemaInput<TSchema>;
+  output: TOutput;
+}
+
+/** The arguments `call(name, ...)` takes: typed for names in `LlmToolTypes`, an object otherwise. */
+export type ToolArgumentsFor<TName extends string> = TName extends keyof LlmToolTypes
+  ? LlmToolTypes[TName] extends { input: infer TInput }
+    ? TInput
+    : Record<string, unknown>
+  : Record<string, unknown>;
+
+/** What `call(name, ...)` resolves with: typed for names in `LlmToolTypes`, unknown otherwise. */
+export type ToolOutputFor<TName extends string> = TName extends keyof LlmToolTypes
+  ? LlmToolTypes[TName] extends { output: infer TOutput }
+    ? TOutput
+    : unknown
+  : unknown;
 
 /**
  * The tools one context can call, by name. Every value registered goes through `toTool`; names are
@@ -15,7 +54,19 @@ export class ToolRegistry {
     for (const tool of tools) this.register(tool);
   }
 
-  /** Adapts `value` with `toTool` and adds it; a name already taken is `TOOL_DUPLICATE`. */
+  /**
+   * Adapts `value` with `toTool` and adds it; a name already taken is `TOOL_DUPLICATE`. Returns the
+   * tool, typed from its schema: a handle for `call(tool, args)`.
+   */
+  register<TInput, TOutput>(value: Tool<TInput, TOutput>): Tool<TInput, TOutput>;
+  register<const TParams extends ToolParams, TOutput>(
+    value: ToolParamsObject<TParams, TOutput>,
+  ): Tool<FromToolParams<TParams, "input">, ToolValue<TOutput>>;
+  register<const TSchema extends ToolInputSchema, TOutput>(
+    value: ToolObject<TSchema, TOutput>,
+  ): Tool<ToolCallArguments<TSchema>, ToolValue<TOutput>>;
+  register<TOutput>(value: UntypedToolObject<TOutput>): Tool<Record<string, unknown>, ToolValue<TOutput>>;
+  register(value: unknown): Tool;
   register(value: unknown): Tool {
     const tool = toTool(value);
     const existing = this.#tools.get(tool.name);
@@ -28,6 +79,32 @@ export class ToolRegistry {
     }
     this.#tools.set(tool.name, tool);
     return tool;
+  }
+
+  /**
+   * Calls a tool outside any LLM step: validates `args` against its schema (an invalid call rejects
+   * with `ToolExecutionError` `TOOL_ARGUMENTS_INVALID` listing every failing path), runs it and
+   * resolves with its value (a tool route's reply body, a handler's return value, or the output
+   * text). A failed call rejects with its error. Typed by a tool handle, or by the name's entry in
+   * `LlmToolTypes`.
+   */
+  call<TInput, TOutput>(
+    tool: Tool<TInput, TOutput>,
+    args: TInput,
+    context?: ToolCallContext,
+  ): Promise<TOutput>;
+  call<TName extends string>(
+    name: TName,
+    args: ToolArgumentsFor<TName>,
+    context?: ToolCallContext,
+  ): Promise<ToolOutputFor<TName>>;
+  call(target: string | Tool, args: unknown, context?: ToolCallContext): Promise<unknown> {
+    if (typeof target === "string") {
+      const tool = this.#tools.get(target);
+      if (tool === undefined) return Promise.reject(this.#notFound([target]));
+      return callTool(tool, args, context);
+    }
+    return callTool(toTool(target), args, context);
   }
 
   /** Removes the tool named `name`; false when there was none. */

@@ -10,7 +10,7 @@ export type JsonSchema = { readonly [key: string]: unknown };
 export type ToolSource = "route" | "http" | "native";
 
 /** What a tool call gives back. Errors are results the model reads, not exceptions. */
-export interface ToolResult {
+export interface ToolResult<TValue = unknown> {
   output: string;
   isError: boolean;
   metadata?: Record<string, unknown>;
@@ -19,6 +19,12 @@ export interface ToolResult {
    * reads of it (its `toolErrors` policy) and reports the whole error in events and the log.
    */
   error?: Error;
+  /**
+   * The value behind `output` when the tool produced one (what a handler returned, a tool route's
+   * reply body); `context.tools.call` resolves with it. Results made by routekit carry it as a
+   * non-enumerable property, so it stays out of JSON, events and equality checks.
+   */
+  value?: TValue;
 }
 
 /** Per-call information handed to `Tool.execute`. */
@@ -33,15 +39,19 @@ export interface ToolCallContext {
   headers?: Record<string, unknown>;
 }
 
-/** The one interface the LLM step and every adapter speak. */
-export interface Tool {
+/**
+ * The one interface the LLM step and every adapter speak. `TInput` is what `execute` accepts
+ * (inferred from the tool's schema by `createTool`, `toTool` and `context.tools.register`),
+ * `TOutput` what a successful call produces.
+ */
+export interface Tool<TInput = Record<string, unknown>, TOutput = unknown> {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly source: ToolSource;
   /** What this tool was adapted from (the route id, the original object, the options). */
   readonly original?: unknown;
-  execute(args: Record<string, unknown>, context?: ToolCallContext): Promise<ToolResult>;
+  execute(args: TInput, context?: ToolCallContext): Promise<ToolResult<TOutput>>;
 }
 
 /** Tool names accepted by OpenAI and Anthropic alike. */

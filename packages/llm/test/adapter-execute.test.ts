@@ -75,6 +75,7 @@ describe("adapted execute: errors become results", () => {
       params: { query: { required: true }, max_results: { type: "integer" } },
       execute: handler,
     });
+    // @ts-expect-error: the arguments are wrong on purpose (query is missing)
     expect(await tool.execute({ max_results: 1.5 })).toEqual({
       output:
         "invalid arguments for tool 'search': must have required property 'query'; /max_results must be integer",

@@ -28,6 +28,8 @@ export class HttpFetchTool extends RouteBuilder {
       .asLlmTool("http_fetch", {
         description: wrapper.description ?? DESCRIPTION,
         input: HTTP_FETCH_INPUT_SCHEMA,
+        // The step checks its input for every caller, naming the tool and the key.
+        validate: "model-only",
       })
       .httpFetch(step);
   }

@@ -29,7 +29,11 @@ export class JsonPathTool extends RouteBuilder {
     const { wrapper, step } = this.#options;
     const input = step.path === undefined ? JSON_PATH_INPUT_SCHEMA : JSON_PATH_DOCUMENT_INPUT_SCHEMA;
     this.from(wrapper.endpointUri ?? "direct:llm.json_path")
-      .asLlmTool("json_path", { description: wrapper.description ?? DESCRIPTION, input })
+      .asLlmTool("json_path", {
+        description: wrapper.description ?? DESCRIPTION,
+        input,
+        validate: "model-only",
+      })
       .jsonPath(step);
   }
 }

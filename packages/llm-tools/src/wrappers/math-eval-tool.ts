@@ -27,6 +27,8 @@ export class MathEvalTool extends RouteBuilder {
       .asLlmTool("math_eval", {
         description: wrapper.description ?? DESCRIPTION,
         input: MATH_EVAL_INPUT_SCHEMA,
+        // The step checks its input for every caller, naming the tool and the key.
+        validate: "model-only",
       })
       .mathEval(step);
   }

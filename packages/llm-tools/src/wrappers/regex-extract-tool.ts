@@ -37,6 +37,8 @@ export class RegexExtractTool extends RouteBuilder {
       .asLlmTool("regex_extract", {
         description: wrapper.description ?? DESCRIPTION,
         input: omitInputKeys(REGEX_EXTRACT_INPUT_SCHEMA, fixed),
+        // The step checks its input for every caller, naming the tool and the key.
+        validate: "model-only",
       })
       .regexExtract(step);
   }

@@ -37,6 +37,8 @@ export class TavilyWebSearchTool extends RouteBuilder {
       .asLlmTool("web_search", {
         description: wrapper.description ?? DESCRIPTION,
         input: WEB_SEARCH_INPUT_SCHEMA,
+        // The step checks its input for every caller, naming the tool and the key.
+        validate: "model-only",
       })
       .tavilyWebSearch(step);
   }

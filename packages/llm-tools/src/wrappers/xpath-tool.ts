@@ -29,7 +29,7 @@ export class XPathTool extends RouteBuilder {
     const { wrapper, step } = this.#options;
     const input = step.xpath === undefined ? XPATH_INPUT_SCHEMA : XPATH_DOCUMENT_INPUT_SCHEMA;
     this.from(wrapper.endpointUri ?? "direct:llm.xpath")
-      .asLlmTool("xpath", { description: wrapper.description ?? DESCRIPTION, input })
+      .asLlmTool("xpath", { description: wrapper.description ?? DESCRIPTION, input, validate: "model-only" })
       .xpath(step);
   }
 }

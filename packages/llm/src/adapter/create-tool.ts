@@ -1,11 +1,10 @@
 import { LlmError } from "../errors.js";
 import { validateSchema } from "../schema/compile-schema.js";
 import { resolveInputSchema } from "../schema/input-schema.js";
-import type { StandardSchemaV1 } from "../schema/standard-schema.js";
+import type { SchemaInput, SchemaOutput, ToolInputSchema } from "../schema/schema-type.js";
 import { attachStandardSchema } from "../schema/standard-validation.js";
 import { isValidatedFor, validateToolArgumentsAsync } from "../schema/validate-arguments.js";
 import {
-  type JsonSchema,
   TOOL_NAME_PATTERN,
   type Tool,
   type ToolCallContext,
@@ -15,16 +14,41 @@ import {
 import { runToolHandler } from "./run-tool-handler.js";
 import { errorResult } from "./tool-result.js";
 
-/** Everything needed to make a `Tool`; `execute` may return anything and may throw. */
-export interface ToolDefinition {
+/**
+ * Everything needed to make a `Tool`; `execute` may return anything and may throw. Its arguments
+ * are typed by `inputSchema` (a Standard Schema's output type, or a JSON Schema's written inline
+ * or `as const`).
+ */
+export interface ToolDefinition<
+  TSchema extends ToolInputSchema | undefined = ToolInputSchema | undefined,
+  TOutput = unknown,
+> {
   name: string;
   description?: string;
   /** A JSON Schema object (root `type: "object"`) or a Standard Schema; none means no arguments. */
-  inputSchema?: JsonSchema | StandardSchemaV1;
-  execute: (args: Record<string, unknown>, context: ToolCallContext) => unknown;
+  inputSchema?: TSchema;
+  execute: (args: ToolArguments<TSchema>, context: ToolCallContext) => TOutput;
   source?: ToolSource;
   original?: unknown;
 }
+
+/** The arguments a tool's handler receives: validated against its schema (an object without one). */
+export type ToolArguments<TSchema> = TSchema extends undefined
+  ? Record<string, unknown>
+  : unknown extends SchemaOutput<TSchema>
+    ? Record<string, unknown>
+    : SchemaOutput<TSchema>;
+
+/** The arguments a caller sends to a tool (before defaults and transforms of its schema). */
+export type ToolCallArguments<TSchema> = TSchema extends undefined
+  ? Record<string, unknown>
+  : unknown extends SchemaInput<TSchema>
+    ? Record<string, unknown>
+    : SchemaInput<TSchema>;
+
+/** What a call of a handler returning `TOutput` resolves to: its value, or a returned ToolResult's value. */
+export type ToolValue<TOutput> =
+  Awaited<TOutput> extends ToolResult<infer TValue> ? TValue : Awaited<TOutput>;
 
 const CREATED = Symbol("routekit.tool");
 
@@ -39,6 +63,9 @@ export function isCreatedTool(value: unknown): value is Tool {
  * the value `validateToolArguments` already produced for this tool), the result is
  * always a `ToolResult`, errors become error results and `context.timeoutMs`/`signal` are honoured.
  */
+export function createTool<const TSchema extends ToolInputSchema | undefined = undefined, TOutput = unknown>(
+  definition: ToolDefinition<TSchema, TOutput>,
+): Tool<ToolCallArguments<TSchema>, ToolValue<TOutput>>;
 export function createTool(definition: ToolDefinition): Tool {
   const name = checkToolName(definition.name);
   const description = definition.description ?? "";
@@ -68,7 +95,11 @@ export function createTool(definition: ToolDefinition): Tool {
         ? { ok: true as const, value: args }
         : await validateToolArgumentsAsync(tool, args);
       if (!checked.ok) return errorResult(checked.message);
-      return runToolHandler(name, (handlerContext) => handler(checked.value, handlerContext), context);
+      return runToolHandler(
+        name,
+        (handlerContext) => handler(checked.value as ToolArguments<ToolInputSchema>, handlerContext),
+        context,
+      );
     },
   };
   Object.defineProperty(tool, CREATED, { value: true });

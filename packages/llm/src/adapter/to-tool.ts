@@ -1,10 +1,23 @@
 import { LlmError } from "../errors.js";
 import { validateSchema } from "../schema/compile-schema.js";
 import { normalizeInputSchema } from "../schema/input-schema.js";
-import { isJsonSchemaLike, paramsToJsonSchema } from "../schema/params-shorthand.js";
+import {
+  type FromToolParams,
+  isJsonSchemaLike,
+  paramsToJsonSchema,
+  type ToolParams,
+} from "../schema/params-shorthand.js";
+import type { ToolInputSchema } from "../schema/schema-type.js";
 import { isStandardSchema } from "../schema/standard-schema.js";
 import type { JsonSchema, Tool, ToolCallContext } from "../tool-types.js";
-import { checkToolName, createTool, isCreatedTool } from "./create-tool.js";
+import {
+  checkToolName,
+  createTool,
+  isCreatedTool,
+  type ToolArguments,
+  type ToolCallArguments,
+  type ToolValue,
+} from "./create-tool.js";
 import { describeValue } from "./describe-value.js";
 
 const EXPECTED = "expected an object with name and execute/call, a tool class, or a route tool";
@@ -14,12 +27,50 @@ const SOURCES: readonly unknown[] = ["route", "http", "native"];
 
 type Handler = (args: Record<string, unknown>, context: ToolCallContext) => unknown;
 
+/** A tool's handler under any of the names `toTool` reads: `execute`, `handler` or `call`. */
+export type ToolHandlerOf<TArgs, TOutput> =
+  | { execute: (args: TArgs, context: ToolCallContext) => TOutput }
+  | { handler: (args: TArgs, context: ToolCallContext) => TOutput }
+  | { call: (args: TArgs, context: ToolCallContext) => TOutput };
+
+/** The plain-object tool shapes `toTool` types from their schema. */
+export type ToolObject<TSchema extends ToolInputSchema, TOutput> = { name: string; description?: string } & (
+  | { inputSchema: TSchema }
+  | { parameters: TSchema }
+  | { params: TSchema }
+) &
+  ToolHandlerOf<ToolArguments<TSchema>, TOutput>;
+
+/** A tool object using the `params` shorthand: `{ city: { type: "string", required: true } }`. */
+export type ToolParamsObject<TParams extends ToolParams, TOutput> = {
+  name: string;
+  description?: string;
+  params: TParams;
+} & ToolHandlerOf<FromToolParams<TParams>, TOutput>;
+
+/** A tool object without a schema: it takes an object of any arguments. */
+export type UntypedToolObject<TOutput> = { name: string; description?: string } & ToolHandlerOf<
+  Record<string, unknown>,
+  TOutput
+>;
+
 /**
  * Adapts any tool shape into a `Tool`: an object with `name` and `execute`/`handler`/`call` (a
  * plain object or a class instance, with `params` shorthand, `inputSchema` or `parameters`), a
  * class (instantiated with no arguments), or an existing `Tool` (returned as is). Idempotent.
  * Anything else throws `LlmError` `TOOL_INVALID` naming what it got.
  */
+export function toTool<TInput, TOutput>(value: Tool<TInput, TOutput>): Tool<TInput, TOutput>;
+export function toTool<const TParams extends ToolParams, TOutput>(
+  value: ToolParamsObject<TParams, TOutput>,
+): Tool<FromToolParams<TParams, "input">, ToolValue<TOutput>>;
+export function toTool<const TSchema extends ToolInputSchema, TOutput>(
+  value: ToolObject<TSchema, TOutput>,
+): Tool<ToolCallArguments<TSchema>, ToolValue<TOutput>>;
+export function toTool<TOutput>(
+  value: UntypedToolObject<TOutput>,
+): Tool<Record<string, unknown>, ToolValue<TOutput>>;
+export function toTool(value: unknown): Tool;
 export function toTool(value: unknown): Tool {
   if (isCreatedTool(value)) return value;
   if (typeof value === "function") {

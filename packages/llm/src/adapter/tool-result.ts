@@ -18,10 +18,10 @@ export function isToolResult(value: unknown): value is ToolResult {
  */
 export function toToolResult(toolName: string, value: unknown): ToolResult {
   if (isToolResult(value)) return value;
-  if (typeof value === "string") return { output: value, isError: false };
+  if (typeof value === "string") return withValue({ output: value, isError: false }, value);
   if (value === undefined) return { output: "", isError: false };
   try {
-    return { output: JSON.stringify(value) ?? "", isError: false };
+    return withValue({ output: JSON.stringify(value) ?? "", isError: false }, value);
   } catch (error) {
     return {
       output: `tool '${toolName}' returned a value that cannot be written as JSON: ${errorText(error)}`,
@@ -39,4 +39,13 @@ export function errorText(error: unknown): string {
 /** A failed call as a `ToolResult`. */
 export function errorResult(output: string): ToolResult {
   return { output, isError: true };
+}
+
+/**
+ * Attaches the value behind a result's output as `value`, not enumerable: it stays out of JSON,
+ * events and equality checks of the result, and `context.tools.call` reads it.
+ */
+export function withValue<TValue>(result: ToolResult<TValue>, value: TValue): ToolResult<TValue> {
+  Object.defineProperty(result, "value", { value, enumerable: false, writable: true, configurable: true });
+  return result;
 }

@@ -42,7 +42,19 @@ export function toAnthropicBody(request: ModelRequest, model: string, defaultMax
   }
   const body: WireObject = { model, max_tokens: request.maxTokens ?? defaultMaxTokens, messages };
   if (system !== "") body.system = system;
-  if (request.tools.length > 0) {
+  if (request.output !== undefined) {
+    // The answer is a tool the model must call: alone when there are no other tools, else any tool.
+    const answerTool = {
+      name: request.output.name,
+      description: request.output.description,
+      input_schema: request.output.schema,
+    };
+    body.tools = [...request.tools.map(renderTool), answerTool];
+    body.tool_choice =
+      request.tools.length === 0
+        ? { type: "tool", name: request.output.name }
+        : { type: "any", ...(request.parallelToolCalls === false && { disable_parallel_tool_use: true }) };
+  } else if (request.tools.length > 0) {
     body.tools = request.tools.map(renderTool);
     if (request.parallelToolCalls === false)
       body.tool_choice = { type: "auto", disable_parallel_tool_use: true };

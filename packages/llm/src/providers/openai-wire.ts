@@ -7,6 +7,7 @@ import type {
   ToolCall,
 } from "../model-types.js";
 import type { Tool } from "../tool-types.js";
+import { openAiResponseFormat } from "./openai-response-format.js";
 import { isWireObject, responseShapeError, tokenCount, type WireObject } from "./wire-shape.js";
 
 /** Options of the Chat Completions body that come from the provider rather than the request. */
@@ -26,6 +27,7 @@ export function toOpenAiBody(request: ModelRequest, options: OpenAiBodyOptions):
   }
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.maxTokens !== undefined) body[options.maxTokensParameter] = request.maxTokens;
+  if (request.output !== undefined) body.response_format = openAiResponseFormat(request.output);
   return body;
 }
 

@@ -18,6 +18,8 @@ const OPTIONS: Options = {
   allErrors: true,
   // Undeclared arguments are dropped wherever the schema says `additionalProperties: false`.
   removeAdditional: true,
+  // A property's `default` fills it in when it is missing: the tool sees the defaulted value.
+  useDefaults: true,
   // Unknown keywords are errors; type and tuple hints are not (generated schemas trip them).
   strictSchema: true,
   strictTypes: false,

@@ -1,5 +1,6 @@
 import { LlmError } from "../errors.js";
 import type { JsonSchema } from "../tool-types.js";
+import type { FromJsonSchema, SchemaMode, Simplify } from "./json-schema-type.js";
 
 /**
  * One argument in the `params` shorthand: `type` defaults to "string", `desc` is an alias of
@@ -18,6 +19,36 @@ export interface ToolParam {
 
 /** The `params` shorthand: argument name to its description. */
 export type ToolParams = Readonly<Record<string, ToolParam>>;
+
+type ParamType<TParam, TMode extends SchemaMode> = TParam extends { readonly type: unknown }
+  ? FromJsonSchema<TParam, TMode>
+  : TParam extends { readonly enum: readonly (infer TValue)[] }
+    ? TValue
+    : string;
+
+type IsPresent<TParam, TMode extends SchemaMode> = TParam extends { readonly required: true }
+  ? true
+  : TMode extends "output"
+    ? TParam extends { readonly default: unknown }
+      ? true
+      : false
+    : false;
+
+/**
+ * The arguments the `params` shorthand describes: each key typed by its `type` (default string),
+ * required when `required: true` (or, for `"output"`, when it has a `default`), optional otherwise.
+ */
+export type FromToolParams<TParams, TMode extends SchemaMode = "output"> = Simplify<
+  {
+    -readonly [TKey in keyof TParams as IsPresent<TParams[TKey], TMode> extends true
+      ? TKey
+      : never]-?: ParamType<TParams[TKey], TMode>;
+  } & {
+    -readonly [TKey in keyof TParams as IsPresent<TParams[TKey], TMode> extends true
+      ? never
+      : TKey]?: ParamType<TParams[TKey], TMode>;
+  }
+>;
 
 /** True when `params` is a JSON Schema rather than the shorthand (its `type` or `$schema` is text). */
 export function isJsonSchemaLike(params: Record<string, unknown>): boolean {

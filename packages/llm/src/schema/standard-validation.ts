@@ -1,10 +1,11 @@
+import type { SchemaIssue } from "../errors.js";
 import type { Tool } from "../tool-types.js";
 import type { StandardSchemaV1, StandardSchemaV1Issue, StandardSchemaV1Result } from "./standard-schema.js";
 
-/** The outcome of validating tool arguments. */
+/** The outcome of validating tool arguments; a failure lists every issue and says them all in `message`. */
 export type ArgumentsValidation =
   | { ok: true; value: Record<string, unknown> }
-  | { ok: false; message: string };
+  | { ok: false; message: string; issues: SchemaIssue[] };
 
 const standardSchemas = new WeakMap<Tool, StandardSchemaV1>();
 const asynchronousSchemas = new WeakSet<StandardSchemaV1>();
@@ -58,31 +59,45 @@ export async function validateWithStandardSchema(
 
 function failedToRun(tool: Tool, error: unknown): ArgumentsValidation {
   const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return { ok: false, message: `the input schema of tool '${tool.name}' failed while validating: ${reason}` };
+  const message = `the input schema of tool '${tool.name}' failed while validating: ${reason}`;
+  return { ok: false, message, issues: [{ path: "", message: `schema failed while validating: ${reason}` }] };
 }
 
 function fromOutcome(tool: Tool, outcome: StandardSchemaV1Result<unknown>): ArgumentsValidation {
   if (outcome.issues !== undefined) {
-    const reasons = outcome.issues.map(describeIssue);
-    return { ok: false, message: `invalid arguments for tool '${tool.name}': ${reasons.join("; ")}` };
+    const issues = outcome.issues.map(toSchemaIssue);
+    return {
+      ok: false,
+      message: `invalid arguments for tool '${tool.name}': ${describeIssues(issues)}`,
+      issues,
+    };
   }
   const value = outcome.value;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    const reason = `its schema produced ${typeof value}, not an object`;
     return {
       ok: false,
-      message: `invalid arguments for tool '${tool.name}': its schema produced ${typeof value}, not an object`,
+      message: `invalid arguments for tool '${tool.name}': ${reason}`,
+      issues: [{ path: "", message: reason }],
     };
   }
   return { ok: true, value: value as Record<string, unknown> };
 }
 
-function describeIssue(issue: StandardSchemaV1Issue): string {
-  if (issue.path === undefined || issue.path.length === 0) return issue.message;
+/** A Standard Schema issue as a `SchemaIssue` (its path as a JSON Pointer). */
+export function toSchemaIssue(issue: StandardSchemaV1Issue): SchemaIssue {
+  if (issue.path === undefined || issue.path.length === 0) return { path: "", message: issue.message };
   const pointer = issue.path
     .map((segment) => {
       const key = typeof segment === "object" && segment !== null ? segment.key : segment;
       return `/${String(key).replaceAll("~", "~0").replaceAll("/", "~1")}`;
     })
     .join("");
-  return `${pointer} ${issue.message}`;
+  return { path: pointer, message: issue.message };
+}
+
+/** Issues as one text: `/a must be number; /b is required` (a repeated line said once). */
+export function describeIssues(issues: readonly SchemaIssue[]): string {
+  const lines = issues.map((issue) => (issue.path === "" ? issue.message : `${issue.path} ${issue.message}`));
+  return [...new Set(lines)].join("; ");
 }

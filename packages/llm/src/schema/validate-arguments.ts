@@ -1,8 +1,10 @@
 import type { ErrorObject } from "ajv";
+import type { SchemaIssue } from "../errors.js";
 import type { Tool } from "../tool-types.js";
 import { compileSchema } from "./compile-schema.js";
 import {
   type ArgumentsValidation,
+  describeIssues,
   standardSchemaOf,
   validateWithStandardSchema,
   validateWithStandardSchemaNow,
@@ -50,24 +52,31 @@ function remember(tool: Tool, outcome: ArgumentsValidation): ArgumentsValidation
 function validateAgainstJsonSchema(tool: Tool, args: unknown): ArgumentsValidation {
   const prefix = `invalid arguments for tool '${tool.name}'`;
   if (typeof args !== "object" || args === null || Array.isArray(args)) {
-    return { ok: false, message: `${prefix}: expected a JSON object of arguments, got ${kindOf(args)}` };
+    const reason = `expected a JSON object of arguments, got ${kindOf(args)}`;
+    return { ok: false, message: `${prefix}: ${reason}`, issues: [{ path: "", message: reason }] };
   }
   let validate: ReturnType<typeof compileSchema>;
   try {
     validate = compileSchema(tool.inputSchema, tool.name);
   } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, message, issues: [{ path: "", message }] };
   }
   let copy: Record<string, unknown>;
   try {
     copy = structuredClone(args) as Record<string, unknown>;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, message: `${prefix}: arguments must be plain JSON data (${reason})` };
+    const reason = `arguments must be plain JSON data (${error instanceof Error ? error.message : String(error)})`;
+    return { ok: false, message: `${prefix}: ${reason}`, issues: [{ path: "", message: reason }] };
   }
   if (validate(copy)) return { ok: true, value: copy };
-  const reasons = (validate.errors ?? []).map(describeError);
-  return { ok: false, message: `${prefix}: ${[...new Set(reasons)].join("; ")}` };
+  const issues = issuesOf(validate.errors);
+  return { ok: false, message: `${prefix}: ${describeIssues(issues)}`, issues };
+}
+
+/** ajv's errors as `SchemaIssue`s, each with its path and a message naming allowed values. */
+export function issuesOf(errors: readonly ErrorObject[] | null | undefined): SchemaIssue[] {
+  return (errors ?? []).map((error) => ({ path: error.instancePath, message: describeError(error) }));
 }
 
 function describeError(error: ErrorObject): string {
@@ -77,7 +86,7 @@ function describeError(error: ErrorObject): string {
     if (Array.isArray(allowed)) reason += ` (${allowed.map((value) => JSON.stringify(value)).join(", ")})`;
   }
   if (error.keyword === "const") reason += ` (${JSON.stringify(error.params.allowedValue)})`;
-  return error.instancePath === "" ? reason : `${error.instancePath} ${reason}`;
+  return reason;
 }
 
 function kindOf(value: unknown): string {

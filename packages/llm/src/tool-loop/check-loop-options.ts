@@ -18,7 +18,10 @@ export function checkLoopOptions(options: RunToolLoopOptions): void {
   } else if (!Array.isArray(input) || input.length === 0) {
     throw invalid("input", "a non-empty prompt or a message list", describe(input));
   }
-  const { maxIterations, toolTimeoutMs, timeoutMs } = options;
+  const { maxIterations, toolTimeoutMs, timeoutMs, maxOutputRetries } = options;
+  if (maxOutputRetries !== undefined && (!Number.isInteger(maxOutputRetries) || maxOutputRetries < 0)) {
+    throw invalid("maxOutputRetries", "an integer >= 0", String(maxOutputRetries));
+  }
   if (maxIterations !== undefined && (!Number.isInteger(maxIterations) || maxIterations < 1)) {
     throw invalid("maxIterations", "an integer >= 1", String(maxIterations));
   }

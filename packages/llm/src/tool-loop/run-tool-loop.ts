@@ -1,4 +1,4 @@
-import { LlmError } from "../errors.js";
+import { LlmError, OutputValidationError } from "../errors.js";
 import type {
   ChatMessage,
   ModelRequest,
@@ -7,6 +7,9 @@ import type {
   ToolCall,
   ToolCallResult,
 } from "../model-types.js";
+import { withAnswerTool } from "../structured-output/answer-tools.js";
+import { checkOutput } from "../structured-output/check-output.js";
+import { readAnswer, refusalMessage } from "../structured-output/read-answer.js";
 import { checkLoopOptions } from "./check-loop-options.js";
 import { executeToolCall, type ToolCallEnvironment } from "./execute-tool-call.js";
 import { createRunDeadline, type RunDeadline } from "./run-deadline.js";
@@ -27,8 +30,14 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
   const deadline = createRunDeadline(options.signal, options.timeoutMs);
   const signal = deadline?.signal;
   const parallel = options.parallelToolCalls ?? true;
+  const { output } = options;
+  const outputFormat =
+    output === undefined
+      ? undefined
+      : { name: output.name, description: output.description, schema: output.schema };
+  let refusals = 0;
   const environment: ToolCallEnvironment = {
-    tools,
+    tools: output === undefined ? tools : withAnswerTool(tools, output),
     signal,
     toolTimeoutMs: options.toolTimeoutMs,
     headers: options.toolContext?.headers,
@@ -63,11 +72,29 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
         parallelToolCalls: toolList.length > 0 ? parallel : undefined,
         signal,
       };
+      if (outputFormat !== undefined) request.output = outputFormat;
       const response = await callModel(options, request, iteration, deadline);
       usage.inputTokens += response.usage.inputTokens;
       usage.outputTokens += response.usage.outputTokens;
       messages.push(response.assistant);
       if (response.text !== "") lastText = response.text;
+      const answer = output === undefined ? undefined : readAnswer(response, output);
+      if (output !== undefined && answer !== undefined) {
+        const checked = await checkOutput(output, answer.answer);
+        if (checked.ok) {
+          return { ...finish(JSON.stringify(checked.value), "stop", iteration), output: checked.value };
+        }
+        refusals += 1;
+        if (refusals > (options.maxOutputRetries ?? 2)) {
+          throw new OutputValidationError(
+            `runToolLoop: the answer does not match output '${output.name}' after ${refusals} attempt(s) ` +
+              `(model ${model.provider}/${model.model}): ${checked.message}`,
+            { outputName: output.name, issues: checked.issues, attempts: refusals },
+          );
+        }
+        messages.push(refusalMessage(output, answer, checked.message));
+        continue;
+      }
       const calls = response.toolCalls;
       if (calls.length === 0) return finish(response.text, loopStopReason(response.stopReason), iteration);
       let results: ToolCallResult[];
@@ -78,7 +105,15 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
       }
       toolCalls += calls.length;
       messages.push({ role: "tool", results });
-      if (iteration >= maxIterations) return finish(lastText, "max_iterations", iteration);
+      if (iteration >= maxIterations) {
+        if (output !== undefined) {
+          throw new LlmError(
+            "LOOP_LIMIT",
+            `runToolLoop: maxIterations (${maxIterations}) model calls were made before an answer matching output '${output.name}'`,
+          );
+        }
+        return finish(lastText, "max_iterations", iteration);
+      }
     }
   } finally {
     deadline?.dispose();

@@ -1,4 +1,5 @@
 import type { ChatMessage, LanguageModel, ModelStopReason, TokenUsage } from "../model-types.js";
+import type { StructuredOutput } from "../structured-output/structured-output.js";
 import type { Tool, ToolCallContext } from "../tool-types.js";
 import type { ToolErrorPolicy } from "./tool-error-policy.js";
 
@@ -32,6 +33,14 @@ export interface RunToolLoopOptions {
   toolErrors?: ToolErrorPolicy;
   /** Receives the whole error of every tool call that threw or whose route failed (for logs). */
   onToolError?: (error: Error, toolName: string, callId: string) => void;
+  /**
+   * The final answer must match this schema (see `defineStructuredOutput`): it is parsed and
+   * validated into `ToolLoopResult.output`; an answer that does not match is sent back with its
+   * errors, up to `maxOutputRetries` times, then the run rejects with `OutputValidationError`.
+   */
+  output?: StructuredOutput;
+  /** How many refused answers are sent back for another try; default 2. */
+  maxOutputRetries?: number;
 }
 
 /** Why a run ended. */
@@ -52,6 +61,8 @@ export interface ToolLoopResult {
   model: string;
   /** Tool calls answered. */
   toolCalls: number;
+  /** With `output`: the validated answer (what the schema produced). */
+  output?: unknown;
 }
 
 /** Fields common to model call events. */
