@@ -25,6 +25,10 @@ beforeAll(async () => {
       response.socket?.resetAndDestroy();
     } else if (path === "/stall") {
       // never answers: only the fetch's deadline ends it
+    } else if (path === "/redirect") {
+      response.statusCode = 302;
+      response.setHeader("location", "/next?token=t-777777&page=3");
+      response.end();
     } else if (path === "/flaky") {
       const status = flakyAnswers.shift() ?? 200;
       response.statusCode = status;
@@ -91,6 +95,16 @@ describe("HttpFetchError fields", () => {
     expect(server.requests[0]?.url).toBe(
       "/missing?page=2&api_key=k-123456&access_token=t-654321&X-Amz-Signature=s-abcdef&q=cats",
     );
+  });
+
+  it("a redirect past maxRedirects shows its location without secrets", async () => {
+    const error = await fetchFailure(`${server.origin}/redirect`, {
+      ...local,
+      maxRedirects: 0,
+    });
+    expect(error).toMatchObject({ code: "TOOL_LIMIT_EXCEEDED", status: 302, retryable: false });
+    expect(error.message).toContain("(redirect to /next?token=[redacted]&page=3)");
+    expect(error.message).not.toContain("t-777777");
   });
 
   it("a timeout has no status and is retryable", async () => {

@@ -64,7 +64,7 @@ export async function fetchText(
       discardBody(response.body);
       throw new HttpFetchError(
         "TOOL_LIMIT_EXCEEDED",
-        `${TOOL}: ${shown} answered HTTP ${status} (redirect to ${String(location)}) and the redirect limit ` +
+        `${TOOL}: ${shown} answered HTTP ${status} (redirect to ${secretFreeLocation(String(location), target)}) and the redirect limit ` +
           `was reached (maxRedirects: ${resolved.maxRedirects})`,
         { status, url: shown, retryable: false },
       );
@@ -166,6 +166,20 @@ function isRetryableTransportError(error: unknown): boolean {
     current = current.cause;
   }
   return false;
+}
+
+/** A redirect's location for a message, secrets removed; a relative one stays relative. */
+function secretFreeLocation(location: string, base: URL): string {
+  let resolved: URL;
+  try {
+    resolved = new URL(location, base);
+  } catch {
+    return "(an invalid location)";
+  }
+  const shown = secretFreeUrl(resolved);
+  if (URL.canParse(location)) return shown;
+  const origin = `${resolved.protocol}//${resolved.host}`;
+  return shown.startsWith(origin) ? shown.slice(origin.length) : shown;
 }
 
 function finalUrl(context: unknown): string | undefined {
