@@ -24,6 +24,7 @@ function recordingComponent(gate?: Promise<void>) {
         uri: address.uri,
         send(exchange) {
           log.push(`send ${address.uri}`);
+          if (address.path === "fail") throw new Error("refused");
           exchange.body = `${String(exchange.body)}>${address.path}`;
           if (gate === undefined) {
             log.push(`sent ${address.uri}`);
@@ -132,6 +133,27 @@ describe("recipientList keeps a bounded LRU of the endpoints it creates", () => 
       await running.request("direct:go", to, { to });
     expect(kept.receivedBodies).toEqual(["mock:kept", "mock:kept"]);
     expect(running.endpoint("mock:other2").receivedCount).toBe(1);
+  });
+
+  it("names the recipient a failure happened at", async () => {
+    const running = await start(
+      (r) => r.from("direct:go").routeId("notify").recipientList("${header.to}", { cacheSize: 1 }),
+      recordingComponent().component,
+    );
+    await running.addRoutes((r) =>
+      r
+        .from("direct:broken")
+        .routeId("mailer")
+        .process(() => {
+          throw new Error("mail server down");
+        }),
+    );
+    await expect(running.request("direct:go", "x", { to: "rec:a,direct:broken" })).rejects.toThrow(
+      "Route 'notify' failed at step #1 recipientList [direct:broken] > route 'mailer' #1 process: Error: mail server down",
+    );
+    await expect(running.request("direct:go", "x", { to: "rec:fail" })).rejects.toThrow(
+      "Route 'notify' failed at step #1 recipientList [rec:fail] > #1 process(to recipient): Error: refused",
+    );
   });
 
   it("refuses a bad cacheSize when the route is added", async () => {
