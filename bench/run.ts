@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     `Machine: ${cpu}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version} (${process.platform} ${process.arch}).`,
     "",
     "Each row measures a subject beside its baseline in the same process: after two warm-up rounds, every",
-    "round runs each side once, the order rotating from round to round (AB, BA, …), with a full garbage",
+    "round runs each side once, the order rotating from round to round (AB, BA, …), with a young-generation",
     "collection before each timed run. Times are per operation (median over runs, spread = (max - min) / median,",
     "for each side). The ratio is subject / baseline time: it is the claim, the absolute numbers are context.",
     "amqp and http rows time whole runs against the broker or a load generator; their notes say how.",
