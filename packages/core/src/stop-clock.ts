@@ -40,9 +40,12 @@ export class StopClock {
     return this.#end.controller.signal;
   }
 
-  /** True when `work` settled within `ms` (a rejection counts as settled); never rejects. */
-  async within(work: void | Promise<unknown>, ms: number): Promise<boolean> {
-    if (work === undefined) return true;
+  /**
+   * True when `work` (a step's result: a promise, or nothing when it finished synchronously)
+   * settled within `ms`; a rejection counts as settled. Never rejects.
+   */
+  async within(work: unknown, ms: number): Promise<boolean> {
+    if (!(work instanceof Promise)) return true;
     return (await this.settledWithin(work.then(noop, noop), ms)) !== "late";
   }
 
