@@ -193,6 +193,8 @@ export async function runPeersBench(options: BenchOptions): Promise<BenchRow[]> 
         benchmark,
         subject: subjectName,
         baseline: "RxJS Subject + 5 maps (synchronous next)",
+        baselineDescription:
+          "a peer, not a hand-written baseline: an RxJS Subject piped through five map() calls, next() synchronous, no await",
         subjectStats: routedStats,
         baselineStats: rxStats,
         target: "≥ 0.5× RxJS throughput (ratio ≤ 2)",
@@ -218,6 +220,8 @@ export async function runPeersBench(options: BenchOptions): Promise<BenchRow[]> 
         benchmark,
         subject: subjectName,
         baseline: "Node-RED 4.1 embedded, 5 function nodes (100 in flight)",
+        baselineDescription:
+          "a peer: Node-RED run embedded in this process, a flow of five function nodes, 100 messages in flight",
         subjectStats: routedAgain,
         baselineStats: nodeRedStats,
         target: "context (no target)",

@@ -91,6 +91,8 @@ export async function runSedaBench(options: BenchOptions): Promise<BenchRow[]> {
         benchmark,
         subject: "seda, 1 consumer",
         baseline: "direct request",
+        baselineDescription:
+          "routekit against itself (a relative claim): the same route body behind direct:, requested 64 at a time",
         subjectStats: oneStats,
         baselineStats: directStats,
         target,
@@ -103,6 +105,8 @@ export async function runSedaBench(options: BenchOptions): Promise<BenchRow[]> {
         benchmark,
         subject: "seda, 4 consumers",
         baseline: "direct request",
+        baselineDescription:
+          "routekit against itself (a relative claim): the same route body behind direct:, requested 64 at a time",
         subjectStats: fourStats,
         baselineStats: directStats,
         target,
