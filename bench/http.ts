@@ -151,6 +151,8 @@ export async function runHttpBench(options: BenchOptions): Promise<BenchRow[]> {
         benchmark: "http",
         subject: "http: route, small JSON",
         baseline: "plain node:http, same work",
+        baselineDescription:
+          "a node:http handler that reads the body, JSON.parse, builds the same small object, JSON.stringify, writeHead with content-type and content-length",
         subjectStats: perRequestNs(routekitResults),
         baselineStats: perRequestNs(plainResults),
         target: "≥ 0.5× throughput (ratio ≤ 2)",
@@ -163,6 +165,8 @@ export async function runHttpBench(options: BenchOptions): Promise<BenchRow[]> {
         benchmark: "http p99",
         subject: "http: route, p99 latency",
         baseline: "plain node:http, p99 latency",
+        baselineDescription:
+          "the same plain server, 99th percentile of request latency seen by the load generator",
         subjectStats: p99Ns(routekitResults),
         baselineStats: p99Ns(plainResults),
         target: "p99 ≤ 2× plain",
@@ -174,6 +178,8 @@ export async function runHttpBench(options: BenchOptions): Promise<BenchRow[]> {
         benchmark: "http heap",
         subject: `heap after ${heapRun.requests.toLocaleString("en-US")} requests`,
         baseline: "heap before",
+        baselineDescription:
+          "heap used after a full collection, before the 200,000 requests (50,000 with --quick)",
         subjectStats: summarise([heapAfter]),
         baselineStats: summarise([heapBefore]),
         target: "flat: within 10%",
