@@ -1,6 +1,12 @@
 import type { ToolCallArguments, ToolValue } from "./adapter/create-tool.js";
 import { describeValue } from "./adapter/describe-value.js";
-import { type ToolObject, type ToolParamsObject, toTool, type UntypedToolObject } from "./adapter/to-tool.js";
+import {
+  type OtherToolValue,
+  type ToolObject,
+  type ToolParamsObject,
+  toTool,
+  type UntypedToolObject,
+} from "./adapter/to-tool.js";
 import { LlmError } from "./errors.js";
 import type { FromToolParams, ToolParams } from "./schema/params-shorthand.js";
 import type { SchemaInput, ToolInputSchema } from "./schema/schema-type.js";
@@ -66,7 +72,7 @@ export class ToolRegistry {
     value: ToolObject<TSchema, TOutput>,
   ): Tool<ToolCallArguments<TSchema>, ToolValue<TOutput>>;
   register<TOutput>(value: UntypedToolObject<TOutput>): Tool<Record<string, unknown>, ToolValue<TOutput>>;
-  register(value: unknown): Tool;
+  register<TValue>(value: TValue & OtherToolValue<TValue>): Tool;
   register(value: unknown): Tool {
     const tool = toTool(value);
     const existing = this.#tools.get(tool.name);

@@ -55,6 +55,20 @@ export type UntypedToolObject<TOutput> = { name: string; description?: string } 
 >;
 
 /**
+ * Any other value `toTool` adapts at run time (a class, an object of another shape, a value of
+ * unknown type) — except an object whose schema and handler the typed forms above refuse: its
+ * handler's declared arguments do not match its schema, which is a compile error.
+ */
+export type OtherToolValue<TValue> = TValue extends
+  | { inputSchema: ToolInputSchema }
+  | { parameters: ToolInputSchema }
+  | { params: ToolInputSchema }
+  ? TValue extends ToolHandlerOf<never, unknown>
+    ? never
+    : unknown
+  : unknown;
+
+/**
  * Adapts any tool shape into a `Tool`: an object with `name` and `execute`/`handler`/`call` (a
  * plain object or a class instance, with `params` shorthand, `inputSchema` or `parameters`), a
  * class (instantiated with no arguments), or an existing `Tool` (returned as is). Idempotent.
@@ -70,7 +84,7 @@ export function toTool<const TSchema extends ToolInputSchema, TOutput>(
 export function toTool<TOutput>(
   value: UntypedToolObject<TOutput>,
 ): Tool<Record<string, unknown>, ToolValue<TOutput>>;
-export function toTool(value: unknown): Tool;
+export function toTool<TValue>(value: TValue & OtherToolValue<TValue>): Tool;
 export function toTool(value: unknown): Tool {
   if (isCreatedTool(value)) return value;
   if (typeof value === "function") {

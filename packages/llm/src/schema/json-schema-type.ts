@@ -70,17 +70,21 @@ type AdditionalProperties<TSchema> = TSchema extends { readonly additionalProper
 type FromObjectSchema<TSchema, TMode extends SchemaMode> = TSchema extends {
   readonly properties: infer TProperties extends object;
 }
-  ? Simplify<
-      {
-        -readonly [TKey in keyof TProperties as TKey extends PresentKeys<TSchema, TProperties, TMode>
-          ? TKey
-          : never]-?: FromJsonSchema<TProperties[TKey], TMode>;
-      } & {
-        -readonly [TKey in keyof TProperties as TKey extends PresentKeys<TSchema, TProperties, TMode>
-          ? never
-          : TKey]?: FromJsonSchema<TProperties[TKey], TMode>;
-      } & AdditionalProperties<TSchema>
-    >
-  : TSchema extends { readonly additionalProperties: false }
-    ? Record<string, never>
-    : Record<string, unknown>;
+  ? [keyof TProperties] extends [never]
+    ? ClosedOrOpen<TSchema>
+    : Simplify<
+        {
+          -readonly [TKey in keyof TProperties as TKey extends PresentKeys<TSchema, TProperties, TMode>
+            ? TKey
+            : never]-?: FromJsonSchema<TProperties[TKey], TMode>;
+        } & {
+          -readonly [TKey in keyof TProperties as TKey extends PresentKeys<TSchema, TProperties, TMode>
+            ? never
+            : TKey]?: FromJsonSchema<TProperties[TKey], TMode>;
+        } & AdditionalProperties<TSchema>
+      >
+  : ClosedOrOpen<TSchema>;
+
+type ClosedOrOpen<TSchema> = TSchema extends { readonly additionalProperties: false }
+  ? Record<string, never>
+  : Record<string, unknown>;
