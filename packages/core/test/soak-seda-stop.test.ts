@@ -157,6 +157,74 @@ describe("seda after a stop that gave up", () => {
     expect(target.endpoint("mock:dead").received).toHaveLength(0);
   });
 
+  it("fails an InOut caller whose route never ends, once the grace is over, and names the route", async () => {
+    let release: () => void = () => {};
+    const target = createContext({ logLevel: "off" });
+    context = target;
+    await target.addRoutes((r) => {
+      r.from("seda:hang")
+        .routeId("hang")
+        .process(
+          () =>
+            new Promise<void>((resolve) => {
+              release = resolve;
+            }),
+        );
+    });
+    await target.start();
+    const reply = outcome(target.requestExchange("seda:hang", { body: 1 }));
+    await pause(20);
+    const stopError = await target.stop({ timeoutMs: 50 }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    const [settled] = await settledOrNamed([reply], "the InOut caller");
+    release();
+    expect(settled?.status).toBe("fulfilled");
+    const exchange = (settled as PromiseFulfilledResult<Exchange>).value;
+    expect(droppedCode(exchange.error)).toBe(true);
+    expect(exchange.error?.message).toMatch(/still running it when the context's stop gave up/);
+    expect(stopError?.message).toMatch(
+      /still running after the abort \(left behind\): route 'hang' \(1 in flight\)/,
+    );
+    expect(stopError?.message).toMatch(/seda:hang: 1 caller waiting for a reply failed/);
+  });
+
+  it("accounts for every copy of a publish-subscribe queue", async () => {
+    const seen: string[] = [];
+    const target = createContext({ logLevel: "off" });
+    context = target;
+    await target.addRoutes((r) => {
+      r.errorHandler({ deadLetterUri: "mock:dead" });
+      for (const name of ["first", "second"]) {
+        r.from<number>("seda:news?multipleConsumers=true")
+          .routeId(name)
+          .process(async (exchange) => {
+            await pause(30);
+            seen.push(`${name}:${exchange.body}`);
+          });
+      }
+    });
+    await target.start();
+    const sends = Array.from({ length: 8 }, (_, index) =>
+      outcome(target.send("seda:news?multipleConsumers=true", index)),
+    );
+    await pause(10);
+    await target.stop({ timeoutMs: 50 }).catch(() => undefined);
+    const sent = await settledOrNamed(sends, "a send to a pub-sub queue");
+    await pause(100);
+    expect(sent.every((result) => result.status === "fulfilled")).toBe(true);
+    const dead = target.endpoint("mock:dead").received;
+    // Each message reached both routes: processed, or dead-lettered as dropped, once per route.
+    expect(seen.length + dead.length).toBe(16);
+    expect(dead.length).toBeGreaterThan(0);
+    for (const exchange of dead) {
+      expect(String(exchange.headers["routekit.exception"])).toMatch(
+        /dropped at shutdown|did not stop within/,
+      );
+    }
+  });
+
   it("rejects stop options that are not a number of milliseconds", async () => {
     const target = await startWith("honours", []);
     await expect(target.stop({ timeoutMs: -1 })).rejects.toThrow(/timeoutMs' expects a finite number/);
