@@ -94,7 +94,7 @@ export class HttpServer {
       },
       (request, response) => {
         this.#active++;
-        response.once("close", () => this.#finished());
+        response.once("close", this.#finished);
         handleRequest(request, response, this.#environment).catch((error: unknown) => {
           const message = error instanceof Error ? error.message : String(error);
           this.#environment.context.logger.error(
@@ -146,11 +146,12 @@ export class HttpServer {
     this.#closed = undefined;
   }
 
-  #finished(): void {
+  /** One function for every response's close (no closure per request). */
+  readonly #finished = (): void => {
     this.#active--;
     if (this.#stopping) this.#server?.closeIdleConnections();
     if (this.#active === 0) for (const resolve of this.#idle.splice(0)) resolve();
-  }
+  };
 
   #whenIdle(timeoutMs: number): Promise<void> {
     if (this.#active === 0) return Promise.resolve();

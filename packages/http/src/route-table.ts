@@ -159,8 +159,11 @@ function conflict(routeId: string, other: string, path: string, methods: string)
 
 /** Splits a request path into percent-decoded segments; undefined when an escape is malformed. */
 export function requestSegments(path: string): string[] | undefined {
+  const segments = splitPath(path);
+  // Most paths have nothing to decode.
+  if (!path.includes("%")) return segments;
   try {
-    return splitPath(path).map((segment) => decodeURIComponent(segment));
+    return segments.map((segment) => decodeURIComponent(segment));
   } catch {
     return undefined;
   }
