@@ -60,7 +60,9 @@ describe("regex_extract match timeout", () => {
 
   it("uses a fresh worker for the next call after a worker was stopped", async () => {
     await rejection(regexExtract({ text: catastrophicText, pattern: "^(a+)+\\1$" }, { matchTimeoutMs: 200 }));
-    expect(await regexExtract({ text: "xyzzy", pattern: "(z)\\1" })).toBe('"zz"');
+    // The replacement worker is still loading re2js: waiting for it counts against the deadline,
+    // so give the next call room on a busy machine.
+    expect(await regexExtract({ text: "xyzzy", pattern: "(z)\\1" }, { matchTimeoutMs: 10_000 })).toBe('"zz"');
   });
 
   it("keeps serving other calls while catastrophic ones run", async () => {

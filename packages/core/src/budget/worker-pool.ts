@@ -33,10 +33,10 @@ const RUNNING_FROM_SOURCE = import.meta.url.endsWith(".ts");
 /**
  * A terminable pool of worker threads with a bounded queue. Each job has one deadline counted
  * from its submission: a job still queued at the deadline is failed, a running one has its worker
- * terminated (a fresh worker starts when one is next needed). Time the pool spends warming up —
- * starting a worker, loading a task's module, each bounded by `startupTimeoutMs` — is not counted
- * (deadlines pause meanwhile), except for workers that replace terminated ones: a failing job
- * cannot stretch the wait of the others. A job's own module loading never counts. Workers run
+ * terminated (a fresh worker starts when one is next needed). Time in which no job could run —
+ * the pool warming up, or every worker a replacement still loading, each bounded by
+ * `startupTimeoutMs` — is not counted (see `#updatePause`), and a job's own module loading never
+ * counts; a job whose deadline had passed is never started. Workers run
  * with a heap limit, are unref'd while idle (they never keep the process alive) and are
  * terminated after `idleTimeoutMs`.
  */
@@ -45,8 +45,10 @@ export class WorkerPool {
   readonly #queue: Job[] = [];
   readonly #workers = new Set<PoolWorker>();
   #nextId = 1;
-  /** Workers starting plus jobs loading a module: while above 0, queued jobs' deadlines pause. */
+  /** Ordinary workers starting plus jobs loading a module on them (see `#updatePause`). */
   #warming = 0;
+  /** Whether queued jobs' deadlines are paused now. */
+  #paused = false;
   #needsTypeScript = RUNNING_FROM_SOURCE;
 
   constructor(options: ResolvedBudgetOptions) {
@@ -88,7 +90,7 @@ export class WorkerPool {
         resolve,
         reject,
       };
-      if (this.#warming > 0) job.remainingMs = request.timeoutMs;
+      if (this.#paused) job.remainingMs = request.timeoutMs;
       else job.timer = unrefTimer(() => this.#expire(job), request.timeoutMs);
       signal?.addEventListener("abort", job.onAbort, { once: true });
       this.#queue.push(job);
@@ -109,6 +111,7 @@ export class WorkerPool {
   /** Fails every waiting and running job and terminates every worker; later jobs start new workers. */
   async close(): Promise<void> {
     this.#warming = 0;
+    this.#paused = false;
     for (const job of this.#queue.splice(0)) this.#fail(job, closedError(job));
     const stopping: Promise<number>[] = [];
     for (const poolWorker of [...this.#workers]) {
@@ -124,9 +127,9 @@ export class WorkerPool {
 
   #pump(): void {
     for (const poolWorker of this.#workers) {
-      if (this.#queue.length === 0) break;
       if (poolWorker.ready && poolWorker.job === undefined) {
-        const job = this.#queue.shift() as Job;
+        const job = this.#nextRunnable();
+        if (job === undefined) break;
         this.#start(poolWorker, job);
       }
     }
@@ -135,8 +138,7 @@ export class WorkerPool {
       if (poolWorker.ready) continue;
       // A starting worker keeps the process alive only while a job waits for it.
       if (this.#queue.length > 0) poolWorker.worker.ref();
-      // Replacements are not counted: waiting jobs may start an ordinary worker beside them.
-      if (!poolWorker.replacement) starting++;
+      starting++;
     }
     let missing = Math.min(this.#queue.length - starting, this.#options.maxWorkers - this.#workers.size);
     while (missing-- > 0) this.#spawn(false, []);
@@ -155,7 +157,8 @@ export class WorkerPool {
     });
     if (this.#queue.length > 0) poolWorker.worker.ref();
     this.#workers.add(poolWorker);
-    if (!replacement) this.#warm(1);
+    if (replacement) this.#updatePause();
+    else this.#warm(1);
     const { worker } = poolWorker;
     worker.on("message", (reply: WorkerReply) => this.#onReply(poolWorker, reply));
     worker.on("error", (error) => this.#onStopped(poolWorker, error));
@@ -184,7 +187,8 @@ export class WorkerPool {
   #onReply(poolWorker: PoolWorker, reply: WorkerReply): void {
     if ("ready" in reply) {
       poolWorker.ready = true;
-      if (!poolWorker.replacement) this.#warm(-1);
+      if (poolWorker.replacement) this.#updatePause();
+      else this.#warm(-1);
       this.#idle(poolWorker);
       this.#pump();
       return;
@@ -230,6 +234,20 @@ export class WorkerPool {
     this.#pump();
   }
 
+  /** The first queued job with time left; those whose deadline has (all but) passed are failed now. */
+  #nextRunnable(): Job | undefined {
+    for (;;) {
+      const job = this.#queue[0];
+      if (job === undefined) return undefined;
+      const left = job.timer === undefined ? (job.remainingMs ?? 0) : job.deadlineAt - performance.now();
+      if (left >= 1) {
+        this.#queue.shift();
+        return job;
+      }
+      this.#expire(job);
+    }
+  }
+
   #idle(poolWorker: PoolWorker): void {
     poolWorker.worker.unref();
     clearTimeout(poolWorker.idleTimer);
@@ -244,6 +262,7 @@ export class WorkerPool {
     if (!poolWorker.ready && !poolWorker.replacement) this.#warm(-1);
     const job = poolWorker.job;
     if (job !== undefined) this.#replace(poolWorker);
+    this.#updatePause();
     poolWorker.job = undefined;
     if (job !== undefined) this.#fail(job, workerStoppedError(job, error, this.#options.maxMemoryMb));
     if (!poolWorker.ready) {
@@ -290,6 +309,7 @@ export class WorkerPool {
     if (!this.#workers.delete(poolWorker)) return;
     if (!poolWorker.ready && !poolWorker.replacement) this.#warm(-1);
     if (replace) this.#replace(poolWorker);
+    this.#updatePause();
     clearTimeout(poolWorker.idleTimer);
     if (poolWorker.job !== undefined) poolWorker.job.worker = undefined;
     poolWorker.job = undefined;
@@ -301,20 +321,35 @@ export class WorkerPool {
     if (this.#workers.size < this.#options.maxWorkers) this.#spawn(true, [...poolWorker.modules]);
   }
 
-  /** Counts warm-up work; queued jobs' deadlines pause while there is any. */
+  /** Counts warm-up work of ordinary (not replacement) workers. */
   #warm(delta: number): void {
-    const before = this.#warming;
-    this.#warming = Math.max(0, before + delta);
+    this.#warming = Math.max(0, this.#warming + delta);
+    this.#updatePause();
+  }
+
+  /**
+   * Queued jobs' deadlines pause while the pool warms up (an ordinary worker starting, a module
+   * loading on one) and while it has workers but none can run a job (each a replacement still
+   * loading): time in which no job could have run is nobody's wait. A job whose deadline had
+   * (all but) passed when the pause began is failed, never started (see `#nextRunnable`), so the
+   * jobs behind a failing one fail at their own deadlines; each pause is bounded by
+   * `startupTimeoutMs`, and replacements follow only jobs that used up their own deadlines.
+   */
+  #updatePause(): void {
+    let anyReady = false;
+    for (const poolWorker of this.#workers) if (poolWorker.ready) anyReady = true;
+    const paused = this.#warming > 0 || (this.#workers.size > 0 && !anyReady);
+    if (paused === this.#paused) return;
+    this.#paused = paused;
     const now = performance.now();
-    if (before === 0 && this.#warming > 0) {
-      for (const job of this.#queue) {
-        if (job.timer === undefined) continue;
+    for (const job of this.#queue) {
+      if (!paused) {
+        this.#resume(job);
+      } else if (job.timer !== undefined) {
         clearTimeout(job.timer);
         job.timer = undefined;
         job.remainingMs = Math.max(0, job.deadlineAt - now);
       }
-    } else if (before > 0 && this.#warming === 0) {
-      for (const job of this.#queue) this.#resume(job);
     }
   }
 

@@ -55,22 +55,23 @@ describe("attack: regex_extract from a model", () => {
         ),
       );
       const report = await attack(() => runRegexExtract({ text: "cc", pattern: "(c)\\1" }, options));
-      // It either ran or failed fast with a clear queue error: its deadline counts from submission.
+      // It ran, or failed at its own deadline without waiting for the slow ones to have their turns.
       if (report.outcome instanceof Error) {
         expectContained(
           report,
-          2500,
+          8000,
           /regex_extract: matching did not start within matchTimeoutMs \(1000 ms/,
         );
       } else {
         expect(report.outcome).toBe('"cc"');
-        expect(report.elapsedMs).toBeLessThan(2500);
       }
-      for (const outcome of await Promise.all(slow)) {
-        expect((outcome as Error).message).toMatch(
-          /ran longer than matchTimeoutMs|did not start within matchTimeoutMs/,
-        );
-      }
+      const outcomes = (await Promise.all(slow)) as Error[];
+      const stopped = outcomes.filter((error) => /ran longer than matchTimeoutMs/.test(error.message));
+      const neverStarted = outcomes.filter((error) =>
+        /did not start within matchTimeoutMs/.test(error.message),
+      );
+      expect(stopped).toHaveLength(2);
+      expect(neverStarted).toHaveLength(6);
     } finally {
       await busy.close();
     }
