@@ -46,10 +46,8 @@ await context.addRoutes((r) => {
         additionalProperties: false,
       },
     })
-    .process((exchange) => {
-      const { orderId } = exchange.body as { orderId: string };
-      exchange.body = orders[orderId] ?? { error: `no order '${orderId}'` };
-    });
+    // The body is typed from `input`: { orderId: string }.
+    .transform(({ body }) => orders[body.orderId] ?? { error: `no order '${body.orderId}'` });
 
   r.from("direct:ask")
     .routeId("agent")
