@@ -1,6 +1,6 @@
 import type { Headers } from "@routekit/core";
 import { AmqpError } from "./amqp-error.js";
-import { amqpHeader, isReservedHeader } from "./amqp-headers.js";
+import { isReservedHeader } from "./amqp-headers.js";
 
 /** A message body as bytes plus the content type that says how to read them. */
 export interface EncodedBody {
@@ -140,12 +140,11 @@ function objectValue(value: object | null, where: string, depth: number): unknow
   return table;
 }
 
-/** AMQP headers as exchange headers (routekit's internal redelivery counter is left out). */
+/**
+ * AMQP headers as exchange headers, all of them: a dead letter's `x-routekit-*` headers
+ * (`x-routekit-redeliveries` included) reach the route that consumes the dead-letter queue.
+ * `toAmqpHeaders` leaves the redelivery counter out again, so a message sent on starts afresh.
+ */
 export function fromAmqpHeaders(headers: Record<string, unknown> | undefined): Headers {
-  const result: Headers = {};
-  if (headers === undefined) return result;
-  for (const name of Object.keys(headers)) {
-    if (name !== amqpHeader.redeliveries) result[name] = headers[name];
-  }
-  return result;
+  return headers === undefined ? {} : { ...headers };
 }

@@ -3,6 +3,7 @@ import type { AmqpEndpointConfig } from "./amqp-options.js";
 import type { ReconnectOptions } from "./backoff.js";
 import type { ConnectionManager } from "./connection-manager.js";
 import { ConsumerChannel } from "./consumer-channel.js";
+import { deleteIdleDeadLetterQueue } from "./delete-idle-dead-letter-queue.js";
 
 /** What a consumer needs from its component. */
 export interface ConsumerServices {
@@ -22,7 +23,10 @@ export interface ConsumerServices {
 export class AmqpConsumer implements Consumer {
   readonly #channels: ConsumerChannel[];
   readonly #services: ConsumerServices;
+  readonly #config: AmqpEndpointConfig;
   #active = false;
+  /** True from a start until the stop that deletes the idle temporary dead-letter queue. */
+  #started = false;
   #draining: Promise<void> | undefined;
 
   constructor(
@@ -33,6 +37,7 @@ export class AmqpConsumer implements Consumer {
     services: ConsumerServices,
   ) {
     this.#services = services;
+    this.#config = config;
     const target = { config, routeId, context, processor, active: () => this.#active };
     this.#channels = Array.from(
       { length: config.options.concurrentConsumers },
@@ -46,6 +51,7 @@ export class AmqpConsumer implements Consumer {
     this.#services.track(this);
     try {
       await Promise.all(this.#channels.map((channel) => channel.open(this.#services.connectTimeoutMs)));
+      this.#started = true;
     } catch (error) {
       await this.stop();
       await this.drain();
@@ -53,11 +59,21 @@ export class AmqpConsumer implements Consumer {
     }
   }
 
-  /** Cancels the broker consumers; the channels close once the deliveries in progress settled. */
+  /**
+   * Cancels the broker consumers; the channels close once the deliveries in progress settled,
+   * and then an idle dead-letter queue of a temporary queue is deleted.
+   */
   async stop(): Promise<void> {
     this.#active = false;
+    const started = this.#started;
+    this.#started = false;
     await Promise.all(this.#channels.map((channel) => channel.cancel()));
-    const draining = Promise.all(this.#channels.map((channel) => channel.close())).then(() => {});
+    // A second stop (the component's close after the route's stop) waits for the first one too.
+    const previous = this.#draining;
+    const draining = Promise.all(this.#channels.map((channel) => channel.close())).then(async () => {
+      await previous;
+      if (started) await deleteIdleDeadLetterQueue(this.#services.connection(), this.#config);
+    });
     this.#draining = draining;
   }
 

@@ -2,6 +2,7 @@
 export type AmqpErrorCode =
   | "OPTIONS_INVALID"
   | "CONNECTION_FAILED"
+  | "LOGIN_REFUSED"
   | "TOPOLOGY_FAILED"
   | "PUBLISH_FAILED"
   | "PUBLISH_NACKED"

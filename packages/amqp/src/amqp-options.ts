@@ -145,14 +145,3 @@ export function resolveAmqpEndpoint(address: EndpointAddress<AmqpEndpointOptions
 export function consumedQueue(config: AmqpEndpointConfig): string | undefined {
   return config.target.queue;
 }
-
-/** The dead-letter queue of an endpoint, or undefined when dead-lettering is off. */
-export function deadLetterQueueOf(config: AmqpEndpointConfig): string | undefined {
-  if (!config.options.deadLetter) return undefined;
-  if (config.options.deadLetterQueue !== undefined && config.options.deadLetterQueue !== "") {
-    return config.options.deadLetterQueue;
-  }
-  const target = config.target;
-  const base = target.kind === "queue" ? target.queue : (target.queue ?? target.exchange);
-  return `${base}.dlq`;
-}

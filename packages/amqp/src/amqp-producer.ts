@@ -53,7 +53,10 @@ export function createAmqpSend(
     if ((pattern ?? exchange.pattern) === "InOut") {
       const reply = await services
         .requester()
-        .request(requestOf(exchange), options.requestTimeout, exchange.signal);
+        .request(requestOf(exchange), options.requestTimeout, exchange.signal)
+        .catch((error: unknown) => {
+          throw explainTimeout(error, config);
+        });
       applyReply(exchange, reply, config);
       return;
     }
@@ -61,6 +64,31 @@ export function createAmqpSend(
       .publisher()
       .publish(requestOf(exchange), Date.now() + options.sendTimeout, exchange.signal);
   };
+}
+
+/**
+ * A REQUEST_TIMEOUT that says why the send waited for a reply (an InOut exchange, or
+ * `exchangePattern=InOut`) and what to change: as in Camel, an InOut exchange makes every
+ * messaging step a request-reply.
+ */
+function explainTimeout(error: unknown, config: AmqpEndpointConfig): unknown {
+  if (!(error instanceof AmqpError) || error.code !== "REQUEST_TIMEOUT") return error;
+  const why =
+    config.options.exchangePattern === "InOut"
+      ? "the endpoint sets exchangePattern=InOut, so it waits for a reply"
+      : "the exchange is InOut (e.g. from context.request()), so this amqp: step is a request-reply and waits for a reply";
+  return new AmqpError(
+    "REQUEST_TIMEOUT",
+    `Endpoint '${config.uri}': ${error.message}: ${why}. ` +
+      `To publish without waiting, set exchangePattern=InOnly on this endpoint ('${withOption(config.uri, "exchangePattern=InOnly")}'); ` +
+      "to get a reply, consume the queue with a routekit route (its result is the reply) or another consumer that answers to reply-to with the correlation id",
+    { cause: error },
+  );
+}
+
+function withOption(uri: string, option: string): string {
+  const cleaned = uri.replace(/([?&])exchangePattern=[^&]*&?/, "$1").replace(/[?&]$/, "");
+  return `${cleaned}${cleaned.includes("?") ? "&" : "?"}${option}`;
 }
 
 function applyReply(exchange: Exchange, reply: ConsumeMessage, config: AmqpEndpointConfig): void {

@@ -1,6 +1,7 @@
 import type { Channel } from "amqplib";
 import { AmqpError, describeError } from "./amqp-error.js";
-import { type AmqpEndpointConfig, deadLetterQueueOf } from "./amqp-options.js";
+import type { AmqpEndpointConfig } from "./amqp-options.js";
+import { DEAD_LETTER_SUFFIX, deadLetterQueueOf, deadLetterQueueOptions } from "./dead-letter-queue.js";
 
 /** Declares what sending to the endpoint needs: its queue, or its exchange. */
 export async function declareForProducer(channel: Channel, config: AmqpEndpointConfig): Promise<void> {
@@ -38,13 +39,27 @@ export async function declareForConsumer(channel: Channel, config: AmqpEndpointC
       channel.bindQueue(queue, target.exchange, target.bindingKey),
     );
   }
-  const deadLetterQueue = deadLetterQueueOf(config);
-  if (deadLetterQueue !== undefined) {
-    await declare(config, `dead-letter queue '${deadLetterQueue}'`, () =>
-      channel.assertQueue(deadLetterQueue, { durable: options.durable }),
-    );
-  }
+  await declareDeadLetterQueue(channel, config);
   return queue;
+}
+
+/**
+ * Declares the endpoint's dead-letter queue (if dead-lettering is on) with the options of
+ * `deadLetterQueueOptions`; returns its name.
+ */
+export async function declareDeadLetterQueue(
+  channel: Channel,
+  config: AmqpEndpointConfig,
+): Promise<string | undefined> {
+  const deadLetterQueue = deadLetterQueueOf(config);
+  if (deadLetterQueue === undefined) return undefined;
+  const options = deadLetterQueueOptions(config);
+  await declare(
+    config,
+    `dead-letter queue '${deadLetterQueue}' (durable=${options.durable}, autoDelete=${options.autoDelete})`,
+    () => channel.assertQueue(deadLetterQueue, options),
+  );
+  return deadLetterQueue;
 }
 
 async function declareExchange(channel: Channel, config: AmqpEndpointConfig): Promise<void> {
@@ -67,15 +82,23 @@ async function declare<T>(config: AmqpEndpointConfig, what: string, operation: (
   try {
     return await operation();
   } catch (error) {
-    const hint = /PRECONDITION_FAILED/.test(describeError(error))
-      ? " — it exists with other settings: use the same options (durable, autoDelete, exchangeType) everywhere, or delete it"
-      : "";
+    const hint = /PRECONDITION_FAILED/.test(describeError(error)) ? conflictHint(config, what) : "";
     throw new AmqpError(
       "TOPOLOGY_FAILED",
       `Endpoint '${config.uri}': declaring the ${what} failed: ${describeError(error)}${hint}`,
       { cause: error },
     );
   }
+}
+
+function conflictHint(config: AmqpEndpointConfig, what: string): string {
+  const hint =
+    " — it exists with other settings: use the same options (durable, autoDelete, exchangeType) everywhere, or delete it";
+  const queue = config.target.queue;
+  if (what.startsWith("dead-letter queue") || queue?.endsWith(DEAD_LETTER_SUFFIX) === true) {
+    return `${hint}. A dead-letter queue 'NAME${DEAD_LETTER_SUFFIX}' is declared with the durable option of NAME's consumer, and autoDelete when NAME is autoDelete: consume it with the same durable and autoDelete as NAME`;
+  }
+  return hint;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type ChannelModel, connect } from "amqplib";
 import { AmqpError, describeError, redactUrl } from "./amqp-error.js";
 import { backoffDelay, pause, type ReconnectOptions } from "./backoff.js";
+import { loginRefusal } from "./login-refusal.js";
 
 /** Settings of one managed connection. */
 export interface ConnectionManagerOptions {
@@ -33,14 +34,18 @@ export class ConnectionManager {
 
   /**
    * An open connection: the current one, or the next one the reconnection loop opens.
-   * Rejects with CONNECTION_FAILED after `timeoutMs`, when `signal` aborts or when the manager closes.
+   * Rejects with CONNECTION_FAILED after `timeoutMs`, when `signal` aborts or when the manager
+   * closes, and at once with LOGIN_REFUSED when the broker refuses the credentials.
    */
   acquire(timeoutMs: number, signal?: AbortSignal): Promise<ChannelModel> {
     if (this.#connection !== undefined) return Promise.resolve(this.#connection);
     if (this.closed) return Promise.reject(this.#failure("the connection was closed"));
     if (this.#connecting === undefined) {
       const connecting = this.#connectLoop();
-      connecting.catch(() => {});
+      // A refused login ends the loop; the next acquire tries once more (the user may exist by then).
+      connecting.catch(() => {
+        if (this.#connecting === connecting) this.#connecting = undefined;
+      });
       this.#connecting = connecting;
     }
     return this.#race(this.#connecting, timeoutMs, signal);
@@ -95,6 +100,9 @@ export class ConnectionManager {
       } catch (error) {
         if (error instanceof AmqpError) throw error;
         this.#lastError = error;
+        // A refused login is an answer, not an outage: retrying cannot change it.
+        const refused = loginRefusal(this.#options.url, error);
+        if (refused !== undefined) throw refused;
         await pause(backoffDelay(this.#options.reconnect, attempt), this.#closing.signal);
       }
     }

@@ -2,9 +2,10 @@ import type { Exchange, RouteContext, RouteProcessor } from "@routekit/core";
 import type { ConfirmChannel, ConsumeMessage } from "amqplib";
 import { decodeBody, encodeBody, fromAmqpHeaders, toAmqpHeaders } from "./amqp-codec.js";
 import { amqpHeader, amqpProperty, ERROR_REPLY_TYPE } from "./amqp-headers.js";
-import { type AmqpEndpointConfig, deadLetterQueueOf } from "./amqp-options.js";
-import { isTransientFailure } from "./amqp-topology.js";
+import type { AmqpEndpointConfig } from "./amqp-options.js";
+import { declareDeadLetterQueue, isTransientFailure } from "./amqp-topology.js";
 import { pause } from "./backoff.js";
+import { consumesDeadLetterQueue } from "./dead-letter-queue.js";
 import { publishConfirmed } from "./publish-confirmed.js";
 import { republishOptions } from "./republish-options.js";
 
@@ -24,7 +25,8 @@ export interface DeliveryTarget {
 /**
  * Runs one delivery through the route and settles it: ack after success (and after the reply
  * for a request); on failure re-publish with a raised redelivery count, or dead-letter when
- * redeliveries are used up. Every re-publish is confirmed before the original is acked, so a
+ * redeliveries are used up (a consumer of a dead-letter queue does neither: it dead-letters to
+ * an explicit `deadLetterQueue`, else rejects). Every re-publish is confirmed before the original is acked, so a
  * crash in between duplicates a message but never loses one. Never rejects.
  */
 export async function handleDelivery(
@@ -72,7 +74,9 @@ export async function handleDelivery(
       await replyError(channel, replyTo, message, error, target);
       return channel.ack(message);
     }
-    if (redeliveries < target.config.options.maxRedeliveries) {
+    // A dead-letter queue is the end of the line: its messages are not redelivered again.
+    const redeliverable = !consumesDeadLetterQueue(target.config);
+    if (redeliverable && redeliveries < target.config.options.maxRedeliveries) {
       const options = republishOptions(message, { [amqpHeader.redeliveries]: redeliveries + 1 });
       await publishConfirmed(channel, "", queue, message.content, options);
       return channel.ack(message);
@@ -105,7 +109,9 @@ async function deadLetter(
   error: unknown,
   redeliveries: number,
 ): Promise<void> {
-  const deadLetterQueue = deadLetterQueueOf(target.config);
+  // Declared again first: a temporary dead-letter queue is deleted when its consumers stop,
+  // and other processes may still be consuming the queue.
+  const deadLetterQueue = await declareDeadLetterQueue(channel, target.config);
   if (deadLetterQueue === undefined) {
     // Dead-lettering is off: reject, so the broker drops it or applies the queue's own policy.
     return channel.nack(message, false, false);
