@@ -25,7 +25,8 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const run = `routekit.example.${process.pid}`;
 const urls = `${run}.urls`;
 const enriched = `${run}.enriched`;
-const temporary = "autoDelete=true&durable=false&deadLetter=false";
+// Auto-delete queues: they, and their dead-letter queues, go when the example stops.
+const temporary = "autoDelete=true&durable=false";
 
 const context = createContext({ logLevel: "warn" });
 context.use(amqpPlugin());
