@@ -6,6 +6,7 @@ import {
   llmPlugin,
   OutputValidationError,
   openAiChat,
+  replayModel,
   toTool,
 } from "@routekit/llm";
 import { scriptedModel } from "@routekit/llm/testing";
@@ -200,6 +201,22 @@ describe("structured output over Anthropic Messages (loopback)", () => {
         },
       ],
     });
+  });
+});
+
+describe("structured output with a replayed transcript", () => {
+  it("reads the recorded text as the answer, after a recorded tool call", async () => {
+    const model = replayModel({
+      provider: "openai",
+      model: "gpt-4o-mini",
+      turns: [
+        { response: openAiToolCallReply([{ id: "call_7", name: "stock", arguments: '{"sku":"e-5"}' }]) },
+        { response: openAiTextReply('{"sku":"e-5","quantity":1}') },
+      ],
+    });
+    await start({ models: { replay: model } }, llm("replay").tools("stock").output(orderSchema).uri());
+    expect(await context.request("direct:ask", "One e-5.")).toEqual({ sku: "e-5", quantity: 1 });
+    expect(model.remaining).toBe(0);
   });
 });
 
