@@ -92,13 +92,19 @@ async function declare<T>(config: AmqpEndpointConfig, what: string, operation: (
 }
 
 function conflictHint(config: AmqpEndpointConfig, what: string): string {
-  const hint =
+  const general =
     " — it exists with other settings: use the same options (durable, autoDelete, exchangeType) everywhere, or delete it";
-  const queue = config.target.queue;
-  if (what.startsWith("dead-letter queue") || queue?.endsWith(DEAD_LETTER_SUFFIX) === true) {
-    return `${hint}. A dead-letter queue 'NAME${DEAD_LETTER_SUFFIX}' is declared with the durable option of NAME's consumer, and autoDelete when NAME is autoDelete: consume it with the same durable and autoDelete as NAME`;
+  const rule =
+    "a dead-letter queue NAME.dlq is declared with the durable of NAME's consumer, and autoDelete when NAME is temporary";
+  if (what.startsWith("dead-letter queue")) {
+    return ` — it exists with other settings (${rule}): delete it, or consume it with the same durable and autoDelete as this endpoint`;
   }
-  return hint;
+  const queue = config.target.queue;
+  if (queue?.endsWith(DEAD_LETTER_SUFFIX) === true) {
+    const base = queue.slice(0, -DEAD_LETTER_SUFFIX.length);
+    return ` — it exists with other settings (${rule}): consume it with the same durable and autoDelete as the consumer of '${base}'`;
+  }
+  return general;
 }
 
 /**

@@ -32,6 +32,11 @@ export class ConnectionManager {
     return this.#closing.signal.aborted;
   }
 
+  /** The open connection, if there is one now (no connection attempt is made). */
+  get current(): ChannelModel | undefined {
+    return this.#connection;
+  }
+
   /**
    * An open connection: the current one, or the next one the reconnection loop opens.
    * Rejects with CONNECTION_FAILED after `timeoutMs`, when `signal` aborts or when the manager

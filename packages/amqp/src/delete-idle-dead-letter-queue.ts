@@ -11,20 +11,22 @@ const DELETE_LIMIT_MS = 2000;
  * temporary queue itself, but never an auto-delete queue that had no consumer, so an unused
  * `NAME.dlq` would stay behind. One holding dead letters is kept (it goes once a consumer of it
  * leaves); another process still consuming the queue declares it again before dead-lettering.
- * Best effort and bounded: failures (a broker gone, the queue not empty) are ignored.
+ * Best effort and bounded: failures (a broker gone, the queue not empty) are ignored, and
+ * without an open connection nothing is tried.
  */
 export async function deleteIdleDeadLetterQueue(
   connections: ConnectionManager,
   config: AmqpEndpointConfig,
 ): Promise<void> {
   const deadLetterQueue = deadLetterQueueOf(config);
-  if (deadLetterQueue === undefined || !consumesTemporaryQueue(config) || connections.closed) return;
+  // Only on the open connection: a stopping consumer does not reconnect to tidy up.
+  const connection = connections.current;
+  if (deadLetterQueue === undefined || !consumesTemporaryQueue(config) || connection === undefined) return;
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, DELETE_LIMIT_MS);
   });
   const work = (async () => {
-    const connection = await connections.acquire(DELETE_LIMIT_MS);
     const channel = await connection.createChannel();
     // A queue that is not empty or has consumers closes the channel with 406: keep the queue.
     channel.on("error", () => {});

@@ -48,6 +48,19 @@ describe.skipIf(!brokerAvailable)("amqp: dead-letter queues", () => {
     expect(await inspector.queueExists(`${queue}.dlq`)).toBe(false);
   });
 
+  it("an exchange consumer's private queue is temporary too: its dead-letter queue goes at stop", async () => {
+    const exchangeName = uniqueName("private");
+    inspector.track([`${exchangeName}.dlq`], [exchangeName]);
+    const context = newContext();
+    await context.addRoutes((r) => {
+      r.from(`amqp:exchange:${exchangeName}?exchangeType=fanout`).to("mock:private");
+    });
+    await context.start();
+    expect(await inspector.queueExists(`${exchangeName}.dlq`)).toBe(true);
+    await context.stop();
+    expect(await inspector.queueExists(`${exchangeName}.dlq`)).toBe(false);
+  });
+
   it("keeps the dead letters of an autoDelete queue for a consumer with the same options, which sees every dead-letter header", async () => {
     const queue = queueName("temporary-failing");
     const failing = newContext();
@@ -131,8 +144,14 @@ describe.skipIf(!brokerAvailable)("amqp: dead-letter queues", () => {
     expect(amqpError).toBeInstanceOf(AmqpError);
     expect((amqpError as AmqpError).code).toBe("TOPOLOGY_FAILED");
     expect((amqpError as AmqpError).message).toMatch(/inequivalent arg 'auto_delete'/);
+    // Whichever of the two declares it second is told the rule and what to change.
+    expect((amqpError as AmqpError).message).toContain(
+      "a dead-letter queue NAME.dlq is declared with the durable of NAME's consumer, and autoDelete when NAME is temporary",
+    );
     expect((amqpError as AmqpError).message).toMatch(
-      /consume it with the same durable and autoDelete as NAME/,
+      new RegExp(
+        `consume it with the same durable and autoDelete as (the consumer of '${queue}'|this endpoint)`,
+      ),
     );
   });
 });
