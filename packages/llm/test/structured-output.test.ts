@@ -281,7 +281,15 @@ describe("structured output with the scripted model", () => {
     expect(() => llm("scripted").output({ type: "array", items: { type: "string" } })).toThrow(
       `llm("scripted").output(): output 'final_answer' must describe a JSON object (root type "object")`,
     );
-    expect(() => llmPlugin({ models: {}, schemas: { list: { type: "string" } } })).toThrow(LlmError);
+    expect(() => llmPlugin({ models: {}, schemas: { list: { type: "string" } } })).toThrow(
+      `llmPlugin: schemas.list: output 'list' must describe a JSON object (root type "object"), found type "string"`,
+    );
+    expect(() => llmPlugin({ models: {}, schemas: { "my order": orderSchema } })).toThrow(
+      `llmPlugin: schemas.my order: the output name must match ^[a-zA-Z0-9_-]{1,64}$ (found "my order")`,
+    );
+    expect(() => llmPlugin({ models: {}, schemas: [] as never })).toThrow(
+      "llmPlugin: option 'schemas' expects output schemas by name, e.g. { order: orderSchema } (found an array)",
+    );
     context = createContext();
     context.use(llmPlugin({ models: { scripted: scriptedModel([]) } }));
     await expect(
