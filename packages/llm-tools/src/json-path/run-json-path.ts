@@ -5,6 +5,7 @@ import { describe, optionalString, parseToolInput } from "../tool-input.js";
 import { checkDocumentSize } from "./document-size.js";
 import { type JsonPathOptions, resolveJsonPathOptions } from "./json-path-options.js";
 import type { JsonPathJob } from "./json-path-task.js";
+import { jsonSizeBound } from "./json-size-bound.js";
 
 /** JSON Schema of the json_path tool input. */
 export const JSON_PATH_INPUT_SCHEMA = {
@@ -199,6 +200,11 @@ export function runFixedJsonPath(
   const resolved = resolveJsonPathOptions(options);
   const { json, path } = readRawQuery(body, options);
   const multiMatch = checkPath(path, false);
+  // A small parsed document is queried as it is, without writing its JSON text to measure it.
+  const small = Math.min(resolved.maxDocumentBytes, resolved.inlineDocumentChars);
+  if (typeof json === "object" && !(json instanceof Uint8Array) && jsonSizeBound(json, small) !== undefined) {
+    return queryDocument(json, path, multiMatch);
+  }
   const text = documentText(json, resolved.maxDocumentBytes);
   if (text.length > resolved.inlineDocumentChars) return runInBudget(text, path, true, options, signal);
   const value = json instanceof Uint8Array || typeof json === "string" ? parseDocumentText(text) : json;

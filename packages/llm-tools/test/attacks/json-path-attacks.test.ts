@@ -88,6 +88,13 @@ describe("attack: json_path from a model", () => {
     expect(await bed.context.request("direct:json-path-fixed-descent", { a: [1] })).toBe("[[1],1]");
   });
 
+  it("refuses a cyclic object under a fixed path too (the fast size bound gives way to JSON.stringify)", async () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    const report = await attack(() => bed.context.request("direct:json-path-fixed", cyclic));
+    expectContained(report, 500, /key 'json' cannot be read as JSON \(.*circular/i);
+  });
+
   it("refuses a cyclic object with a clear error", async () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;
