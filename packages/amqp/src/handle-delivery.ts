@@ -25,9 +25,10 @@ export interface DeliveryTarget {
 /**
  * Runs one delivery through the route and settles it: ack after success (and after the reply
  * for a request); on failure re-publish with a raised redelivery count, or dead-letter when
- * redeliveries are used up (a consumer of a dead-letter queue does neither: it dead-letters to
- * an explicit `deadLetterQueue`, else rejects). Every re-publish is confirmed before the original is acked, so a
- * crash in between duplicates a message but never loses one. Never rejects.
+ * redeliveries are used up (a consumer of a dead-letter queue does not redeliver: it
+ * dead-letters to an explicit `deadLetterQueue`, else rejects). Every re-publish is confirmed
+ * before the original is acked, so a crash in between duplicates a message but never loses one.
+ * Never rejects.
  */
 export async function handleDelivery(
   channel: ConfirmChannel,
