@@ -22,9 +22,8 @@ export function rememberRouteTool(context: RouteContext, aspect: LlmToolAspect, 
 /**
  * The first step of a tool route with `validate: "always"`: checks the body against the tool's
  * schema for every caller (an llm step, `context.request`, another route's `to`) and replaces it
- * with the validated value (defaults filled in, a Standard Schema's transforms applied). JSON text
- * of an object is parsed first; other text and bytes reach the route as they are (tool steps that
- * also take plain text read them). Invalid input fails the exchange with `ToolExecutionError`
+ * with the validated value (defaults filled in, a Standard Schema's transforms applied). Text and
+ * bytes are read as JSON (a JSON object is what a tool takes). Invalid input fails the exchange with `ToolExecutionError`
  * `TOOL_ARGUMENTS_INVALID` listing every failing path (the same message the model reads).
  */
 export function createToolInputGuard(aspect: LlmToolAspect): Processor {
@@ -46,9 +45,17 @@ export function createToolInputGuard(aspect: LlmToolAspect): Processor {
     if (isValidatedFor(tool, body)) return undefined;
     let args: unknown = body;
     if (typeof body === "string" || body instanceof Uint8Array) {
-      const parsed = parseObjectText(body);
-      if (parsed === undefined) return undefined;
-      args = parsed;
+      const text = typeof body === "string" ? body : new TextDecoder().decode(body);
+      const parsed = parseJsonText(text);
+      if (!parsed.ok) {
+        const message = `invalid arguments for tool '${aspect.name}': ${parsed.reason}`;
+        throw new ToolExecutionError(message, {
+          toolName: aspect.name,
+          code: "TOOL_ARGUMENTS_INVALID",
+          issues: [{ path: "", message: parsed.reason }],
+        });
+      }
+      args = parsed.value;
     }
     return validateToolArgumentsAsync(tool, args).then((checked) => {
       if (checked.ok) {
@@ -65,13 +72,16 @@ export function createToolInputGuard(aspect: LlmToolAspect): Processor {
   };
 }
 
-/** The object JSON text holds, or undefined for text that is not a JSON object (and for bytes). */
-function parseObjectText(body: string | Uint8Array): object | undefined {
-  if (typeof body !== "string" || !body.trimStart().startsWith("{")) return undefined;
+/** The value JSON text holds, or why it holds none. */
+function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
   try {
-    const value: unknown = JSON.parse(body);
-    return typeof value === "object" && value !== null ? value : undefined;
-  } catch {
-    return undefined;
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      reason: `expected a JSON object of arguments, got text that is not JSON (${reason}): ${JSON.stringify(shown)}`,
+    };
   }
 }

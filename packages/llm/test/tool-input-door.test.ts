@@ -98,10 +98,23 @@ describe("the schema at a tool route's door", () => {
     expect(seen).toEqual([{ sku: "c-3", quantity: 2 }]);
   });
 
-  it("refuses a body that is not an object", async () => {
-    await orderContext();
-    const error = await failureOf(context.request("direct:order", 42));
-    expect(error.message).toContain("expected a JSON object of arguments, got a number");
+  it("refuses a body that is not an object: a number, JSON text of a list, plain text, malformed JSON", async () => {
+    const { seen } = await orderContext();
+    expect((await failureOf(context.request("direct:order", 42))).message).toBe(
+      "invalid arguments for tool 'order': expected a JSON object of arguments, got a number",
+    );
+    expect((await failureOf(context.request("direct:order", "[1, 2]"))).message).toBe(
+      "invalid arguments for tool 'order': expected a JSON object of arguments, got an array",
+    );
+    const text = await failureOf(context.request("direct:order", "two of a-1"));
+    expect(text.message).toMatch(
+      /^invalid arguments for tool 'order': expected a JSON object of arguments, got text that is not JSON \(.+\): "two of a-1"$/,
+    );
+    expect(text.issues).toHaveLength(1);
+    const bytes = await failureOf(context.request("direct:order", new TextEncoder().encode('{"sku": "a-1",}')));
+    expect(bytes.message).toContain("got text that is not JSON");
+    expect(await context.request("direct:order", new TextEncoder().encode('{"sku":"d-4"}'))).toBe("1 x d-4");
+    expect(seen).toEqual([{ sku: "d-4", quantity: 1 }]);
   });
 
   it("gives the model the same message and runs the route once per valid call", async () => {
