@@ -55,12 +55,13 @@ describe("attack: regex_extract from a model", () => {
         ),
       );
       const report = await attack(() => runRegexExtract({ text: "cc", pattern: "(c)\\1" }, options));
-      // It ran, or failed at its own deadline without waiting for the slow ones to have their turns.
+      // It ran, or failed at its own deadline without waiting for the slow ones to have their turns
+      // (queued to the end, or started on a worker freed just before its deadline, and stopped then).
       if (report.outcome instanceof Error) {
         expectContained(
           report,
           8000,
-          /regex_extract: matching did not start within matchTimeoutMs \(1000 ms/,
+          /regex_extract: matching (did not start within|ran longer than) matchTimeoutMs \(1000 ms/,
         );
       } else {
         expect(report.outcome).toBe('"cc"');
@@ -70,8 +71,10 @@ describe("attack: regex_extract from a model", () => {
       const neverStarted = outcomes.filter((error) =>
         /did not start within matchTimeoutMs/.test(error.message),
       );
-      expect(stopped).toHaveLength(2);
-      expect(neverStarted).toHaveLength(6);
+      // Two workers: the first two are stopped; the rest fail at their deadlines, most never started.
+      expect(stopped.length).toBeGreaterThanOrEqual(2);
+      expect(stopped.length + neverStarted.length).toBe(8);
+      expect(neverStarted.length).toBeGreaterThanOrEqual(4);
     } finally {
       await busy.close();
     }
