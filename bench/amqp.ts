@@ -31,8 +31,8 @@ export async function runAmqpBench(options: BenchOptions): Promise<BenchRow[]> {
     return [];
   }
   const channel = await admin.createConfirmChannel();
-  const count = options.quick ? 2_000 : 5_000;
-  const rounds = options.quick ? 2 : 10;
+  const count = options.quick ? 2_000 : 10_000;
+  const rounds = options.quick ? 2 : 8;
   try {
     const rows: BenchRow[] = [];
     for (const persistent of [true, false]) {
