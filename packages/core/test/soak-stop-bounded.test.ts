@@ -1,7 +1,6 @@
 import {
   createContext,
   defineComponent,
-  type RouteContext,
   RoutekitError,
   STOP_GRACE_MS,
   type StopBudget,
@@ -11,11 +10,9 @@ import { afterEach, describe, expect, it } from "vitest";
 // stop({ timeoutMs }) settles within timeoutMs plus STOP_GRACE_MS whatever plugins and
 // components do: a hanging stop hook or consumer is left behind and named.
 
-let context: RouteContext | undefined;
 const releases: Array<() => void> = [];
 afterEach(async () => {
   for (const release of releases.splice(0)) release();
-  context = undefined;
 });
 
 /** A promise that settles only when the test ends (never on its own). */
@@ -56,7 +53,6 @@ describe("a bounded stop", () => {
     const budgets: StopBudget[] = [];
     let signalled = 0;
     const target = createContext({ logLevel: "off" });
-    context = target;
     target.use({
       name: "hangs-forever",
       install(installed) {
@@ -93,7 +89,6 @@ describe("a bounded stop", () => {
   it("reports a stop hook that throws, after running the others", async () => {
     const stopped: string[] = [];
     const target = createContext({ logLevel: "off" });
-    context = target;
     for (const name of ["first", "broken", "last"]) {
       target.use({
         name,

@@ -111,7 +111,9 @@ describe("the schema at a tool route's door", () => {
       /^invalid arguments for tool 'order': expected a JSON object of arguments, got text that is not JSON \(.+\): "two of a-1"$/,
     );
     expect(text.issues).toHaveLength(1);
-    const bytes = await failureOf(context.request("direct:order", new TextEncoder().encode('{"sku": "a-1",}')));
+    const bytes = await failureOf(
+      context.request("direct:order", new TextEncoder().encode('{"sku": "a-1",}')),
+    );
     expect(bytes.message).toContain("got text that is not JSON");
     expect(await context.request("direct:order", new TextEncoder().encode('{"sku":"d-4"}'))).toBe("1 x d-4");
     expect(seen).toEqual([{ sku: "d-4", quantity: 1 }]);
