@@ -22,10 +22,10 @@ export {
   type Endpoint,
   type EndpointAddress,
   type RouteProcessor,
-} from "./component.js";
+} from "./components/component.js";
 export { MockEndpoint } from "./components/mock.js";
 // Context and lifecycle
-export { type ContextOptions, createContext, defineContextProperty } from "./context.js";
+export { type ContextOptions, createContext, defineContextProperty } from "./runtime/context.js";
 export type {
   ContextState,
   ExchangeInit,
@@ -35,11 +35,11 @@ export type {
   RouteStatus,
   StopBudget,
   StopOptions,
-} from "./context-types.js";
-export { abortExchange, copyExchange, releaseExchange } from "./create-exchange.js";
-export { createDeadline, type Deadline } from "./deadline.js";
-export type { OptionSchema, OptionSpec, OptionsOf } from "./endpoint-options.js";
-export { EXCEPTION_CAUGHT, REDELIVERED, REDELIVERY_COUNTER } from "./error-policy.js";
+} from "./runtime/context-types.js";
+export { abortExchange, copyExchange, releaseExchange } from "./runtime/create-exchange.js";
+export { createDeadline, type Deadline } from "./runtime/deadline.js";
+export type { OptionSchema, OptionSpec, OptionsOf } from "./components/endpoint-options.js";
+export { EXCEPTION_CAUGHT, REDELIVERED, REDELIVERY_COUNTER } from "./errors/error-policy.js";
 export {
   EndpointOptionError,
   ExpressionError,
@@ -47,16 +47,16 @@ export {
   RoutekitError,
   type RoutekitErrorCode,
   RouteStepError,
-} from "./errors.js";
+} from "./errors/errors.js";
 // Events, logging, errors
 export {
   EventBus,
   type RoutekitEventListener,
   type RoutekitEvents,
   type RoutekitEventType,
-} from "./events.js";
+} from "./runtime/events.js";
 // Exchange and processors
-export type { Exchange, ExchangePattern, Headers, Processor } from "./exchange.js";
+export type { Exchange, ExchangePattern, Headers, Processor } from "./model/exchange.js";
 // Expressions: the simple language's compilers and helpers, and the JSONPath and XPath engines
 export {
   body,
@@ -85,7 +85,7 @@ export {
   UNTRUSTED_XPATH_FUNCTIONS,
   xpath,
 } from "./expressions/index.js";
-export { createConsoleLogger, type Logger } from "./logger.js";
+export { createConsoleLogger, type Logger } from "./runtime/logger.js";
 export type { CircuitBreakerOptions, CircuitState } from "./processors/resilience/circuit-breaker.js";
 export type { CatchClause, DoTryOptions } from "./processors/resilience/do-try.js";
 // Error handling and resilience EIPs (onException, errorHandler, doTry, throttle, circuitBreaker, idempotentConsumer)
@@ -134,10 +134,10 @@ export {
 } from "./processors/routing/routing-properties.js";
 export type { SplitExpression, SplitOptions, SplitParts } from "./processors/routing/split.js";
 // Secrets: one redaction for every error, log line and excerpt
-export { createRedactor, REDACTED, redactSecrets } from "./redact-secrets.js";
-export { defineRouteAspect, type RouteAspectHandler } from "./route-aspects.js";
+export { createRedactor, REDACTED, redactSecrets } from "./support/redact-secrets.js";
+export { defineRouteAspect, type RouteAspectHandler } from "./dsl/route-aspects.js";
 // DSL and route definitions
-export { type OnExceptionOptions, RouteBuilder, type RoutesFunction } from "./route-builder.js";
+export { type OnExceptionOptions, RouteBuilder, type RoutesFunction } from "./dsl/route-builder.js";
 export type {
   ErrorClass,
   ErrorHandlerDefinition,
@@ -148,7 +148,7 @@ export type {
   RedeliveryOptions,
   RouteDefinition,
   StepDefinition,
-} from "./route-definition.js";
+} from "./model/route-definition.js";
 export type {
   ExpressionOf,
   LogStepOptions,
@@ -156,7 +156,7 @@ export type {
   RouteDsl,
   Step,
   ToDynamicOptions,
-} from "./route-dsl.js";
-export { STOP_GRACE_MS } from "./stop-clock.js";
-export { type ParsedUri, parseUri } from "./uri.js";
-export { type CompileScope, defineStep, defineVerb, type Recorder } from "./verbs.js";
+} from "./dsl/route-dsl.js";
+export { STOP_GRACE_MS } from "./runtime/stop-clock.js";
+export { type ParsedUri, parseUri } from "./components/uri.js";
+export { type CompileScope, defineStep, defineVerb, type Recorder } from "./dsl/verbs.js";

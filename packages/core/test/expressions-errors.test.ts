@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are simple-language expressions, not JavaScript templates
 import { describe, expect, it } from "vitest";
-import { ExpressionError, RoutekitError } from "../src/errors.js";
+import { ExpressionError, RoutekitError } from "../src/errors/errors.js";
 import {
   compileExpression,
   compilePredicate,

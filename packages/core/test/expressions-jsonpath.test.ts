@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ExpressionError, RoutekitError } from "../src/errors.js";
+import { ExpressionError, RoutekitError } from "../src/errors/errors.js";
 import { checkJsonPath, evaluateJsonPath, isMultiMatchPath } from "../src/expressions/index.js";
 
 const store = {

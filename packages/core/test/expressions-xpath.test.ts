@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ExpressionError, RoutekitError } from "../src/errors.js";
+import { ExpressionError, RoutekitError } from "../src/errors/errors.js";
 import { checkXPathSyntax, evaluateXPath, formatXPathNumber, parseXml } from "../src/expressions/index.js";
 
 const library = `<?xml version="1.0"?>

@@ -1,4 +1,4 @@
-import { RoutekitError, type RoutekitErrorCode } from "../errors.js";
+import { RoutekitError, type RoutekitErrorCode } from "../errors/errors.js";
 
 /** What a task threw inside its worker, as far as it crosses the thread boundary. */
 export interface TaskErrorInfo {

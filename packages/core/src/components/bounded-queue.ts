@@ -1,4 +1,4 @@
-import { RoutekitError } from "../errors.js";
+import { RoutekitError } from "../errors/errors.js";
 
 const resolved = Promise.resolve();
 /** Runs `task` as a microtask (cheaper than queueMicrotask, which allocates an async resource). */

@@ -1,8 +1,8 @@
-import { defineComponent } from "../component.js";
-import type { ContextInternals } from "../context-internals.js";
-import type { Exchange } from "../exchange.js";
-import { type Logger, levelEnabled } from "../logger.js";
-import type { LogLevel } from "../route-definition.js";
+import { defineComponent } from "./component.js";
+import type { ContextInternals } from "../runtime/context-internals.js";
+import type { Exchange } from "../model/exchange.js";
+import { type Logger, levelEnabled } from "../runtime/logger.js";
+import type { LogLevel } from "../model/route-definition.js";
 
 /** Renders a value for a log line: strings as they are, other values as compact JSON. */
 export function renderValue(value: unknown, maxChars = 1000): string {

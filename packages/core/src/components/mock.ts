@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
-import { defineComponent, type Endpoint } from "../component.js";
-import { copyExchange } from "../create-exchange.js";
-import { RoutekitError } from "../errors.js";
-import type { Exchange, Processor } from "../exchange.js";
+import { defineComponent, type Endpoint } from "./component.js";
+import { copyExchange } from "../runtime/create-exchange.js";
+import { RoutekitError } from "../errors/errors.js";
+import type { Exchange, Processor } from "../model/exchange.js";
 import { renderValue } from "./log.js";
 
 /** A test endpoint: records what it receives and checks expectations (Camel's MockEndpoint). */

@@ -1,8 +1,8 @@
-import type { ContextInternals, ShutdownParticipant } from "../context-internals.js";
-import { copyExchange } from "../create-exchange.js";
-import { RoutekitError } from "../errors.js";
-import type { Exchange } from "../exchange.js";
-import { reportUnhandledFailure } from "../report-failure.js";
+import type { ContextInternals, ShutdownParticipant } from "../runtime/context-internals.js";
+import { copyExchange } from "../runtime/create-exchange.js";
+import { RoutekitError } from "../errors/errors.js";
+import type { Exchange } from "../model/exchange.js";
+import { reportUnhandledFailure } from "../errors/report-failure.js";
 import type { BoundedQueue } from "./bounded-queue.js";
 import type { SedaChannel, SedaItem } from "./seda.js";
 

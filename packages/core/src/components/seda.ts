@@ -1,10 +1,10 @@
-import { type ConsumerRoute, defineComponent, type RouteProcessor } from "../component.js";
-import type { ContextInternals } from "../context-internals.js";
-import type { RouteContext } from "../context-types.js";
-import { copyExchange, runtime } from "../create-exchange.js";
-import { RoutekitError } from "../errors.js";
-import type { Exchange } from "../exchange.js";
-import { reportUnhandledFailure } from "../report-failure.js";
+import { type ConsumerRoute, defineComponent, type RouteProcessor } from "./component.js";
+import type { ContextInternals } from "../runtime/context-internals.js";
+import type { RouteContext } from "../runtime/context-types.js";
+import { copyExchange, runtime } from "../runtime/create-exchange.js";
+import { RoutekitError } from "../errors/errors.js";
+import type { Exchange } from "../model/exchange.js";
+import { reportUnhandledFailure } from "../errors/report-failure.js";
 import { BoundedQueue } from "./bounded-queue.js";
 import { closedQueue, sedaShutdown } from "./seda-shutdown.js";
 

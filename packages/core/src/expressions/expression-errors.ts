@@ -1,4 +1,4 @@
-import { ExpressionError, RoutekitError } from "../errors.js";
+import { ExpressionError, RoutekitError } from "../errors/errors.js";
 
 /** A syntax error in `expression` at the 0-based `position`; the message shows the 1-based column. */
 export function syntaxError(

@@ -1,4 +1,4 @@
-import { ExpressionError } from "../errors.js";
+import { ExpressionError } from "../errors/errors.js";
 
 /** Most recursive descents (`..`) an untrusted JSONPath may have. */
 export const MAX_UNTRUSTED_DESCENTS = 2;

@@ -1,5 +1,5 @@
 import { JSONPath } from "jsonpath-plus";
-import { ExpressionError, RoutekitError } from "../errors.js";
+import { ExpressionError, RoutekitError } from "../errors/errors.js";
 import { describeValue } from "./expression-errors.js";
 import { scanJsonPath } from "./jsonpath-syntax.js";
 

@@ -1,5 +1,5 @@
 import { type Document, parseXmlDocument } from "slimdom";
-import { RoutekitError } from "../errors.js";
+import { RoutekitError } from "../errors/errors.js";
 import { describeValue } from "./expression-errors.js";
 import { checkXmlShape } from "./xml-shape.js";
 

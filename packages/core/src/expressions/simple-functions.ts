@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { RoutekitError } from "../errors.js";
+import { RoutekitError } from "../errors/errors.js";
 import { describeValue } from "./expression-errors.js";
 import { checkJsonPath, evaluateJsonPath } from "./jsonpath.js";
 import { toXmlInput } from "./parse-xml.js";

@@ -1,4 +1,4 @@
-import { RoutekitError } from "../errors.js";
+import { RoutekitError } from "../errors/errors.js";
 import { describeValue } from "./expression-errors.js";
 
 /** Keys that would lead into prototypes; no expression can read them. */

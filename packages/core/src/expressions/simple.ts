@@ -1,4 +1,4 @@
-import { ExpressionError } from "../errors.js";
+import { ExpressionError } from "../errors/errors.js";
 import { BoundedCache } from "./bounded-cache.js";
 import { describeValue, evaluationError } from "./expression-errors.js";
 import type { CompiledExpression, Expression, ExpressionExchange } from "./expression-exchange.js";

@@ -1,4 +1,4 @@
-import { RoutekitError } from "../errors.js";
+import { RoutekitError } from "../errors/errors.js";
 
 /** Deepest element nesting `parseXml` accepts. */
 export const MAX_XML_DEPTH = 512;

@@ -1,4 +1,4 @@
-import { ExpressionError } from "../errors.js";
+import { ExpressionError } from "../errors/errors.js";
 import { parsesAsXPath1 } from "./xpath-first-item.js";
 import { tokenizeXPath } from "./xpath-tokens.js";
 

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type * as FontoXPath from "fontoxpath";
 import { Document } from "slimdom";
-import { ExpressionError, RoutekitError } from "../errors.js";
+import { ExpressionError, RoutekitError } from "../errors/errors.js";
 import { BoundedCache } from "./bounded-cache.js";
 import { describeValue } from "./expression-errors.js";
 import { parseXml } from "./parse-xml.js";

@@ -1,12 +1,12 @@
 import { renderValue, writeLog } from "../components/log.js";
-import type { ContextInternals } from "../context-internals.js";
-import { runtime } from "../create-exchange.js";
-import { RoutekitError } from "../errors.js";
-import type { Processor } from "../exchange.js";
-import { levelEnabled } from "../logger.js";
-import type { ExpressionInput, LogLevel, PredicateInput } from "../route-definition.js";
-import type { LogStepOptions } from "../route-dsl.js";
-import { defineVerb } from "../verbs.js";
+import type { ContextInternals } from "../runtime/context-internals.js";
+import { runtime } from "../runtime/create-exchange.js";
+import { RoutekitError } from "../errors/errors.js";
+import type { Processor } from "../model/exchange.js";
+import { levelEnabled } from "../runtime/logger.js";
+import type { ExpressionInput, LogLevel, PredicateInput } from "../model/route-definition.js";
+import type { LogStepOptions } from "../dsl/route-dsl.js";
+import { defineVerb } from "../dsl/verbs.js";
 
 const where = (route: { id: string; from: string }): string => `Route '${route.id || route.from}'`;
 

@@ -1,5 +1,5 @@
-import { RoutekitError } from "../errors.js";
-import { defineVerb, type Recorder } from "../verbs.js";
+import { RoutekitError } from "../errors/errors.js";
+import { defineVerb, type Recorder } from "../dsl/verbs.js";
 
 function onRouteItself(recorder: Recorder, verb: string): void {
   if (!recorder.isRoot) {

@@ -1,5 +1,5 @@
-import { RoutekitError } from "../../errors.js";
-import { didYouMean } from "../../nearest.js";
+import { RoutekitError } from "../../errors/errors.js";
+import { didYouMean } from "../../support/nearest.js";
 
 /** Where a verb was called, for error messages: `Route 'orders': throttle()`. */
 export interface OptionSite {

@@ -1,11 +1,11 @@
-import { type RuntimeExchange, runtime } from "../../create-exchange.js";
-import { EXCEPTION_CAUGHT } from "../../error-policy.js";
-import { RoutekitError } from "../../errors.js";
-import type { Exchange } from "../../exchange.js";
-import { withoutErrorHandling } from "../../pipeline.js";
-import type { StepDefinition } from "../../route-definition.js";
-import type { Step } from "../../route-dsl.js";
-import { defineVerb } from "../../verbs.js";
+import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
+import { EXCEPTION_CAUGHT } from "../../errors/error-policy.js";
+import { RoutekitError } from "../../errors/errors.js";
+import type { Exchange } from "../../model/exchange.js";
+import { withoutErrorHandling } from "../../compile/pipeline.js";
+import type { StepDefinition } from "../../model/route-definition.js";
+import type { Step } from "../../dsl/route-dsl.js";
+import { defineVerb } from "../../dsl/verbs.js";
 import { checkNumber, checkOptionKeys, checkStep, optionError, routeSite } from "./check-options.js";
 
 /** The states of a circuit breaker. */
@@ -21,7 +21,7 @@ export interface CircuitBreakerOptions {
   fallback?: Step<unknown>;
 }
 
-declare module "../../route-dsl.js" {
+declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
     /**
      * Runs `step` behind a circuit breaker: after `failureThreshold` consecutive failures calls
@@ -32,7 +32,7 @@ declare module "../../route-dsl.js" {
   }
 }
 
-declare module "../../events.js" {
+declare module "../../runtime/events.js" {
   interface RoutekitEvents {
     "circuit-state-changed": { routeId: string; step: string; from: CircuitState; to: CircuitState };
   }

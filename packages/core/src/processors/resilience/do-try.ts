@@ -1,12 +1,12 @@
-import { type RuntimeExchange, runtime } from "../../create-exchange.js";
-import { EXCEPTION_CAUGHT } from "../../error-policy.js";
-import { RoutekitError } from "../../errors.js";
-import type { Exchange, Processor } from "../../exchange.js";
-import { withoutErrorHandling } from "../../pipeline.js";
-import { isErrorClass } from "../../route-builder.js";
-import type { ErrorClass, StepDefinition } from "../../route-definition.js";
-import type { Step } from "../../route-dsl.js";
-import { defineVerb } from "../../verbs.js";
+import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
+import { EXCEPTION_CAUGHT } from "../../errors/error-policy.js";
+import { RoutekitError } from "../../errors/errors.js";
+import type { Exchange, Processor } from "../../model/exchange.js";
+import { withoutErrorHandling } from "../../compile/pipeline.js";
+import { isErrorClass } from "../../dsl/route-builder.js";
+import type { ErrorClass, StepDefinition } from "../../model/route-definition.js";
+import type { Step } from "../../dsl/route-dsl.js";
+import { defineVerb } from "../../dsl/verbs.js";
 import { checkOptionKeys, routeSite } from "./check-options.js";
 
 /** One catch clause: the error class(es) it catches and the steps to run. */
@@ -18,7 +18,7 @@ export interface DoTryOptions {
   finally?: Step<unknown>;
 }
 
-declare module "../../route-dsl.js" {
+declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
     /**
      * Runs `step` like a try block: an error matching a catch clause (first match in order,

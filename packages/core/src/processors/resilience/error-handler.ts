@@ -1,12 +1,12 @@
-import type { ErrorHandlerDefinition } from "../../route-definition.js";
-import { defineVerb } from "../../verbs.js";
+import type { ErrorHandlerDefinition } from "../../model/route-definition.js";
+import { defineVerb } from "../../dsl/verbs.js";
 import { checkErrorHandlerOptions } from "./error-handling-options.js";
 import { onRouteItself, routeName } from "./on-exception.js";
 
 /** Options of `errorHandler(...)`: redelivery plus an optional dead letter channel. */
 export type ErrorHandlerOptions = ErrorHandlerDefinition;
 
-declare module "../../route-dsl.js" {
+declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
     /**
      * Route-local default error handler (replaces the builder-wide one for this route): redelivery

@@ -1,6 +1,6 @@
-import { RoutekitError } from "../../errors.js";
-import type { OnExceptionOptions } from "../../route-builder.js";
-import type { ErrorHandlerDefinition } from "../../route-definition.js";
+import { RoutekitError } from "../../errors/errors.js";
+import type { OnExceptionOptions } from "../../dsl/route-builder.js";
+import type { ErrorHandlerDefinition } from "../../model/route-definition.js";
 import {
   checkBoolean,
   checkFlag,

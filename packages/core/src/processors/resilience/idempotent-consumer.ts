@@ -1,9 +1,9 @@
-import type { ContextInternals } from "../../context-internals.js";
-import { RoutekitError } from "../../errors.js";
-import type { Exchange } from "../../exchange.js";
-import type { ExpressionInput } from "../../route-definition.js";
-import type { ExpressionOf } from "../../route-dsl.js";
-import { defineVerb } from "../../verbs.js";
+import type { ContextInternals } from "../../runtime/context-internals.js";
+import { RoutekitError } from "../../errors/errors.js";
+import type { Exchange } from "../../model/exchange.js";
+import type { ExpressionInput } from "../../model/route-definition.js";
+import type { ExpressionOf } from "../../dsl/route-dsl.js";
+import { defineVerb } from "../../dsl/verbs.js";
 import { checkBoolean, checkNumber, checkOptionKeys, optionError, routeSite } from "./check-options.js";
 import {
   createMemoryIdempotentRepository,
@@ -23,7 +23,7 @@ export interface IdempotentConsumerOptions {
   maximumSize?: number;
 }
 
-declare module "../../route-dsl.js" {
+declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
     /**
      * Lets each key through once: the key is claimed before the rest of the block runs (so a

@@ -1,4 +1,4 @@
-import { RoutekitError } from "../../errors.js";
+import { RoutekitError } from "../../errors/errors.js";
 
 /**
  * Where an idempotent consumer remembers the keys it has seen. `add` claims a key atomically:

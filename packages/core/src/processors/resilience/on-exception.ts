@@ -1,9 +1,9 @@
-import { RoutekitError } from "../../errors.js";
-import { type OnExceptionOptions, onExceptionDefinition } from "../../route-builder.js";
-import type { ErrorClass } from "../../route-definition.js";
-import { defineVerb, type Recorder } from "../../verbs.js";
+import { RoutekitError } from "../../errors/errors.js";
+import { type OnExceptionOptions, onExceptionDefinition } from "../../dsl/route-builder.js";
+import type { ErrorClass } from "../../model/route-definition.js";
+import { defineVerb, type Recorder } from "../../dsl/verbs.js";
 
-declare module "../../route-dsl.js" {
+declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
     /**
      * Route-local exception clause: applies to this route only and is matched before the

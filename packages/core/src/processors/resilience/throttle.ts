@@ -1,6 +1,6 @@
-import { RoutekitError } from "../../errors.js";
-import type { Exchange, Processor } from "../../exchange.js";
-import { defineVerb } from "../../verbs.js";
+import { RoutekitError } from "../../errors/errors.js";
+import type { Exchange, Processor } from "../../model/exchange.js";
+import { defineVerb } from "../../dsl/verbs.js";
 import {
   checkBoolean,
   checkNumber,
@@ -30,7 +30,7 @@ export interface ThrottleConcurrentOptions extends ThrottleOverflowOptions {
   concurrent: number;
 }
 
-declare module "../../route-dsl.js" {
+declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
     /** At most `maxRequests` exchanges start per `periodMs` (default 1000); the others wait in order. */
     throttle(maxRequests: number, options?: ThrottleRateOptions): RouteDsl<TBody>;

@@ -1,8 +1,8 @@
-import type { ContextInternals } from "../../context-internals.js";
+import type { ContextInternals } from "../../runtime/context-internals.js";
 import { describeValue } from "../../expressions/expression-errors.js";
-import type { ExpressionInput, PredicateInput } from "../../route-definition.js";
-import type { ExpressionOf, PredicateOf } from "../../route-dsl.js";
-import { defineVerb, type Recorder } from "../../verbs.js";
+import type { ExpressionInput, PredicateInput } from "../../model/route-definition.js";
+import type { ExpressionOf, PredicateOf } from "../../dsl/route-dsl.js";
+import { defineVerb, type Recorder } from "../../dsl/verbs.js";
 import { type AggregationRepository, createMemoryAggregationRepository } from "./aggregation-repository.js";
 import type { AggregationStrategy } from "./aggregation-strategies.js";
 import { Aggregator } from "./aggregator.js";
@@ -173,7 +173,7 @@ defineVerb(
   "eip:aggregate",
 );
 
-declare module "../../route-dsl.js" {
+declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
     /**
      * Groups exchanges by the correlation expression and merges each group with `strategy`.

@@ -1,4 +1,4 @@
-import type { Exchange } from "../../exchange.js";
+import type { Exchange } from "../../model/exchange.js";
 
 /**
  * Where `aggregate` keeps open groups between messages, by correlation key. Every method may

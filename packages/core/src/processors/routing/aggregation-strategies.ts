@@ -1,4 +1,4 @@
-import type { Exchange } from "../../exchange.js";
+import type { Exchange } from "../../model/exchange.js";
 
 /**
  * Merges the next exchange into the result so far (`previous` is undefined the first time) and

@@ -1,7 +1,7 @@
-import type { ContextInternals } from "../../context-internals.js";
-import { copyExchange, runtime } from "../../create-exchange.js";
-import { messageOf, RoutekitError } from "../../errors.js";
-import type { Exchange, Processor } from "../../exchange.js";
+import type { ContextInternals } from "../../runtime/context-internals.js";
+import { copyExchange, runtime } from "../../runtime/create-exchange.js";
+import { messageOf, RoutekitError } from "../../errors/errors.js";
+import type { Exchange, Processor } from "../../model/exchange.js";
 import { describeValue } from "../../expressions/expression-errors.js";
 import type { AggregationRepository } from "./aggregation-repository.js";
 import type { AggregationStrategy } from "./aggregation-strategies.js";

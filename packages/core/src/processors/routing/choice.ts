@@ -1,7 +1,7 @@
-import type { Exchange, Processor } from "../../exchange.js";
-import type { PredicateInput, StepDefinition } from "../../route-definition.js";
-import type { PredicateOf, RouteDsl } from "../../route-dsl.js";
-import { defineVerb, type Recorder } from "../../verbs.js";
+import type { Exchange, Processor } from "../../model/exchange.js";
+import type { PredicateInput, StepDefinition } from "../../model/route-definition.js";
+import type { PredicateOf, RouteDsl } from "../../dsl/route-dsl.js";
+import { defineVerb, type Recorder } from "../../dsl/verbs.js";
 import { checkPredicate, checkStep, invalid } from "./arguments.js";
 
 /** The body type a block leaves: what its callback's returned route carries, unknown otherwise. */
@@ -108,7 +108,7 @@ defineVerb(
   "eip:choice",
 );
 
-declare module "../../route-dsl.js" {
+declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
     /**
      * Content-based router: the first `when` whose predicate holds runs its step; `otherwise`

@@ -1,10 +1,10 @@
-import { RoutekitError } from "../../errors.js";
-import type { Exchange } from "../../exchange.js";
+import { RoutekitError } from "../../errors/errors.js";
+import type { Exchange } from "../../model/exchange.js";
 import { describeValue } from "../../expressions/expression-errors.js";
-import type { ExpressionInput } from "../../route-definition.js";
-import type { ExpressionOf } from "../../route-dsl.js";
-import { sleep } from "../../sleep.js";
-import { defineVerb } from "../../verbs.js";
+import type { ExpressionInput } from "../../model/route-definition.js";
+import type { ExpressionOf } from "../../dsl/route-dsl.js";
+import { sleep } from "../../support/sleep.js";
+import { defineVerb } from "../../dsl/verbs.js";
 import { checkExpression, invalid } from "./arguments.js";
 
 type DelayDefinition = { readonly type: "eip:delay"; readonly delay: number | ExpressionInput };
@@ -51,7 +51,7 @@ defineVerb(
   "eip:delay",
 );
 
-declare module "../../route-dsl.js" {
+declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
     /** Waits `delay` milliseconds (a number or an expression); aborted with the exchange's signal. */
     delay(delay: number | ExpressionOf<TBody, number | string>): RouteDsl<TBody>;

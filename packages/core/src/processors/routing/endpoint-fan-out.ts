@@ -1,6 +1,6 @@
-import { copyExchange } from "../../create-exchange.js";
-import type { Processor } from "../../exchange.js";
-import type { Recorder } from "../../verbs.js";
+import { copyExchange } from "../../runtime/create-exchange.js";
+import type { Processor } from "../../model/exchange.js";
+import type { Recorder } from "../../dsl/verbs.js";
 import type { AggregationStrategy } from "./aggregation-strategies.js";
 import { checkBoolean, checkFunction, checkParallel } from "./arguments.js";
 import type { FanOutPlan } from "./fan-out-run.js";

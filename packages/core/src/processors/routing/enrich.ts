@@ -1,8 +1,8 @@
-import { copyExchange, runtime } from "../../create-exchange.js";
-import { RoutekitError } from "../../errors.js";
-import type { Exchange } from "../../exchange.js";
+import { copyExchange, runtime } from "../../runtime/create-exchange.js";
+import { RoutekitError } from "../../errors/errors.js";
+import type { Exchange } from "../../model/exchange.js";
 import { describeValue } from "../../expressions/expression-errors.js";
-import { defineVerb } from "../../verbs.js";
+import { defineVerb } from "../../dsl/verbs.js";
 import { invalid } from "./arguments.js";
 
 /** Merges the enrichment resource into the original: returns the exchange whose body and headers continue. */
@@ -76,7 +76,7 @@ defineVerb(
   "eip:enrich",
 );
 
-declare module "../../route-dsl.js" {
+declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
     /**
      * Request-reply to `uri` with a copy of the exchange; the reply's body replaces the body, or

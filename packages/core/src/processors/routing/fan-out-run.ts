@@ -1,6 +1,6 @@
-import { type RuntimeExchange, runtime } from "../../create-exchange.js";
-import { RoutekitError } from "../../errors.js";
-import type { Exchange } from "../../exchange.js";
+import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
+import { RoutekitError } from "../../errors/errors.js";
+import type { Exchange } from "../../model/exchange.js";
 import { describeValue } from "../../expressions/expression-errors.js";
 import type { AggregationStrategy } from "./aggregation-strategies.js";
 import type { PartSource, Pulled } from "./part-source.js";

@@ -1,4 +1,4 @@
-import type { Exchange } from "../../exchange.js";
+import type { Exchange } from "../../model/exchange.js";
 import { type FanOutPlan, FanOutRun, type StartedPart } from "./fan-out-run.js";
 import type { PartSource, Pulled } from "./part-source.js";
 

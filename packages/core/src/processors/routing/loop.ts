@@ -1,11 +1,11 @@
-import { runtime } from "../../create-exchange.js";
-import { RoutekitError } from "../../errors.js";
-import type { Exchange, Processor } from "../../exchange.js";
+import { runtime } from "../../runtime/create-exchange.js";
+import { RoutekitError } from "../../errors/errors.js";
+import type { Exchange, Processor } from "../../model/exchange.js";
 import { describeValue } from "../../expressions/expression-errors.js";
 import { parseTemplate } from "../../expressions/simple-parser.js";
-import type { ExpressionInput, StepDefinition } from "../../route-definition.js";
-import type { ExpressionOf, Step } from "../../route-dsl.js";
-import { type CompileScope, defineVerb } from "../../verbs.js";
+import type { ExpressionInput, StepDefinition } from "../../model/route-definition.js";
+import type { ExpressionOf, Step } from "../../dsl/route-dsl.js";
+import { type CompileScope, defineVerb } from "../../dsl/verbs.js";
 import { checkExpression, checkOptions, checkStep, invalid } from "./arguments.js";
 import { LOOP_INDEX, LOOP_SIZE } from "./routing-properties.js";
 
@@ -176,7 +176,7 @@ function isSingleExpression(text: string): boolean {
   return parts.length === 1 && typeof parts[0] !== "string";
 }
 
-declare module "../../route-dsl.js" {
+declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
     /**
      * Repeats `step` on the same exchange: a count (number or expression yielding one), or a

@@ -1,5 +1,5 @@
 import { describeValue } from "../../expressions/expression-errors.js";
-import { defineVerb } from "../../verbs.js";
+import { defineVerb } from "../../dsl/verbs.js";
 import { checkOptions, invalid } from "./arguments.js";
 import {
   checkEndpointFanOut,
@@ -52,7 +52,7 @@ defineVerb(
   "eip:multicast",
 );
 
-declare module "../../route-dsl.js" {
+declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
     /**
      * Sends a copy of the exchange to every endpoint, in order (or concurrently with `parallel`).

@@ -1,11 +1,11 @@
-import type { Endpoint } from "../../component.js";
-import type { ContextInternals } from "../../context-internals.js";
-import { RoutekitError } from "../../errors.js";
-import type { Exchange } from "../../exchange.js";
+import type { Endpoint } from "../../components/component.js";
+import type { ContextInternals } from "../../runtime/context-internals.js";
+import { RoutekitError } from "../../errors/errors.js";
+import type { Exchange } from "../../model/exchange.js";
 import { describeValue } from "../../expressions/expression-errors.js";
-import type { ExpressionInput } from "../../route-definition.js";
-import type { ExpressionOf } from "../../route-dsl.js";
-import { defineVerb } from "../../verbs.js";
+import type { ExpressionInput } from "../../model/route-definition.js";
+import type { ExpressionOf } from "../../dsl/route-dsl.js";
+import { defineVerb } from "../../dsl/verbs.js";
 import { DynamicEndpointCache, TO_DYNAMIC_CACHE_SIZE } from "../dynamic-endpoint-cache.js";
 import { checkExpression, checkOptions, invalid } from "./arguments.js";
 import {
@@ -152,7 +152,7 @@ defineVerb(
   "eip:recipientList",
 );
 
-declare module "../../route-dsl.js" {
+declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
     /**
      * Sends a copy of the exchange to each endpoint the expression yields for this exchange

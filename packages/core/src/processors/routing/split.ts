@@ -1,10 +1,10 @@
-import { copyExchange } from "../../create-exchange.js";
-import { RoutekitError } from "../../errors.js";
-import type { Exchange } from "../../exchange.js";
+import { copyExchange } from "../../runtime/create-exchange.js";
+import { RoutekitError } from "../../errors/errors.js";
+import type { Exchange } from "../../model/exchange.js";
 import { describeValue } from "../../expressions/expression-errors.js";
-import type { ExpressionInput, StepDefinition } from "../../route-definition.js";
-import type { Step } from "../../route-dsl.js";
-import { defineVerb } from "../../verbs.js";
+import type { ExpressionInput, StepDefinition } from "../../model/route-definition.js";
+import type { Step } from "../../dsl/route-dsl.js";
+import { defineVerb } from "../../dsl/verbs.js";
 import type { AggregationStrategy } from "./aggregation-strategies.js";
 import {
   checkBoolean,
@@ -103,7 +103,7 @@ defineVerb(
   "eip:split",
 );
 
-declare module "../../route-dsl.js" {
+declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
     /**
      * Splits the message into parts (an array, any iterable or async iterable, pulled one at a

@@ -1,8 +1,8 @@
-import type { ContextInternals } from "../../context-internals.js";
-import { runtime } from "../../create-exchange.js";
-import { messageOf } from "../../errors.js";
-import type { Exchange } from "../../exchange.js";
-import { defineVerb } from "../../verbs.js";
+import type { ContextInternals } from "../../runtime/context-internals.js";
+import { runtime } from "../../runtime/create-exchange.js";
+import { messageOf } from "../../errors/errors.js";
+import type { Exchange } from "../../model/exchange.js";
+import { defineVerb } from "../../dsl/verbs.js";
 import { invalid } from "./arguments.js";
 
 type WireTapDefinition = { readonly type: "eip:wireTap"; readonly uri: string };
@@ -65,7 +65,7 @@ defineVerb(
   "eip:wireTap",
 );
 
-declare module "../../route-dsl.js" {
+declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
     /**
      * Sends a copy of the exchange to `uri`, fire and forget: the route continues at once, the

@@ -1,5 +1,5 @@
-import { type RuntimeExchange, runtime } from "./create-exchange.js";
-import type { Exchange, Processor } from "./exchange.js";
+import { type RuntimeExchange, runtime } from "../runtime/create-exchange.js";
+import type { Exchange, Processor } from "../model/exchange.js";
 
 /**
  * Decides what happens when a step of a pipeline fails (the error is on `exchange.error`):

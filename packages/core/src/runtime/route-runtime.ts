@@ -1,9 +1,9 @@
-import type { Consumer, RouteProcessor } from "./component.js";
+import type { Consumer, RouteProcessor } from "../components/component.js";
 import type { ContextInternals } from "./context-internals.js";
 import { type RuntimeExchange, releaseExchange, runtime } from "./create-exchange.js";
-import type { Exchange, Processor } from "./exchange.js";
-import type { RouteDefinition } from "./route-definition.js";
-import { setRejection } from "./route-rejection.js";
+import type { Exchange, Processor } from "../model/exchange.js";
+import type { RouteDefinition } from "../model/route-definition.js";
+import { setRejection } from "../compile/route-rejection.js";
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));

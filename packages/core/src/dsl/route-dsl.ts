@@ -1,5 +1,5 @@
-import type { Exchange, Processor } from "./exchange.js";
-import type { LogLevel } from "./route-definition.js";
+import type { Exchange, Processor } from "../model/exchange.js";
+import type { LogLevel } from "../model/route-definition.js";
 
 /** An expression over an exchange carrying `TBody`: a `${...}` string, a constant string, or a function. */
 export type ExpressionOf<TBody, TValue = unknown> = string | ((exchange: Exchange<TBody>) => TValue);

@@ -1,4 +1,4 @@
-import type { RouteContext } from "./context-types.js";
+import type { RouteContext } from "../runtime/context-types.js";
 
 /** InOnly: fire and forget. InOut: the caller waits for the reply (the exchange's body after the route). */
 export type ExchangePattern = "InOnly" | "InOut";

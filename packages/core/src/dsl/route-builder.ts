@@ -1,9 +1,9 @@
-import { RoutekitError } from "./errors.js";
-import { firstPartySteps } from "./first-party.js";
+import { RoutekitError } from "../errors/errors.js";
+import { firstPartySteps } from "../support/first-party.js";
 import {
   checkErrorHandlerOptions,
   checkOnExceptionOptions,
-} from "./processors/resilience/error-handling-options.js";
+} from "../processors/resilience/error-handling-options.js";
 import type {
   ErrorClass,
   ErrorHandlerDefinition,
@@ -11,7 +11,7 @@ import type {
   OnExceptionDefinition,
   RouteDefinition,
   StepDefinition,
-} from "./route-definition.js";
+} from "../model/route-definition.js";
 import type { RouteDsl } from "./route-dsl.js";
 import { onVerbDefined, type Recorder } from "./verbs.js";
 

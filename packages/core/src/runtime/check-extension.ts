@@ -1,6 +1,6 @@
-import type { Component } from "./component.js";
+import type { Component } from "../components/component.js";
 import type { Plugin } from "./context-types.js";
-import { RoutekitError } from "./errors.js";
+import { RoutekitError } from "../errors/errors.js";
 
 /** A short description of what was passed where an object was expected. */
 export function describeArgument(value: unknown): string {

@@ -1,9 +1,9 @@
-import type { Component, Endpoint } from "./component.js";
-import type { MockEndpoint } from "./components/mock.js";
+import type { Component, Endpoint } from "../components/component.js";
+import type { MockEndpoint } from "../components/mock.js";
 import type { EventBus } from "./events.js";
-import type { Exchange, ExchangePattern, Headers } from "./exchange.js";
+import type { Exchange, ExchangePattern, Headers } from "../model/exchange.js";
 import type { Logger } from "./logger.js";
-import type { RouteBuilder, RoutesFunction } from "./route-builder.js";
+import type { RouteBuilder, RoutesFunction } from "../dsl/route-builder.js";
 
 /** Lifecycle of a context. */
 export type ContextState = "created" | "starting" | "started" | "stopping" | "stopped";

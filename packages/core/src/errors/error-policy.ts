@@ -1,9 +1,9 @@
-import type { ContextInternals } from "./context-internals.js";
-import type { RuntimeExchange } from "./create-exchange.js";
+import type { ContextInternals } from "../runtime/context-internals.js";
+import type { RuntimeExchange } from "../runtime/create-exchange.js";
 import { RoutekitError } from "./errors.js";
-import type { Processor } from "./exchange.js";
-import { compilePredicate } from "./expressions/index.js";
-import type { FailurePolicy } from "./pipeline.js";
+import type { Processor } from "../model/exchange.js";
+import { compilePredicate } from "../expressions/index.js";
+import type { FailurePolicy } from "../compile/pipeline.js";
 import type {
   ErrorHandlerDefinition,
   ErrorHandlingDefinition,
@@ -12,8 +12,8 @@ import type {
   RedeliveryOptions,
   RouteDefinition,
   StepDefinition,
-} from "./route-definition.js";
-import { sleep } from "./sleep.js";
+} from "../model/route-definition.js";
+import { sleep } from "../support/sleep.js";
 
 /** Header names the error handler sets; visible to steps and expressions. */
 export const REDELIVERY_COUNTER = "routekit.redeliveryCounter";

@@ -1,4 +1,4 @@
-import type { Exchange } from "./exchange.js";
+import type { Exchange } from "../model/exchange.js";
 
 /**
  * Events by type. Other packages add their own by declaration merging:

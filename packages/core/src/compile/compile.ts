@@ -1,17 +1,17 @@
-import type { RouteProcessor } from "./component.js";
-import type { ContextInternals } from "./context-internals.js";
-import { createFailurePolicy, givingUp } from "./error-policy.js";
-import type { Processor } from "./exchange.js";
-import { compileExpression, compilePredicate } from "./expressions/index.js";
+import type { RouteProcessor } from "../components/component.js";
+import type { ContextInternals } from "../runtime/context-internals.js";
+import { createFailurePolicy, givingUp } from "../errors/error-policy.js";
+import type { Processor } from "../model/exchange.js";
+import { compileExpression, compilePredicate } from "../expressions/index.js";
 import { createPipeline, type FailurePolicy } from "./pipeline.js";
 import {
   describeStep,
   type ErrorHandlingDefinition,
   type RouteDefinition,
   type StepDefinition,
-} from "./route-definition.js";
+} from "../model/route-definition.js";
 import { REJECTION_LABEL, rejectionStep } from "./route-rejection.js";
-import { type CompileScope, compilerFor } from "./verbs.js";
+import { type CompileScope, compilerFor } from "../dsl/verbs.js";
 
 /**
  * Compiles a route definition into its processor. Every block (the route and each nested block)

@@ -1,4 +1,4 @@
-import type { Endpoint } from "./component.js";
+import type { Endpoint } from "../components/component.js";
 import type { RouteContext, RouteContextBase } from "./context-types.js";
 import type { Logger } from "./logger.js";
 

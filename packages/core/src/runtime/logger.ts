@@ -1,4 +1,4 @@
-import type { LogLevel } from "./route-definition.js";
+import type { LogLevel } from "../model/route-definition.js";
 
 /** Where routekit writes log lines; plug in pino, winston or anything with these methods. */
 export interface Logger {

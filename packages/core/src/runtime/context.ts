@@ -1,12 +1,12 @@
 import { setMaxListeners } from "node:events";
 import { checkComponent, checkPlugin, describeArgument } from "./check-extension.js";
-import { checkExchangeDeadline, checkStopOptions } from "./check-options.js";
-import type { Component, Endpoint } from "./component.js";
-import { directComponent } from "./components/direct.js";
-import { logComponent } from "./components/log.js";
-import { type MockEndpoint, mockComponent } from "./components/mock.js";
-import { sedaComponent } from "./components/seda.js";
-import { timerComponent } from "./components/timer.js";
+import { checkExchangeDeadline, checkStopOptions } from "./check-context-options.js";
+import type { Component, Endpoint } from "../components/component.js";
+import { directComponent } from "../components/direct.js";
+import { logComponent } from "../components/log.js";
+import { type MockEndpoint, mockComponent } from "../components/mock.js";
+import { sedaComponent } from "../components/seda.js";
+import { timerComponent } from "../components/timer.js";
 import type { ContextInternals, ContextInternalsBase, ShutdownParticipant } from "./context-internals.js";
 import type {
   ContextState,
@@ -18,22 +18,22 @@ import type {
   StopOptions,
 } from "./context-types.js";
 import { RuntimeExchange, releaseExchange } from "./create-exchange.js";
-import { RoutekitError } from "./errors.js";
+import { RoutekitError } from "../errors/errors.js";
 import { EventBus } from "./events.js";
-import type { Exchange, Headers } from "./exchange.js";
+import type { Exchange, Headers } from "../model/exchange.js";
 import { DeadlineSet, ExchangeDeadline } from "./exchange-deadline.js";
 import { dispatch, replyOf } from "./exchange-dispatch.js";
-import { firstPartySchemeHint } from "./first-party.js";
+import { firstPartySchemeHint } from "../support/first-party.js";
 import { createConsoleLogger, type Logger } from "./logger.js";
-import { didYouMean } from "./nearest.js";
+import { didYouMean } from "../support/nearest.js";
 import { prepareRoutes } from "./prepare-routes.js";
-import { aspectHandlers } from "./route-aspects.js";
-import { RouteBuilder, type RoutesFunction, routesFromFunction } from "./route-builder.js";
-import type { LogLevel } from "./route-definition.js";
+import { aspectHandlers } from "../dsl/route-aspects.js";
+import { RouteBuilder, type RoutesFunction, routesFromFunction } from "../dsl/route-builder.js";
+import type { LogLevel } from "../model/route-definition.js";
 import type { RouteRuntime } from "./route-runtime.js";
 import { runStopHooks, stopHooksOf, stopRoutes } from "./shutdown.js";
 import { StopClock } from "./stop-clock.js";
-import { parseOptions, parseUri } from "./uri.js";
+import { parseOptions, parseUri } from "../components/uri.js";
 
 /** Options of `createContext`. */
 export interface ContextOptions {

@@ -1,7 +1,7 @@
-import type { Endpoint } from "./component.js";
+import type { Endpoint } from "../components/component.js";
 import type { RuntimeExchange } from "./create-exchange.js";
-import { RouteStepError } from "./errors.js";
-import type { Exchange } from "./exchange.js";
+import { RouteStepError } from "../errors/errors.js";
+import type { Exchange } from "../model/exchange.js";
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));

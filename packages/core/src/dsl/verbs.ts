@@ -1,8 +1,8 @@
-import type { Endpoint } from "./component.js";
-import type { RouteContext } from "./context-types.js";
-import { RoutekitError } from "./errors.js";
-import type { Exchange, Processor } from "./exchange.js";
-import type { ExpressionInput, PredicateInput, RouteDefinition, StepDefinition } from "./route-definition.js";
+import type { Endpoint } from "../components/component.js";
+import type { RouteContext } from "../runtime/context-types.js";
+import { RoutekitError } from "../errors/errors.js";
+import type { Exchange, Processor } from "../model/exchange.js";
+import type { ExpressionInput, PredicateInput, RouteDefinition, StepDefinition } from "../model/route-definition.js";
 
 /** What a step compiler gets: the route being compiled and helpers for nested blocks. */
 export interface CompileScope {

@@ -1,8 +1,8 @@
-import { compileRoute } from "./compile.js";
+import { compileRoute } from "../compile/compile.js";
 import type { ContextInternals } from "./context-internals.js";
-import { RoutekitError } from "./errors.js";
-import type { RouteBuilder } from "./route-builder.js";
-import type { ErrorHandlingDefinition, RouteDefinition } from "./route-definition.js";
+import { RoutekitError } from "../errors/errors.js";
+import type { RouteBuilder } from "../dsl/route-builder.js";
+import type { ErrorHandlingDefinition, RouteDefinition } from "../model/route-definition.js";
 import { RouteRuntime } from "./route-runtime.js";
 
 function usesOriginalMessage(handling: readonly ErrorHandlingDefinition[]): boolean {

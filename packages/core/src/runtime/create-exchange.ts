@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { RouteContext } from "./context-types.js";
-import type { Exchange, ExchangePattern, Headers } from "./exchange.js";
+import type { Exchange, ExchangePattern, Headers } from "../model/exchange.js";
 import type { ExchangeDeadline } from "./exchange-deadline.js";
 
 let sequence = 0;

@@ -1,4 +1,4 @@
-import type { Exchange } from "./exchange.js";
+import type { Exchange } from "../model/exchange.js";
 
 /** The step label a rejected message's failure names. */
 export const REJECTION_LABEL = "(not processed)";

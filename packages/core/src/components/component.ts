@@ -1,6 +1,6 @@
-import type { RouteContext, StopBudget } from "./context-types.js";
+import type { RouteContext, StopBudget } from "../runtime/context-types.js";
 import type { OptionSchema, OptionsOf } from "./endpoint-options.js";
-import type { Exchange, Processor } from "./exchange.js";
+import type { Exchange, Processor } from "../model/exchange.js";
 
 /** A parsed endpoint URI `scheme:path?options`, options already validated against the component's schema. */
 export interface EndpointAddress<TOptions = Record<string, unknown>> {
