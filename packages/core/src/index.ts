@@ -105,11 +105,22 @@ export type {
   ThrottleOverflowOptions,
   ThrottleRateOptions,
 } from "./processors/resilience/throttle.js";
-export type { AggregateOptions } from "./processors/routing/aggregate.js";
+export type { AggregateOptions, AggregateRecoveryOptions } from "./processors/routing/aggregate.js";
 export {
   type AggregationRepository,
+  type CompletedGroup,
   createMemoryAggregationRepository,
+  isSharedAggregationRepository,
+  type SharedAggregationRepository,
+  type SharedGroup,
+  type SharedGroupWrite,
+  type StoredExchange,
 } from "./processors/routing/aggregation-repository.js";
+export {
+  decodeStoredExchange,
+  encodeStoredExchange,
+  STORED_EXCHANGE_FORMAT,
+} from "./processors/routing/stored-exchange-codec.js";
 export {
   type AggregationStrategy,
   groupedBodies,
@@ -137,7 +148,8 @@ export type { SplitExpression, SplitOptions, SplitParts } from "./processors/rou
 export { createRedactor, REDACTED, redactSecrets } from "./support/redact-secrets.js";
 export { defineRouteAspect, type RouteAspectHandler } from "./dsl/route-aspects.js";
 // DSL and route definitions
-export { type OnExceptionOptions, RouteBuilder, type RoutesFunction } from "./dsl/route-builder.js";
+export type { OnExceptionOptions } from "./dsl/error-handling.js";
+export { RouteBuilder, type RoutesFunction } from "./dsl/route-builder.js";
 export type {
   ErrorClass,
   ErrorHandlerDefinition,

@@ -1,9 +1,9 @@
-import type { ContextInternals } from "../../runtime/context-internals.js";
+import type { ExpressionOf } from "../../dsl/route-dsl.js";
+import { defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { ExpressionInput } from "../../model/route-definition.js";
-import type { ExpressionOf } from "../../dsl/route-dsl.js";
-import { defineVerb } from "../../dsl/verbs.js";
+import type { ContextInternals } from "../../runtime/context-internals.js";
 import { checkBoolean, checkNumber, checkOptionKeys, optionError, routeSite } from "./check-options.js";
 import {
   createMemoryIdempotentRepository,

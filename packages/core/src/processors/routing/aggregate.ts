@@ -1,9 +1,14 @@
-import type { ContextInternals } from "../../runtime/context-internals.js";
-import { describeValue } from "../../expressions/expression-errors.js";
-import type { ExpressionInput, PredicateInput } from "../../model/route-definition.js";
 import type { ExpressionOf, PredicateOf } from "../../dsl/route-dsl.js";
 import { defineVerb, type Recorder } from "../../dsl/verbs.js";
-import { type AggregationRepository, createMemoryAggregationRepository } from "./aggregation-repository.js";
+import { describeValue } from "../../expressions/expression-errors.js";
+import type { ExpressionInput, PredicateInput } from "../../model/route-definition.js";
+import type { ContextInternals } from "../../runtime/context-internals.js";
+import {
+  type AggregationRepository,
+  createMemoryAggregationRepository,
+  isSharedAggregationRepository,
+  type SharedAggregationRepository,
+} from "./aggregation-repository.js";
 import type { AggregationStrategy } from "./aggregation-strategies.js";
 import { Aggregator } from "./aggregator.js";
 import {
@@ -14,6 +19,7 @@ import {
   checkPredicate,
   invalid,
 } from "./arguments.js";
+import { SharedAggregator } from "./shared-aggregator.js";
 
 /** Options of `aggregate`; at least one completion condition is required. */
 export interface AggregateOptions<TBody = unknown, TResult = unknown> {
@@ -29,10 +35,32 @@ export interface AggregateOptions<TBody = unknown, TResult = unknown> {
   completionPredicate?: PredicateOf<TResult>;
   /** Evaluate completionPredicate on each incoming exchange instead of the aggregate. Default false. */
   eagerCheckCompletion?: boolean;
-  /** Where open groups live. Default: a new in-memory repository. */
-  repository?: AggregationRepository;
+  /**
+   * Where open groups live. Default: a new in-memory repository. A repository shared between
+   * processes (`@routekit/redis`, `@routekit/postgres`) lets several instances aggregate together.
+   */
+  repository?: AggregationRepository | SharedAggregationRepository;
+  /**
+   * Identifies a part (e.g. `"\${header.messageId}"`), so that a part delivered again (after a
+   * crash, or a duplicate) is not added twice. Shared repositories only.
+   */
+  partId?: ExpressionOf<TBody>;
+  /** Recovery of completed groups whose processing failed or whose instance died. Shared repositories only. */
+  recovery?: AggregateRecoveryOptions;
+  /** How often each instance looks for timed-out groups of a shared repository, in ms. Default 1000. */
+  completionTimeoutCheckInterval?: number;
   /** Drop (log at debug) exchanges whose correlation value is missing, instead of failing them. Default false. */
   ignoreInvalidCorrelationKeys?: boolean;
+}
+
+/** Recovery of completed groups in a shared repository (Camel's `recover`). */
+export interface AggregateRecoveryOptions {
+  /** A completed group not confirmed this many ms after completion (or its last recovery) is processed again. Default 5000. */
+  interval?: number;
+  /** Recovery attempts before a group goes to `deadLetterUri`. Default 3; without `deadLetterUri`, no limit. */
+  maximumRedeliveries?: number;
+  /** Where a group goes after `maximumRedeliveries` failed recoveries (its body and headers). */
+  deadLetterUri?: string;
 }
 
 type AggregateDefinition = {
@@ -44,8 +72,13 @@ type AggregateDefinition = {
   readonly completionInterval: number | undefined;
   readonly completionPredicate: PredicateInput | undefined;
   readonly eagerCheckCompletion: boolean;
-  readonly repository: AggregationRepository | undefined;
+  readonly repository: AggregationRepository | SharedAggregationRepository | undefined;
   readonly ignoreInvalidCorrelationKeys: boolean;
+  readonly partId: ExpressionInput | undefined;
+  readonly recovery: Required<Omit<AggregateRecoveryOptions, "deadLetterUri">> & {
+    deadLetterUri: string | undefined;
+  };
+  readonly completionTimeoutCheckInterval: number;
 };
 
 const OPTIONS = [
@@ -57,24 +90,70 @@ const OPTIONS = [
   "eagerCheckCompletion",
   "repository",
   "ignoreInvalidCorrelationKeys",
+  "partId",
+  "recovery",
+  "completionTimeoutCheckInterval",
 ] as const;
 
-const REPOSITORY_METHODS = ["get", "put", "remove", "keys"] as const;
+const RECOVERY_OPTIONS = ["interval", "maximumRedeliveries", "deadLetterUri"] as const;
 
-function checkRepository(recorder: Recorder, value: unknown): AggregationRepository | undefined {
+const REPOSITORY_METHODS = ["get", "put", "remove", "keys"] as const;
+const SHARED_REPOSITORY_METHODS = [
+  "read",
+  "write",
+  "complete",
+  "confirm",
+  "recover",
+  "expired",
+  "keys",
+] as const;
+
+function checkRepository(
+  recorder: Recorder,
+  value: unknown,
+): AggregationRepository | SharedAggregationRepository | undefined {
   if (value === undefined) return undefined;
+  const shared = isSharedAggregationRepository(value);
+  const methods = shared ? SHARED_REPOSITORY_METHODS : REPOSITORY_METHODS;
   const missing =
     typeof value === "object" && value !== null
-      ? REPOSITORY_METHODS.filter((name) => typeof (value as Record<string, unknown>)[name] !== "function")
-      : REPOSITORY_METHODS;
+      ? methods.filter((name) => typeof (value as Record<string, unknown>)[name] !== "function")
+      : methods;
   if (missing.length > 0) {
+    const expected = shared
+      ? "a SharedAggregationRepository { read, write, complete, confirm, recover, expired, keys }"
+      : "an AggregationRepository { get, put, remove, keys }";
     throw invalid(
       recorder,
       "aggregate",
-      `option 'repository' must be an AggregationRepository { get, put, remove, keys }; ${describeValue(value)} lacks ${missing.join(", ")}`,
+      `option 'repository' must be ${expected}; ${describeValue(value)} lacks ${missing.join(", ")}`,
     );
   }
-  return value as AggregationRepository;
+  return value as AggregationRepository | SharedAggregationRepository;
+}
+
+function checkRecovery(recorder: Recorder, value: unknown): AggregateDefinition["recovery"] {
+  const settings = checkOptions(recorder, "aggregate", value, RECOVERY_OPTIONS);
+  const deadLetterUri = settings.deadLetterUri;
+  if (deadLetterUri !== undefined && (typeof deadLetterUri !== "string" || !deadLetterUri.includes(":"))) {
+    throw invalid(
+      recorder,
+      "aggregate",
+      `option 'recovery.deadLetterUri' must be an endpoint URI like "seda:failed", found ${describeValue(deadLetterUri)}`,
+    );
+  }
+  return {
+    interval: checkPositive(recorder, "aggregate", "recovery.interval", settings.interval) ?? 5000,
+    maximumRedeliveries:
+      checkPositive(
+        recorder,
+        "aggregate",
+        "recovery.maximumRedeliveries",
+        settings.maximumRedeliveries,
+        true,
+      ) ?? 3,
+    deadLetterUri,
+  };
 }
 
 defineVerb(
@@ -127,7 +206,29 @@ defineVerb(
           "ignoreInvalidCorrelationKeys",
           settings.ignoreInvalidCorrelationKeys,
         ) ?? false,
+      partId:
+        settings.partId === undefined
+          ? undefined
+          : checkExpression(recorder, "aggregate", settings.partId, "option 'partId' to be an expression"),
+      recovery: checkRecovery(recorder, settings.recovery),
+      completionTimeoutCheckInterval:
+        checkPositive(
+          recorder,
+          "aggregate",
+          "completionTimeoutCheckInterval",
+          settings.completionTimeoutCheckInterval,
+        ) ?? 1000,
     };
+    const sharedOnly = (["partId", "recovery", "completionTimeoutCheckInterval"] as const).filter(
+      (name) => settings[name] !== undefined,
+    );
+    if (sharedOnly.length > 0 && !isSharedAggregationRepository(definition.repository)) {
+      throw invalid(
+        recorder,
+        "aggregate",
+        `option '${sharedOnly[0]}' needs a repository shared between processes (e.g. from @routekit/redis or @routekit/postgres); the in-memory repository has no use for it`,
+      );
+    }
     const { completionSize, completionTimeout, completionInterval, completionPredicate } = definition;
     if (
       [completionSize, completionTimeout, completionInterval, completionPredicate].every(
@@ -149,13 +250,13 @@ defineVerb(
     return definition;
   },
   (definition, scope) => {
-    const aggregator = new Aggregator({
+    const context = scope.context as ContextInternals;
+    const common = {
       routeId: scope.routeId,
       label: scope.label,
-      context: scope.context as ContextInternals,
+      context,
       correlation: scope.expression(definition.correlation),
       strategy: definition.strategy,
-      repository: definition.repository ?? createMemoryAggregationRepository(),
       completionSize: definition.completionSize,
       completionTimeout: definition.completionTimeout,
       completionInterval: definition.completionInterval,
@@ -166,6 +267,26 @@ defineVerb(
       eagerCheckCompletion: definition.eagerCheckCompletion,
       ignoreInvalidCorrelationKeys: definition.ignoreInvalidCorrelationKeys,
       rest: scope.restOfBlock(),
+    };
+    if (isSharedAggregationRepository(definition.repository)) {
+      const shared = new SharedAggregator({
+        ...common,
+        repository: definition.repository,
+        partId: definition.partId === undefined ? undefined : scope.expression(definition.partId),
+        recoveryInterval: definition.recovery.interval,
+        maximumRedeliveries: definition.recovery.maximumRedeliveries,
+        deadLetterUri: definition.recovery.deadLetterUri,
+        completionTimeoutCheckInterval: definition.completionTimeoutCheckInterval,
+      });
+      // Recovery and timeouts run from the context's start, whether or not messages arrive.
+      context.addLifecycle({ start: () => shared.start() });
+      if (context.state === "started") shared.start();
+      scope.onRouteStop(() => shared.stop());
+      return (exchange) => shared.offer(exchange);
+    }
+    const aggregator = new Aggregator({
+      ...common,
+      repository: definition.repository ?? createMemoryAggregationRepository(),
     });
     scope.onRouteStop(() => aggregator.stop());
     return (exchange) => aggregator.offer(exchange);
@@ -179,7 +300,8 @@ declare module "../../dsl/route-dsl.js" {
      * Groups exchanges by the correlation expression and merges each group with `strategy`.
      * Incoming exchanges stop here (a caller gets its own body back); each completed group runs
      * the rest of the block as a new exchange, with properties `aggregate.completedBy`,
-     * `aggregate.size` and `aggregate.correlationKey`. Open groups complete when the route stops.
+     * `aggregate.size` and `aggregate.correlationKey`. Open groups complete when the route stops
+     * (with a shared repository they stay in the store for the other instances).
      */
     aggregate<TResult = TBody>(
       correlation: ExpressionOf<TBody>,

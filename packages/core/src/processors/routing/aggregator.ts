@@ -1,8 +1,8 @@
+import { messageOf, RoutekitError } from "../../errors/errors.js";
+import { describeValue } from "../../expressions/expression-errors.js";
+import type { Exchange, Processor } from "../../model/exchange.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
 import { copyExchange, runtime } from "../../runtime/create-exchange.js";
-import { messageOf, RoutekitError } from "../../errors/errors.js";
-import type { Exchange, Processor } from "../../model/exchange.js";
-import { describeValue } from "../../expressions/expression-errors.js";
 import type { AggregationRepository } from "./aggregation-repository.js";
 import type { AggregationStrategy } from "./aggregation-strategies.js";
 import { KeyLock } from "./key-lock.js";
@@ -41,6 +41,52 @@ function toError(error: unknown): Error {
 }
 
 /**
+ * The correlation key of an exchange as a string; undefined when it has none and the settings
+ * say to drop such exchanges (logged at debug), otherwise a missing key throws.
+ */
+export function correlationKeyOf(
+  settings: Pick<AggregatorSettings, "correlation" | "ignoreInvalidCorrelationKeys" | "context">,
+  where: string,
+  exchange: Exchange,
+): string | undefined {
+  const value = settings.correlation(exchange);
+  if (
+    (typeof value === "string" && value !== "") ||
+    (typeof value === "number" && Number.isFinite(value)) ||
+    typeof value === "boolean" ||
+    typeof value === "bigint"
+  ) {
+    return String(value);
+  }
+  const problem = `the correlation expression yielded ${describeValue(value)} for exchange ${exchange.id}`;
+  if (settings.ignoreInvalidCorrelationKeys) {
+    settings.context.logger.debug(
+      `${where}: ${problem}; the message is dropped (ignoreInvalidCorrelationKeys)`,
+    );
+    return undefined;
+  }
+  throw new RoutekitError(
+    "EXPRESSION_FAILED",
+    `${where}: ${problem}; expected a non-empty string or a number (set ignoreInvalidCorrelationKeys to drop such messages)`,
+  );
+}
+
+/** The exchange a strategy returned, checked: it must be an exchange. */
+export function checkAggregated(where: string, aggregated: unknown): Exchange {
+  if (
+    typeof aggregated !== "object" ||
+    aggregated === null ||
+    typeof (aggregated as Exchange).properties !== "object"
+  ) {
+    throw new RoutekitError(
+      "STEP_FAILED",
+      `${where}: the aggregation strategy must return an exchange (previous or next), found ${describeValue(aggregated)}`,
+    );
+  }
+  return aggregated as Exchange;
+}
+
+/**
  * The runtime of one `aggregate` step: groups exchanges by correlation key in the repository,
  * completes groups by size, predicate, inactivity timeout, interval or route stop, and runs each
  * completed group down the rest of the block as a new exchange. Work is serialised per key.
@@ -61,7 +107,7 @@ export class Aggregator {
   /** Aggregates an incoming exchange; it is consumed (the rest of the route does not run for it). */
   offer(exchange: Exchange): void | Promise<void> {
     const settings = this.#settings;
-    const key = this.#keyOf(exchange);
+    const key = correlationKeyOf(settings, this.#where, exchange);
     const target = runtime(exchange);
     if (key === undefined) {
       target.haltedIn = settings.routeId;
@@ -87,29 +133,6 @@ export class Aggregator {
     await Promise.all(this.#running);
   }
 
-  #keyOf(exchange: Exchange): string | undefined {
-    const value = this.#settings.correlation(exchange);
-    if (
-      (typeof value === "string" && value !== "") ||
-      (typeof value === "number" && Number.isFinite(value)) ||
-      typeof value === "boolean" ||
-      typeof value === "bigint"
-    ) {
-      return String(value);
-    }
-    const problem = `the correlation expression yielded ${describeValue(value)} for exchange ${exchange.id}`;
-    if (this.#settings.ignoreInvalidCorrelationKeys) {
-      this.#settings.context.logger.debug(
-        `${this.#where}: ${problem}; the message is dropped (ignoreInvalidCorrelationKeys)`,
-      );
-      return undefined;
-    }
-    throw new RoutekitError(
-      "EXPRESSION_FAILED",
-      `${this.#where}: ${problem}; expected a non-empty string or a number (set ignoreInvalidCorrelationKeys to drop such messages)`,
-    );
-  }
-
   #merge(
     key: string,
     next: Exchange,
@@ -117,18 +140,7 @@ export class Aggregator {
   ): Completed | undefined | Promise<Completed | undefined> {
     const { repository, strategy } = this.#settings;
     return andThen(repository.get(key), (previous) => {
-      const aggregated: unknown = strategy(previous, next);
-      if (
-        typeof aggregated !== "object" ||
-        aggregated === null ||
-        typeof (aggregated as Exchange).properties !== "object"
-      ) {
-        throw new RoutekitError(
-          "STEP_FAILED",
-          `${this.#where}: the aggregation strategy must return an exchange (previous or next), found ${describeValue(aggregated)}`,
-        );
-      }
-      const group = aggregated as Exchange;
+      const group = checkAggregated(this.#where, strategy(previous, next));
       const before = previous?.properties[AGGREGATE_SIZE];
       const size = (typeof before === "number" ? before : previous === undefined ? 0 : 1) + 1;
       group.properties[AGGREGATE_SIZE] = size;
