@@ -29,6 +29,8 @@ export default defineConfig({
       project("llm-tools", "packages/llm-tools"),
       project("amqp", "packages/amqp"),
       project("http", "packages/http"),
+      project("redis", "packages/redis"),
+      project("postgres", "packages/postgres"),
       project("examples", "examples"),
     ],
   },
