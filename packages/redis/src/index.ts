@@ -1,0 +1,11 @@
+export { connectRedis, type RedisStore } from "./connect-redis.js";
+export type {
+  RedisAggregationRepository,
+  RedisAggregationRepositoryOptions,
+} from "./redis-aggregation-repository.js";
+export type {
+  RedisIdempotentRepository,
+  RedisIdempotentRepositoryOptions,
+} from "./redis-idempotent-repository.js";
+export type { RedisStoreOptions } from "./redis-options.js";
+export { RedisStoreError, type RedisStoreErrorCode } from "./redis-store-error.js";

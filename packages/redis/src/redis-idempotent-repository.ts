@@ -1,0 +1,154 @@
+import { randomUUID } from "node:crypto";
+import type { IdempotentRepository } from "@routekit/core";
+import type { Redis } from "ioredis";
+import { redisCommand } from "./redis-command.js";
+import { checkInteger, checkName } from "./redis-options.js";
+import { preview, RedisStoreError } from "./redis-store-error.js";
+
+/** Options of an idempotent repository on Redis. */
+export interface RedisIdempotentRepositoryOptions {
+  /**
+   * How long a claim holds while its exchange is processed, in ms. A consumer that dies leaves
+   * its claim until then; after it, the key may be processed again. Default 30000.
+   */
+  claimTimeoutMs?: number;
+  /** How long a processed key is remembered, in ms. Default: until `remove` or `clear`. */
+  expireAfterMs?: number;
+}
+
+/** An idempotent repository whose keys every instance shares. */
+export interface RedisIdempotentRepository extends IdempotentRepository {
+  add(key: string): Promise<boolean>;
+  contains(key: string): Promise<boolean>;
+  remove(key: string): Promise<boolean>;
+  confirm(key: string): Promise<void>;
+  /** Forgets every key of this repository. */
+  clear(): Promise<void>;
+}
+
+const DONE = "done";
+const CLAIM = "claimed:";
+
+// Confirm and release act only on this instance's own claim (its token), never on a claim that
+// expired and was taken by another instance in between.
+const CONFIRM = `if redis.call('GET', KEYS[1]) == ARGV[1] then
+  if ARGV[2] == '' then redis.call('SET', KEYS[1], '${DONE}') else redis.call('SET', KEYS[1], '${DONE}', 'PX', ARGV[2]) end
+  return 1
+end
+return 0`;
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/**
+ * Keys live at `<prefix>:idempotent:<name>:<key>`: a claim (`claimed:<token>`, expiring after
+ * `claimTimeoutMs`) while the exchange is processed, then `done` (expiring after `expireAfterMs`
+ * when set). A key claimed by another consumer fails `add` with KEY_IN_PROGRESS, so the message
+ * is delivered again later instead of being dropped while its first delivery may still fail.
+ */
+export function createRedisIdempotentRepository(
+  client: Redis,
+  where: string,
+  keyPrefix: string,
+  name: string,
+  options: RedisIdempotentRepositoryOptions = {},
+): RedisIdempotentRepository {
+  const site = `idempotentRepository('${checkName("idempotentRepository()", name)}')`;
+  const claimTimeoutMs = checkInteger(site, "claimTimeoutMs", options.claimTimeoutMs, 30_000, 1);
+  const expireAfterMs =
+    options.expireAfterMs === undefined
+      ? undefined
+      : checkInteger(site, "expireAfterMs", options.expireAfterMs, 0, 1);
+  const prefix = `${keyPrefix}:idempotent:${name}:`;
+  const tokens = new Map<string, string>();
+  const at = `${where}, idempotent repository '${name}'`;
+
+  const classify = async (key: string, redisKey: string): Promise<boolean | undefined> => {
+    const [value, ttl] = await redisCommand(at, `reading key '${redisKey}'`, async () => {
+      const results = await client.multi().get(redisKey).pttl(redisKey).exec();
+      if (results === null) throw new Error("the transaction was aborted");
+      for (const [error] of results) if (error !== null) throw error;
+      return [results[0]?.[1], results[1]?.[1]] as [string | null, number];
+    });
+    if (value === null) return undefined;
+    if (value === DONE) return false;
+    if (value.startsWith(CLAIM)) {
+      throw new RedisStoreError(
+        "KEY_IN_PROGRESS",
+        `${at}: key '${key}' is claimed by a consumer that has not finished with it (the claim expires in ${ttl} ms); the exchange fails so that the message is delivered again`,
+      );
+    }
+    throw new RedisStoreError(
+      "VALUE_CORRUPT",
+      `${at}: Redis key '${redisKey}' holds ${preview(value)}, expected '${DONE}' or a claim written by routekit`,
+    );
+  };
+
+  return {
+    async add(key) {
+      const redisKey = prefix + key;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const token = `${CLAIM}${randomUUID()}`;
+        const set = await redisCommand(at, `claiming key '${redisKey}'`, () =>
+          client.set(redisKey, token, "PX", claimTimeoutMs, "NX"),
+        );
+        if (set === "OK") {
+          tokens.set(key, token);
+          return true;
+        }
+        const seen = await classify(key, redisKey);
+        if (seen !== undefined) return seen;
+        // The key expired between the two calls: claim again.
+      }
+      throw new RedisStoreError("COMMAND_FAILED", `${at}: key '${key}' kept changing while it was claimed`);
+    },
+    async contains(key) {
+      return (
+        (await redisCommand(at, `reading key '${prefix + key}'`, () => client.exists(prefix + key))) === 1
+      );
+    },
+    async remove(key) {
+      const redisKey = prefix + key;
+      const token = tokens.get(key);
+      tokens.delete(key);
+      if (token === undefined) {
+        return (await redisCommand(at, `deleting key '${redisKey}'`, () => client.del(redisKey))) === 1;
+      }
+      const removed = await redisCommand(at, `releasing key '${redisKey}'`, () =>
+        client.eval(RELEASE, 1, redisKey, token),
+      );
+      return removed === 1;
+    },
+    async confirm(key) {
+      const redisKey = prefix + key;
+      const token = tokens.get(key);
+      tokens.delete(key);
+      const confirmed =
+        token !== undefined &&
+        (await redisCommand(at, `confirming key '${redisKey}'`, () =>
+          client.eval(CONFIRM, 1, redisKey, token, expireAfterMs === undefined ? "" : String(expireAfterMs)),
+        )) === 1;
+      if (!confirmed) {
+        throw new RedisStoreError(
+          "CLAIM_LOST",
+          `${at}: the claim of key '${key}' ended before its exchange finished (claimTimeoutMs is ${claimTimeoutMs}); another consumer may process the key again — raise claimTimeoutMs above the longest processing time`,
+        );
+      }
+    },
+    async clear() {
+      await deleteMatching(client, at, `${prefix}*`);
+      tokens.clear();
+    },
+  };
+}
+
+/** Deletes every key matching `pattern` (SCAN, not KEYS, so Redis is never blocked). */
+export async function deleteMatching(client: Redis, where: string, pattern: string): Promise<void> {
+  let cursor = "0";
+  do {
+    const [next, keys] = await redisCommand(where, `scanning for '${pattern}'`, () =>
+      client.scan(cursor, "MATCH", pattern, "COUNT", 500),
+    );
+    cursor = next;
+    if (keys.length > 0) await redisCommand(where, "deleting keys", () => client.del(...keys));
+  } while (cursor !== "0");
+}
