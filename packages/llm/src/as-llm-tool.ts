@@ -1,10 +1,4 @@
-import {
-  defineContextProperty,
-  defineRouteAspect,
-  defineVerb,
-  type RouteContext,
-  RoutekitError,
-} from "@routekit/core";
+import { defineDefaultPlugin, defineVerb, type RouteContext, RoutekitError } from "@routekit/core";
 import { LlmError } from "./errors.js";
 import { createRouteTool, type LlmToolAspect } from "./route-tool.js";
 import { validateSchema } from "./schema/compile-schema.js";
@@ -65,8 +59,6 @@ declare module "@routekit/core" {
 
 const OPEN_OBJECT: JsonSchema = { type: "object", additionalProperties: true };
 
-defineContextProperty("tools", () => new ToolRegistry());
-
 /** The tool registry of a context. */
 export function toolRegistryOf(context: RouteContext): ToolRegistry {
   return context.tools;
@@ -120,12 +112,22 @@ defineVerb("asLlmTool", (recorder, name: string, options: AsLlmToolOptions) => {
   return { type: "process", processor: createToolInputGuard(aspect), label: `asLlmTool(${name})` };
 });
 
-defineRouteAspect("llmTool", {
-  added(context, route, aspect) {
-    const tool = context.tools.register(createRouteTool(context, route, aspect as LlmToolAspect));
-    rememberRouteTool(context, aspect as LlmToolAspect, tool);
-  },
-  removed(context, _route, aspect) {
-    context.tools.unregister((aspect as LlmToolAspect).name);
+/**
+ * What `@routekit/llm` gives every context: its own tool registry (`context.tools`) and the
+ * handler that turns `asLlmTool` routes into tools when they are added (and back when removed).
+ */
+defineDefaultPlugin({
+  name: "routekit-llm-tools",
+  properties: { tools: () => new ToolRegistry() },
+  aspects: {
+    llmTool: {
+      added(context, route, aspect) {
+        const tool = context.tools.register(createRouteTool(context, route, aspect as LlmToolAspect));
+        rememberRouteTool(context, aspect as LlmToolAspect, tool);
+      },
+      removed(context, _route, aspect) {
+        context.tools.unregister((aspect as LlmToolAspect).name);
+      },
+    },
   },
 });

@@ -6,6 +6,7 @@ export { LLM_EVENT_TYPES } from "./llm-events.js";
 export { type LlmPluginOptions, llmPlugin } from "./llm-plugin.js";
 // The LLM step
 export { LlmStepBuilder, type LlmStepOptions, type LlmStepUri, llm } from "./llm-step-builder.js";
+export { LLM_STREAM_PROPERTY, llmStreamOf } from "./llm-stream-of.js";
 export type {
   AssistantMessage,
   ChatMessage,
@@ -14,6 +15,7 @@ export type {
   ModelRequest,
   ModelResponse,
   ModelStopReason,
+  ModelTextDelta,
   SystemMessage,
   TokenUsage,
   ToolCall,
@@ -81,6 +83,7 @@ export {
   type ToolParam,
   type ToolParams,
   ToolRegistry,
+  type ToolRegistryChange,
   type ToolResult,
   type ToolSource,
   type ToolTypes,
@@ -96,13 +99,20 @@ export {
 // The loop and the conversation model
 export {
   describeToolError,
+  type FinishPart,
+  type LlmStream,
+  type LlmStreamPart,
   type ModelCallEvent,
   type RunToolLoopOptions,
   runToolLoop,
   sanitizeErrorText,
+  streamToolLoop,
+  type TextDeltaPart,
   type ToolCallEvent,
+  type ToolCallPart,
   type ToolErrorPolicy,
   type ToolLoopEvent,
   type ToolLoopResult,
   type ToolLoopStopReason,
+  type ToolResultPart,
 } from "./tool-loop/index.js";

@@ -2,11 +2,13 @@ import { defineComponent, type Exchange, type RouteContext, RoutekitError } from
 import "./as-llm-tool.js";
 import { LlmError } from "./errors.js";
 import { LLM_EVENT_TYPES } from "./llm-events.js";
+import { LLM_STREAM_PROPERTY } from "./llm-stream-of.js";
 import type { ChatMessage, LanguageModel } from "./model-types.js";
 import { resolveStepOutput } from "./structured-output/step-output.js";
 import { runToolLoop } from "./tool-loop/run-tool-loop.js";
+import { type LlmStream, streamToolLoop } from "./tool-loop/stream-tool-loop.js";
 import type { ToolErrorPolicy } from "./tool-loop/tool-error-policy.js";
-import type { ToolLoopEvent } from "./tool-loop/tool-loop-types.js";
+import type { RunToolLoopOptions, ToolLoopEvent, ToolLoopResult } from "./tool-loop/tool-loop-types.js";
 import type { Tool } from "./tool-types.js";
 
 /** Headers the LLM step sets on the exchange. */
@@ -84,6 +86,7 @@ export const llmComponent = defineComponent({
     toolErrors: { type: "enum", values: ["safe", "message"] },
     output: { type: "string", description: "a schema registered in llmPlugin({ schemas })" },
     maxOutputRetries: { type: "integer", default: 2, min: 0, max: 10 },
+    stream: { type: "boolean", default: false, description: "hand the answer on as an LlmStream" },
   },
   createEndpoint(address, context) {
     const options = address.options;
@@ -105,11 +108,17 @@ export const llmComponent = defineComponent({
     const allowed = options.allowHeaders ?? [];
     const output =
       options.output === undefined ? undefined : resolveStepOutput(context, options.output, address.uri);
+    // Streams still running after their route ended: cancelled when the context stops.
+    const live = new Set<LlmStream>();
     return {
       uri: address.uri,
       start() {
         model.check?.();
         if (!allTools) resolveTools();
+      },
+      stop() {
+        for (const stream of live)
+          stream.cancel(new LlmError("LOOP_LIMIT", `${address.uri}: the context stopped`));
       },
       async send(exchange) {
         const input = readInput(exchange, address.uri);
@@ -123,7 +132,7 @@ export const llmComponent = defineComponent({
           : undefined;
         const headers: Record<string, unknown> = {};
         for (const name of allowed) if (name in exchange.headers) headers[name] = exchange.headers[name];
-        const result = await runToolLoop({
+        const loopOptions: RunToolLoopOptions = {
           model,
           tools: resolveTools(),
           input,
@@ -144,17 +153,44 @@ export const llmComponent = defineComponent({
             context.logger.warn(
               `Route '${routeId}' ${address.uri}: tool '${toolName}' (call ${callId}) failed: ${error.name}: ${error.message}`,
             ),
-        });
+        };
+        if (options.stream === true) {
+          if (events.has("llm-stream-part")) {
+            loopOptions.onPart = (part) =>
+              events.emit("llm-stream-part", { part, routeId, exchangeId: exchange.id });
+          }
+          const stream = streamToolLoop(loopOptions);
+          live.add(stream);
+          exchange.body = stream;
+          exchange.properties[LLM_STREAM_PROPERTY] = stream;
+          stream.result.then(
+            (result) => {
+              live.delete(stream);
+              // The answer replaces the stream unless a later step already replaced it.
+              if (exchange.body === stream)
+                exchange.body = output === undefined ? result.text : result.output;
+              setResultHeaders(exchange, result);
+            },
+            () => live.delete(stream),
+          );
+          return;
+        }
+        const result = await runToolLoop(loopOptions);
         exchange.body = output === undefined ? result.text : result.output;
-        exchange.headers[LLM_HEADERS.provider] = result.provider;
-        exchange.headers[LLM_HEADERS.model] = result.model;
-        exchange.headers[LLM_HEADERS.tokensIn] = result.usage.inputTokens;
-        exchange.headers[LLM_HEADERS.tokensOut] = result.usage.outputTokens;
-        exchange.headers[LLM_HEADERS.stopReason] = result.stopReason;
-        exchange.headers[LLM_HEADERS.iterations] = result.iterations;
-        exchange.headers[LLM_HEADERS.toolCalls] = result.toolCalls;
-        exchange.properties[LLM_MESSAGES_PROPERTY] = result.messages;
+        setResultHeaders(exchange, result);
       },
     };
   },
 });
+
+/** The headers and the conversation property the step sets from a run's result. */
+function setResultHeaders(exchange: Exchange, result: ToolLoopResult): void {
+  exchange.headers[LLM_HEADERS.provider] = result.provider;
+  exchange.headers[LLM_HEADERS.model] = result.model;
+  exchange.headers[LLM_HEADERS.tokensIn] = result.usage.inputTokens;
+  exchange.headers[LLM_HEADERS.tokensOut] = result.usage.outputTokens;
+  exchange.headers[LLM_HEADERS.stopReason] = result.stopReason;
+  exchange.headers[LLM_HEADERS.iterations] = result.iterations;
+  exchange.headers[LLM_HEADERS.toolCalls] = result.toolCalls;
+  exchange.properties[LLM_MESSAGES_PROPERTY] = result.messages;
+}

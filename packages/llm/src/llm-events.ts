@@ -1,3 +1,4 @@
+import type { LlmStreamPart } from "./tool-loop/stream-parts.js";
 import type { ToolLoopEvent } from "./tool-loop/tool-loop-types.js";
 
 type Without<TEvent, TKey extends string> = TEvent extends unknown ? Omit<TEvent, TKey> : never;
@@ -17,6 +18,12 @@ declare module "@routekit/core" {
     "model-call-failed": EventOf<"model-call-failed">;
     "tool-call-started": EventOf<"tool-call-started">;
     "tool-call-completed": EventOf<"tool-call-completed">;
+    /** A part of a streaming llm step's run (`llm(...).stream()`), as it happens. */
+    "llm-stream-part": {
+      part: LlmStreamPart;
+      routeId: string | undefined;
+      exchangeId: string;
+    };
   }
 }
 

@@ -6,6 +6,7 @@ import {
   type StructuredOutput,
   type StructuredOutputOptions,
 } from "./structured-output/structured-output.js";
+import type { LlmStream } from "./tool-loop/stream-tool-loop.js";
 
 declare const replyType: unique symbol;
 
@@ -39,6 +40,8 @@ export interface LlmStepOptions {
   output?: string;
   /** How many answers that do not match the output schema are sent back for another try; default 2. */
   maxOutputRetries?: number;
+  /** Hand the answer on as an `LlmStream` while it is written (see `.stream()`). */
+  stream?: boolean;
 }
 
 /**
@@ -85,6 +88,17 @@ export class LlmStepBuilder<TReply = string> {
   /** How many answers not matching the output schema are sent back with their errors; default 2. */
   maxOutputRetries(count: number): LlmStepBuilder<TReply> {
     return this.#with({ maxOutputRetries: count });
+  }
+
+  /**
+   * Streams the answer: the step makes the body an `LlmStream` at once (text deltas of every turn,
+   * tool calls, tool results, the finish) and the route goes on; when the run ends, the answer
+   * replaces it as the body and the usual headers are set. An `http:` route answers it as
+   * server-sent events. With a provider made with `stream: true` the text arrives as the model
+   * writes it; another model hands on each turn's text whole. `llmStreamOf(exchange)` finds it.
+   */
+  stream(): LlmStepBuilder<LlmStream> {
+    return this.#with<LlmStream>({ stream: true });
   }
 
   /** The tools the model may call, by registry name. */

@@ -78,6 +78,17 @@ export interface ModelRequest {
    * answer with JSON text.
    */
   output?: ModelOutputFormat;
+  /**
+   * Receives the answer's text as it arrives, when the model streams (`stream: true`); a model
+   * that does not stream never calls it. It must not throw.
+   */
+  onDelta?: (delta: ModelTextDelta) => void;
+}
+
+/** A piece of the answer's text, as a streaming model sends it. */
+export interface ModelTextDelta {
+  type: "text-delta";
+  text: string;
 }
 
 /** The format a structured answer must have. */

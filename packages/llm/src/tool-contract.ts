@@ -56,6 +56,7 @@ export {
   type ToolArgumentsFor,
   type ToolOutputFor,
   ToolRegistry,
+  type ToolRegistryChange,
   type ToolTypes,
 } from "./tool-registry.js";
 export type { JsonSchema, Tool, ToolCallContext, ToolResult, ToolSource } from "./tool-types.js";

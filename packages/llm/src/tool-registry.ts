@@ -48,12 +48,19 @@ export type ToolOutputFor<TName extends string> = TName extends keyof LlmToolTyp
     : unknown
   : unknown;
 
+/** What changed in a registry: a tool was registered or unregistered. */
+export interface ToolRegistryChange {
+  readonly type: "registered" | "unregistered";
+  readonly tool: Tool;
+}
+
 /**
  * The tools one context can call, by name. Every value registered goes through `toTool`; names are
  * unique. Make one per context: nothing here is shared between registries.
  */
 export class ToolRegistry {
   readonly #tools = new Map<string, Tool>();
+  readonly #listeners = new Set<(change: ToolRegistryChange) => void>();
 
   /** A registry holding `tools` (each adapted with `toTool`). */
   constructor(tools: Iterable<unknown> = []) {
@@ -84,6 +91,7 @@ export class ToolRegistry {
       );
     }
     this.#tools.set(tool.name, tool);
+    this.#emit({ type: "registered", tool });
     return tool;
   }
 
@@ -115,7 +123,33 @@ export class ToolRegistry {
 
   /** Removes the tool named `name`; false when there was none. */
   unregister(name: string): boolean {
-    return this.#tools.delete(name);
+    const tool = this.#tools.get(name);
+    if (tool === undefined) return false;
+    this.#tools.delete(name);
+    this.#emit({ type: "unregistered", tool });
+    return true;
+  }
+
+  /**
+   * Calls `listener` after every tool registered or unregistered (an MCP server sends
+   * `notifications/tools/list_changed` from it). Returns a function that removes the listener. A
+   * listener that throws does not stop the change nor the other listeners.
+   */
+  onChange(listener: (change: ToolRegistryChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  #emit(change: ToolRegistryChange): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(change);
+      } catch {
+        // A listener's failure is its own: the registry has already changed.
+      }
+    }
   }
 
   /** The tool named `name`, if registered. */

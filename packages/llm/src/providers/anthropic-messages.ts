@@ -1,5 +1,6 @@
 import type { Dispatcher } from "undici";
 import type { LanguageModel } from "../model-types.js";
+import { anthropicStreamAssembler } from "./anthropic-stream.js";
 import { parseAnthropicResponse, toAnthropicBody } from "./anthropic-wire.js";
 import { createHttpModel } from "./http-model.js";
 import {
@@ -27,6 +28,11 @@ export interface AnthropicMessagesOptions extends HttpProviderOptions {
   timeoutMs?: number;
   /** Sent as `anthropic-version`; default "2023-06-01". */
   anthropicVersion?: string;
+  /**
+   * Stream every answer (server-sent events): an llm step built with `.stream()` then hands on
+   * text as it arrives. Default false.
+   */
+  stream?: boolean;
 }
 
 const DEFAULTS: ProviderDefaults = {
@@ -42,6 +48,9 @@ export function anthropicMessages(options: AnthropicMessagesOptions): LanguageMo
   const maxTokens = options.maxTokens ?? 1024;
   if (!Number.isInteger(maxTokens) || maxTokens < 1) {
     throw optionError("anthropicMessages", "maxTokens", "an integer >= 1", maxTokens);
+  }
+  if (options.stream !== undefined && typeof options.stream !== "boolean") {
+    throw optionError("anthropicMessages", "stream", "a boolean", options.stream);
   }
   const url = `${settings.baseURL}/v1/messages`;
   const headers: Record<string, string> = {
@@ -60,5 +69,11 @@ export function anthropicMessages(options: AnthropicMessagesOptions): LanguageMo
     dispatcher: options.dispatcher,
     toBody: (request) => toAnthropicBody(request, settings.model, maxTokens),
     parse: (json, where) => parseAnthropicResponse(json, settings.model, where),
+    ...(options.stream === true && {
+      stream: {
+        toBody: (request) => ({ ...toAnthropicBody(request, settings.model, maxTokens), stream: true }),
+        assembler: (request, where) => anthropicStreamAssembler(request, settings.model, where),
+      },
+    }),
   });
 }

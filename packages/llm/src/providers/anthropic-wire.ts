@@ -148,7 +148,7 @@ export function parseAnthropicResponse(json: unknown, fallbackModel: string, whe
   };
 }
 
-function mapStopReason(reason: string): ModelStopReason {
+export function mapStopReason(reason: string): ModelStopReason {
   switch (reason) {
     case "end_turn":
     case "stop_sequence":

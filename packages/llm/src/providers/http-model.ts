@@ -1,8 +1,10 @@
 import type { Dispatcher } from "undici";
 import type { LanguageModel, ModelRequest, ModelResponse } from "../model-types.js";
-import { postJsonWithRetry } from "./http-retry.js";
+import { type JsonPostOptions, postJsonWithRetry } from "./http-retry.js";
+import { postStreamWithRetry } from "./http-stream.js";
 import { missingKeyError, type ProviderDefaults, type ProviderSettings } from "./provider-settings.js";
 import { collectSecrets } from "./redact-secrets.js";
+import { readServerSentEvents } from "./server-sent-events.js";
 
 /** What differs between two JSON-over-HTTP providers; the rest is `createHttpModel`. */
 export interface HttpModelSpec {
@@ -16,6 +18,17 @@ export interface HttpModelSpec {
   dispatcher: Dispatcher | undefined;
   toBody(request: ModelRequest): unknown;
   parse(json: unknown, where: string): ModelResponse;
+  /** Set when the provider streams: the body of a streaming request and the reader of its events. */
+  stream?: {
+    toBody(request: ModelRequest): unknown;
+    assembler(request: ModelRequest, where: string): StreamAssembler;
+  };
+}
+
+/** Builds one streamed answer from the `data` of each server-sent event. */
+export interface StreamAssembler {
+  accept(data: string): void;
+  finish(): ModelResponse;
 }
 
 /**
@@ -37,18 +50,30 @@ export function createHttpModel(spec: HttpModelSpec): LanguageModel {
     check,
     async generate(request: ModelRequest): Promise<ModelResponse> {
       check();
-      const json = await postJsonWithRetry({
+      const post: JsonPostOptions = {
         provider,
         url,
         headers,
-        body: JSON.stringify(spec.toBody(request)),
+        body: "",
         dispatcher: spec.dispatcher,
         maxRetries: settings.maxRetries,
         timeoutMs: request.timeoutMs ?? settings.timeoutMs,
         signal: request.signal,
         secrets,
+      };
+      const stream = spec.stream;
+      if (stream === undefined) {
+        post.body = JSON.stringify(spec.toBody(request));
+        return spec.parse(await postJsonWithRetry(post), where);
+      }
+      post.body = JSON.stringify(stream.toBody(request));
+      const streamWhere = `${provider} stream from POST ${url}`;
+      return postStreamWithRetry(post, async (body, touch) => {
+        // A retry never reaches here twice: the assembler belongs to the one attempt that started.
+        const assembler = stream.assembler(request, streamWhere);
+        await readServerSentEvents(body, streamWhere, (event) => assembler.accept(event.data), touch);
+        return assembler.finish();
       });
-      return spec.parse(json, where);
     },
   };
 }

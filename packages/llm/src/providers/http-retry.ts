@@ -27,7 +27,8 @@ export interface JsonPostOptions {
   secrets: readonly string[];
 }
 
-interface AttemptFailure {
+/** Why one attempt failed, and whether another may follow. */
+export interface AttemptFailure {
   status?: number;
   reason: string;
   retryable: boolean;
@@ -35,18 +36,29 @@ interface AttemptFailure {
   cause?: unknown;
 }
 
+/** One attempt: its value, or why it failed. */
+export type AttemptOutcome<TValue> = { value: TValue } | AttemptFailure;
+
 /**
  * Posts JSON and resolves with the parsed JSON reply. Retries with bounded exponential backoff
  * honouring `retry-after`; each attempt has its own deadline. A caller abort rejects with the
  * signal's reason; every other failure is a `ModelRequestError` with the key redacted.
  */
-export async function postJsonWithRetry(options: JsonPostOptions): Promise<unknown> {
+export function postJsonWithRetry(options: JsonPostOptions): Promise<unknown> {
+  return withRetries(options, attemptPost).then((text) => parseReply(options, text));
+}
+
+/** Runs `attempt` until it succeeds, fails for good or the retries are spent, waiting between. */
+export async function withRetries<TValue>(
+  options: JsonPostOptions,
+  attempt: (options: JsonPostOptions) => Promise<AttemptOutcome<TValue>>,
+): Promise<TValue> {
   const attempts = options.maxRetries + 1;
-  for (let attempt = 1; ; attempt++) {
-    const outcome = await attemptPost(options);
-    if (!("reason" in outcome)) return parseReply(options, outcome.text);
-    if (!outcome.retryable || attempt >= attempts) throw failure(options, outcome, attempt);
-    await sleep(retryDelayMs(attempt - 1, outcome.serverDelayMs), undefined, {
+  for (let count = 1; ; count++) {
+    const outcome = await attempt(options);
+    if (!("reason" in outcome)) return outcome.value;
+    if (!outcome.retryable || count >= attempts) throw failure(options, outcome, count);
+    await sleep(retryDelayMs(count - 1, outcome.serverDelayMs), undefined, {
       signal: options.signal,
     }).catch((error: unknown) => {
       throw options.signal?.aborted ? options.signal.reason : error;
@@ -54,7 +66,7 @@ export async function postJsonWithRetry(options: JsonPostOptions): Promise<unkno
   }
 }
 
-async function attemptPost(options: JsonPostOptions): Promise<{ text: string } | AttemptFailure> {
+async function attemptPost(options: JsonPostOptions): Promise<AttemptOutcome<string>> {
   const deadline = createDeadline(options.timeoutMs, options.signal);
   const signal = deadline.signal;
   try {
@@ -67,27 +79,46 @@ async function attemptPost(options: JsonPostOptions): Promise<{ text: string } |
     });
     const text = await response.body.text();
     const status = response.statusCode;
-    if (status >= 200 && status < 300) return { text };
-    const shouldRetry = headerValue(response.headers, "x-should-retry");
-    return {
-      status,
-      reason: `HTTP ${status}: ${excerpt(text, options.secrets)}`,
-      retryable: shouldRetry === undefined ? status === 429 || status >= 500 : shouldRetry === "true",
-      serverDelayMs: parseRetryAfter(
-        headerValue(response.headers, "retry-after-ms"),
-        headerValue(response.headers, "retry-after"),
-      ),
-    };
+    if (status >= 200 && status < 300) return { value: text };
+    return statusFailure(response, text, options);
   } catch (error) {
-    if (options.signal?.aborted) throw options.signal.reason;
-    if (deadline.timedOut()) {
-      return { reason: `no reply within ${options.timeoutMs} ms (timeoutMs)`, retryable: true, cause: error };
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    return { reason: `transport error: ${message}`, retryable: true, cause: error };
+    return transportFailure(error, options, deadline.timedOut());
   } finally {
     deadline.clear();
   }
+}
+
+/** The failure of an answer that is not 2xx: 429 and 5xx are retried unless `x-should-retry` says otherwise. */
+export function statusFailure(
+  response: Dispatcher.ResponseData,
+  text: string,
+  options: JsonPostOptions,
+): AttemptFailure {
+  const status = response.statusCode;
+  const shouldRetry = headerValue(response.headers, "x-should-retry");
+  return {
+    status,
+    reason: `HTTP ${status}: ${excerpt(text, options.secrets)}`,
+    retryable: shouldRetry === undefined ? status === 429 || status >= 500 : shouldRetry === "true",
+    serverDelayMs: parseRetryAfter(
+      headerValue(response.headers, "retry-after-ms"),
+      headerValue(response.headers, "retry-after"),
+    ),
+  };
+}
+
+/** The failure of an attempt that got no answer; a caller abort rejects with the caller's reason. */
+export function transportFailure(
+  error: unknown,
+  options: JsonPostOptions,
+  timedOut: boolean,
+): AttemptFailure {
+  if (options.signal?.aborted) throw options.signal.reason;
+  if (timedOut) {
+    return { reason: `no reply within ${options.timeoutMs} ms (timeoutMs)`, retryable: true, cause: error };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { reason: `transport error: ${message}`, retryable: true, cause: error };
 }
 
 function parseReply(options: JsonPostOptions, text: string): unknown {
@@ -102,7 +133,11 @@ function parseReply(options: JsonPostOptions, text: string): unknown {
   }
 }
 
-function failure(options: JsonPostOptions, outcome: AttemptFailure, attempts: number): ModelRequestError {
+export function failure(
+  options: JsonPostOptions,
+  outcome: AttemptFailure,
+  attempts: number,
+): ModelRequestError {
   const tries = attempts === 1 ? "1 attempt" : `${attempts} attempts`;
   const message = redactSecrets(
     `${options.provider} request POST ${options.url} failed after ${tries}: ${outcome.reason}`,
@@ -115,7 +150,7 @@ function failure(options: JsonPostOptions, outcome: AttemptFailure, attempts: nu
   });
 }
 
-function excerpt(text: string, secrets: readonly string[]): string {
+export function excerpt(text: string, secrets: readonly string[]): string {
   const clean = redactSecrets(text, secrets).replace(/\s+/g, " ").trim();
   if (clean === "") return "(empty body)";
   return clean.length > EXCERPT_LENGTH ? `${clean.slice(0, EXCERPT_LENGTH)}…` : clean;

@@ -1,6 +1,7 @@
 import type { Dispatcher } from "undici";
 import type { LanguageModel } from "../model-types.js";
 import { createHttpModel } from "./http-model.js";
+import { openAiStreamAssembler } from "./openai-stream.js";
 import { parseOpenAiResponse, toOpenAiBody } from "./openai-wire.js";
 import {
   type HttpProviderOptions,
@@ -27,6 +28,11 @@ export interface OpenAiChatOptions extends HttpProviderOptions {
   organization?: string;
   /** The body field carrying `maxTokens`; default `max_tokens` (the one compatible servers know). */
   maxTokensParameter?: "max_tokens" | "max_completion_tokens";
+  /**
+   * Stream every answer (server-sent events, usage through `stream_options.include_usage`): an llm
+   * step built with `.stream()` then hands on text as it arrives. Default false.
+   */
+  stream?: boolean;
 }
 
 const DEFAULTS: ProviderDefaults = {
@@ -48,6 +54,9 @@ export function openAiChat(options: OpenAiChatOptions): LanguageModel {
       maxTokensParameter,
     );
   }
+  if (options.stream !== undefined && typeof options.stream !== "boolean") {
+    throw optionError("openAiChat", "stream", "a boolean", options.stream);
+  }
   const url = `${settings.baseURL}/chat/completions`;
   const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
   if (settings.apiKey !== undefined) headers.authorization = `Bearer ${settings.apiKey}`;
@@ -62,5 +71,15 @@ export function openAiChat(options: OpenAiChatOptions): LanguageModel {
     dispatcher: options.dispatcher,
     toBody: (request) => toOpenAiBody(request, { model: settings.model, maxTokensParameter }),
     parse: (json, where) => parseOpenAiResponse(json, settings.model, where),
+    ...(options.stream === true && {
+      stream: {
+        toBody: (request) => ({
+          ...toOpenAiBody(request, { model: settings.model, maxTokensParameter }),
+          stream: true,
+          stream_options: { include_usage: true },
+        }),
+        assembler: (request, where) => openAiStreamAssembler(request, settings.model, where),
+      },
+    }),
   });
 }

@@ -147,7 +147,7 @@ function readToolCalls(calls: unknown, where: string): ToolCall[] {
   });
 }
 
-function mapFinishReason(reason: string): ModelStopReason {
+export function mapFinishReason(reason: string): ModelStopReason {
   switch (reason) {
     case "stop":
       return "stop";

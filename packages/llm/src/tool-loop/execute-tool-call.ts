@@ -2,6 +2,7 @@ import type { ToolCall, ToolCallResult } from "../model-types.js";
 import { validateToolArgumentsAsync } from "../schema/validate-arguments.js";
 import type { Tool, ToolCallContext, ToolResult } from "../tool-types.js";
 import { callWithDeadline } from "./call-with-deadline.js";
+import type { LlmStreamPart, ToolResultPart } from "./stream-parts.js";
 import { describeToolError, type ToolErrorPolicy } from "./tool-error-policy.js";
 import type { ToolLoopEvent } from "./tool-loop-types.js";
 
@@ -15,6 +16,7 @@ export interface ToolCallEnvironment {
   includeContent: boolean;
   toolErrors: ToolErrorPolicy;
   onToolError: ((error: Error, toolName: string, callId: string) => void) | undefined;
+  onPart: ((part: LlmStreamPart) => void) | undefined;
 }
 
 /** A call's answer, with the error behind it when a tool threw or its route failed. */
@@ -32,8 +34,11 @@ export async function executeToolCall(
   environment: ToolCallEnvironment,
   iteration: number,
 ): Promise<ToolCallResult> {
-  const { onEvent } = environment;
-  if (onEvent === undefined) return (await answer(call, environment)).result;
+  const { onEvent, onPart } = environment;
+  if (onEvent === undefined) {
+    if (onPart === undefined) return (await answer(call, environment)).result;
+    return reportResult(call, (await answer(call, environment)).result, environment, iteration);
+  }
   const started = performance.now();
   const content = environment.includeContent ? { arguments: call.argumentsText } : undefined;
   onEvent({ type: "tool-call-started", toolName: call.name, callId: call.id, iteration, ...content });
@@ -48,6 +53,25 @@ export async function executeToolCall(
     ...(content === undefined ? undefined : { ...content, output: result.output }),
     ...(error === undefined ? undefined : { error }),
   });
+  return onPart === undefined ? result : reportResult(call, result, environment, iteration);
+}
+
+/** Hands the answer to a call on to the run's stream. */
+function reportResult(
+  call: ToolCall,
+  result: ToolCallResult,
+  environment: ToolCallEnvironment,
+  iteration: number,
+): ToolCallResult {
+  const part: ToolResultPart = {
+    type: "tool-result",
+    toolCallId: call.id,
+    toolName: call.name,
+    iteration,
+    isError: result.isError,
+  };
+  if (environment.includeContent) part.output = result.output;
+  environment.onPart?.(part);
   return result;
 }
 

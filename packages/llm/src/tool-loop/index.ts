@@ -1,4 +1,12 @@
 export { runToolLoop } from "./run-tool-loop.js";
+export type {
+  FinishPart,
+  LlmStreamPart,
+  TextDeltaPart,
+  ToolCallPart,
+  ToolResultPart,
+} from "./stream-parts.js";
+export { type LlmStream, streamToolLoop } from "./stream-tool-loop.js";
 export { describeToolError, sanitizeErrorText, type ToolErrorPolicy } from "./tool-error-policy.js";
 export type {
   ModelCallEvent,

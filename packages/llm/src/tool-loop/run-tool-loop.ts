@@ -13,6 +13,7 @@ import { readAnswer, refusalMessage } from "../structured-output/read-answer.js"
 import { checkLoopOptions } from "./check-loop-options.js";
 import { executeToolCall, type ToolCallEnvironment } from "./execute-tool-call.js";
 import { createRunDeadline, type RunDeadline } from "./run-deadline.js";
+import type { ToolCallPart } from "./stream-parts.js";
 import type { RunToolLoopOptions, ToolLoopResult, ToolLoopStopReason } from "./tool-loop-types.js";
 
 /**
@@ -22,7 +23,7 @@ import type { RunToolLoopOptions, ToolLoopResult, ToolLoopStopReason } from "./t
  */
 export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoopResult> {
   checkLoopOptions(options);
-  const { model, tools, onEvent } = options;
+  const { model, tools, onEvent, onPart } = options;
   const maxIterations = options.maxIterations ?? 8;
   const messages: ChatMessage[] =
     typeof options.input === "string" ? [{ role: "user", content: options.input }] : options.input.slice();
@@ -45,20 +46,24 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
     includeContent: options.includeContent === true,
     toolErrors: options.toolErrors ?? "safe",
     onToolError: options.onToolError,
+    onPart,
   };
   const usage = { inputTokens: 0, outputTokens: 0 };
   let toolCalls = 0;
   let lastText = "";
-  const finish = (text: string, stopReason: ToolLoopStopReason, iterations: number): ToolLoopResult => ({
-    text,
-    messages,
-    stopReason,
-    iterations,
-    usage,
-    provider: model.provider,
-    model: model.model,
-    toolCalls,
-  });
+  const finish = (text: string, stopReason: ToolLoopStopReason, iterations: number): ToolLoopResult => {
+    onPart?.({ type: "finish", text, finishReason: stopReason, usage: { ...usage }, iterations });
+    return {
+      text,
+      messages,
+      stopReason,
+      iterations,
+      usage,
+      provider: model.provider,
+      model: model.model,
+      toolCalls,
+    };
+  };
 
   try {
     for (let iteration = 1; ; iteration++) {
@@ -73,7 +78,18 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
         signal,
       };
       if (outputFormat !== undefined) request.output = outputFormat;
+      let streamed = false;
+      if (onPart !== undefined) {
+        request.onDelta = (delta) => {
+          streamed = true;
+          onPart({ type: "text-delta", text: delta.text, iteration });
+        };
+      }
       const response = await callModel(options, request, iteration, deadline);
+      // A model that does not stream hands on its turn's text whole.
+      if (onPart !== undefined && !streamed && response.text !== "") {
+        onPart({ type: "text-delta", text: response.text, iteration });
+      }
       usage.inputTokens += response.usage.inputTokens;
       usage.outputTokens += response.usage.outputTokens;
       messages.push(response.assistant);
@@ -97,6 +113,9 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
       }
       const calls = response.toolCalls;
       if (calls.length === 0) return finish(response.text, loopStopReason(response.stopReason), iteration);
+      if (onPart !== undefined) {
+        for (const call of calls) onPart(toolCallPart(call, iteration, environment.includeContent));
+      }
       let results: ToolCallResult[];
       try {
         results = await answerCalls(calls, environment, iteration, parallel);
@@ -186,6 +205,20 @@ function runAborted(
     );
   }
   return options.signal?.aborted ? options.signal.reason : error;
+}
+
+function toolCallPart(call: ToolCall, iteration: number, includeContent: boolean): ToolCallPart {
+  const part: ToolCallPart = { type: "tool-call", toolCallId: call.id, toolName: call.name, iteration };
+  if (includeContent) part.input = call.arguments ?? parsedOrText(call.argumentsText);
+  return part;
+}
+
+function parsedOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 function loopStopReason(reason: ModelStopReason): ToolLoopStopReason {

@@ -1,6 +1,7 @@
 import type { ChatMessage, LanguageModel, ModelStopReason, TokenUsage } from "../model-types.js";
 import type { StructuredOutput } from "../structured-output/structured-output.js";
 import type { Tool, ToolCallContext } from "../tool-types.js";
+import type { LlmStreamPart } from "./stream-parts.js";
 import type { ToolErrorPolicy } from "./tool-error-policy.js";
 
 /** Options of `runToolLoop`. */
@@ -41,6 +42,12 @@ export interface RunToolLoopOptions {
   output?: StructuredOutput;
   /** How many refused answers are sent back for another try; default 2. */
   maxOutputRetries?: number;
+  /**
+   * Receives the run as it happens: text deltas of every turn (as they arrive when the model
+   * streams, else the turn's whole text), each tool call and tool result, and the finish. It must
+   * not throw. `streamToolLoop` is the iterable form.
+   */
+  onPart?: (part: LlmStreamPart) => void;
 }
 
 /** Why a run ended. */

@@ -1,0 +1,197 @@
+import type { AssistantMessage, ModelRequest, ModelResponse, ToolCall } from "../model-types.js";
+import { mapStopReason } from "./anthropic-wire.js";
+import { objectToolCall } from "./object-tool-call.js";
+import { MAX_STREAM_PARTS, parseEventData, streamEndedEarly, streamErrorEvent } from "./stream-errors.js";
+import {
+  describeWireValue,
+  isWireObject,
+  responseShapeError,
+  tokenCount,
+  type WireObject,
+} from "./wire-shape.js";
+
+/** A content block being assembled from its deltas. */
+type BlockDraft =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; id: string; name: string; json: string }
+  | { type: "other" };
+
+/** Assembles a streamed Messages answer, one event at a time. */
+export interface AnthropicStreamAssembler {
+  /** Reads one event's data (every Messages stream event carries its `type` in its data). */
+  accept(data: string): void;
+  /** The whole answer, once the stream has ended; fails when it ended before `message_stop`. */
+  finish(): ModelResponse;
+}
+
+/**
+ * Reads `message_start`, `content_block_start` / `content_block_delta` (`text_delta`,
+ * `input_json_delta`) / `content_block_stop`, `message_delta` (stop reason, usage), `message_stop`,
+ * `ping` and `error`. Text deltas go to `request.onDelta` as they arrive; a tool call's input is
+ * the concatenation of its `partial_json` fragments, parsed when its block stops.
+ */
+export function anthropicStreamAssembler(
+  request: ModelRequest,
+  fallbackModel: string,
+  where: string,
+): AnthropicStreamAssembler {
+  let model = fallbackModel;
+  let rawStopReason = "";
+  let done = false;
+  let inputUsage: unknown;
+  let outputUsage: unknown;
+  const blocks = new Map<number, BlockDraft>();
+  const onDelta = request.onDelta;
+
+  const blockAt = (event: WireObject, type: string): BlockDraft => {
+    const index = event.index;
+    if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index >= MAX_STREAM_PARTS) {
+      throw responseShapeError(where, `${type}.index`, `an integer 0-${MAX_STREAM_PARTS - 1}`, index);
+    }
+    let block = blocks.get(index);
+    if (block === undefined) {
+      if (type !== "content_block_start") {
+        throw responseShapeError(where, `${type}.index`, "the index of a started content block", index);
+      }
+      block = { type: "other" };
+      blocks.set(index, block);
+    }
+    return block;
+  };
+
+  const startBlock = (event: WireObject): void => {
+    const content = event.content_block;
+    if (!isWireObject(content))
+      throw responseShapeError(where, "content_block_start.content_block", "an object", content);
+    blockAt(event, "content_block_start");
+    const index = event.index as number;
+    if (content.type === "text") {
+      const initial = typeof content.text === "string" ? content.text : "";
+      blocks.set(index, { type: "text", text: initial });
+      if (initial !== "") onDelta?.({ type: "text-delta", text: initial });
+    } else if (content.type === "tool_use") {
+      if (typeof content.id !== "string" || content.id === "")
+        throw responseShapeError(
+          where,
+          "content_block_start.content_block.id",
+          "a non-empty string",
+          content.id,
+        );
+      if (typeof content.name !== "string" || content.name === "")
+        throw responseShapeError(
+          where,
+          "content_block_start.content_block.name",
+          "a non-empty string",
+          content.name,
+        );
+      blocks.set(index, { type: "tool_use", id: content.id, name: content.name, json: "" });
+    }
+  };
+
+  const applyDelta = (event: WireObject): void => {
+    const block = blockAt(event, "content_block_delta");
+    const delta = event.delta;
+    if (!isWireObject(delta))
+      throw responseShapeError(where, "content_block_delta.delta", "an object", delta);
+    if (delta.type === "text_delta" && block.type === "text") {
+      if (typeof delta.text !== "string")
+        throw responseShapeError(where, "text_delta.text", "a string", delta.text);
+      block.text += delta.text;
+      if (delta.text !== "") onDelta?.({ type: "text-delta", text: delta.text });
+    } else if (delta.type === "input_json_delta" && block.type === "tool_use") {
+      if (typeof delta.partial_json !== "string")
+        throw responseShapeError(where, "input_json_delta.partial_json", "a string", delta.partial_json);
+      block.json += delta.partial_json;
+    }
+    // Other deltas (thinking, signatures, citations) do not change the text or the tool calls.
+  };
+
+  const accept = (data: string): void => {
+    const event = parseEventData(where, data);
+    if (!isWireObject(event)) throw responseShapeError(where, "an event", "a JSON object", event);
+    switch (event.type) {
+      case "message_start": {
+        const message = event.message;
+        if (isWireObject(message)) {
+          if (typeof message.model === "string" && message.model !== "") model = message.model;
+          inputUsage = message.usage;
+          outputUsage = message.usage;
+        }
+        return;
+      }
+      case "content_block_start":
+        startBlock(event);
+        return;
+      case "content_block_delta":
+        applyDelta(event);
+        return;
+      case "message_delta": {
+        const delta = event.delta;
+        if (isWireObject(delta) && typeof delta.stop_reason === "string") rawStopReason = delta.stop_reason;
+        if (isWireObject(event.usage)) {
+          outputUsage = event.usage;
+          if (event.usage.input_tokens !== undefined) inputUsage = event.usage;
+        }
+        return;
+      }
+      case "message_stop":
+        done = true;
+        return;
+      case "error":
+        throw streamErrorEvent("anthropic", where, errorDetail(event.error));
+      default:
+        // ping, content_block_stop (a block is read whole at the end) and event types added later.
+        return;
+    }
+  };
+
+  const finish = (): ModelResponse => {
+    if (!done) throw streamEndedEarly("anthropic", where, "message_stop");
+    let text = "";
+    const toolCalls: ToolCall[] = [];
+    const raw: unknown[] = [];
+    for (const [, block] of [...blocks.entries()].sort(([left], [right]) => left - right)) {
+      if (block.type === "text") {
+        text += block.text;
+        raw.push({ type: "text", text: block.text });
+      } else if (block.type === "tool_use") {
+        const call = toolCall(block);
+        toolCalls.push(call);
+        raw.push({ type: "tool_use", id: block.id, name: block.name, input: call.arguments ?? {} });
+      }
+    }
+    const assistant: AssistantMessage = { role: "assistant", content: text, raw };
+    if (toolCalls.length > 0) assistant.toolCalls = toolCalls;
+    return {
+      text,
+      toolCalls,
+      stopReason: toolCalls.length > 0 ? "tool_calls" : mapStopReason(rawStopReason),
+      rawStopReason,
+      usage: {
+        inputTokens: tokenCount(inputUsage, "input_tokens"),
+        outputTokens: tokenCount(outputUsage, "output_tokens"),
+      },
+      model,
+      assistant,
+    };
+  };
+  return { accept, finish };
+}
+
+/** The call of a finished tool_use block: its input parsed, or its raw text when that is not JSON. */
+function toolCall(block: { id: string; name: string; json: string }): ToolCall {
+  if (block.json.trim() === "") return objectToolCall(block.id, block.name, {});
+  try {
+    return objectToolCall(block.id, block.name, JSON.parse(block.json));
+  } catch {
+    // The loop answers the model that its arguments are not JSON.
+    return { id: block.id, name: block.name, argumentsText: block.json };
+  }
+}
+
+function errorDetail(error: unknown): string {
+  if (isWireObject(error) && typeof error.message === "string") {
+    return typeof error.type === "string" ? `${error.type}: ${error.message}` : error.message;
+  }
+  return describeWireValue(error);
+}

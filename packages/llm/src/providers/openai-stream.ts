@@ -1,0 +1,140 @@
+import type { AssistantMessage, ModelRequest, ModelResponse, ToolCall } from "../model-types.js";
+import { mapFinishReason } from "./openai-wire.js";
+import { MAX_STREAM_PARTS, parseEventData, streamEndedEarly, streamErrorEvent } from "./stream-errors.js";
+import {
+  describeWireValue,
+  isWireObject,
+  responseShapeError,
+  tokenCount,
+  type WireObject,
+} from "./wire-shape.js";
+
+/** A tool call being assembled from its deltas. */
+interface CallDraft {
+  id: string;
+  name: string;
+  argumentsText: string;
+}
+
+/** Assembles a streamed Chat Completions answer, one `data:` event at a time. */
+export interface OpenAiStreamAssembler {
+  /** Reads one event's data (a `chat.completion.chunk`, or the `[DONE]` sentinel). */
+  accept(data: string): void;
+  /** The whole answer, once the stream has ended; fails when it ended before it was complete. */
+  finish(): ModelResponse;
+}
+
+/**
+ * Text deltas go to `request.onDelta` as they arrive; tool calls are assembled by their `index`,
+ * their `arguments` fragments concatenated; usage comes with `stream_options.include_usage`.
+ */
+export function openAiStreamAssembler(
+  request: ModelRequest,
+  fallbackModel: string,
+  where: string,
+): OpenAiStreamAssembler {
+  let text = "";
+  let model = fallbackModel;
+  let rawStopReason = "";
+  let done = false;
+  let usage: unknown;
+  const drafts = new Map<number, CallDraft>();
+  const onDelta = request.onDelta;
+
+  const readToolCallDelta = (delta: unknown, path: string): void => {
+    if (!isWireObject(delta)) throw responseShapeError(where, path, "an object", delta);
+    const index = delta.index;
+    if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index >= MAX_STREAM_PARTS) {
+      throw responseShapeError(where, `${path}.index`, `an integer 0-${MAX_STREAM_PARTS - 1}`, index);
+    }
+    let draft = drafts.get(index);
+    if (draft === undefined) {
+      draft = { id: "", name: "", argumentsText: "" };
+      drafts.set(index, draft);
+    }
+    if (typeof delta.id === "string" && delta.id !== "") draft.id = delta.id;
+    const fn = delta.function;
+    if (fn === undefined || fn === null) return;
+    if (!isWireObject(fn)) throw responseShapeError(where, `${path}.function`, "an object", fn);
+    if (typeof fn.name === "string") draft.name += fn.name;
+    if (typeof fn.arguments === "string") draft.argumentsText += fn.arguments;
+  };
+
+  const accept = (data: string): void => {
+    if (data === "[DONE]") {
+      done = true;
+      return;
+    }
+    const chunk = parseEventData(where, data);
+    if (!isWireObject(chunk)) throw responseShapeError(where, "a chunk", "a JSON object", chunk);
+    if (chunk.error !== undefined) throw streamErrorEvent("openai", where, errorDetail(chunk.error));
+    if (typeof chunk.model === "string" && chunk.model !== "") model = chunk.model;
+    if (isWireObject(chunk.usage)) usage = chunk.usage;
+    const choices = chunk.choices;
+    if (choices === undefined || choices === null) return;
+    if (!Array.isArray(choices)) throw responseShapeError(where, "choices", "an array", choices);
+    for (const choice of choices) {
+      if (!isWireObject(choice)) throw responseShapeError(where, "choices[]", "an object", choice);
+      if (choice.index !== undefined && choice.index !== 0) continue;
+      if (typeof choice.finish_reason === "string") rawStopReason = choice.finish_reason;
+      const delta = choice.delta;
+      if (delta === undefined || delta === null) continue;
+      if (!isWireObject(delta)) throw responseShapeError(where, "choices[0].delta", "an object", delta);
+      if (typeof delta.content === "string" && delta.content !== "") {
+        text += delta.content;
+        onDelta?.({ type: "text-delta", text: delta.content });
+      }
+      const calls = delta.tool_calls;
+      if (calls === undefined || calls === null) continue;
+      if (!Array.isArray(calls))
+        throw responseShapeError(where, "choices[0].delta.tool_calls", "an array", calls);
+      for (let position = 0; position < calls.length; position++) {
+        readToolCallDelta(calls[position], `choices[0].delta.tool_calls[${position}]`);
+      }
+    }
+  };
+
+  const finish = (): ModelResponse => {
+    // Some compatible servers omit [DONE]: a finish reason marks the end as well.
+    if (!done && rawStopReason === "") throw streamEndedEarly("openai", where, "[DONE] or a finish_reason");
+    const toolCalls: ToolCall[] = [...drafts.entries()]
+      .sort(([left], [right]) => left - right)
+      .map(([index, draft]) => {
+        const path = `the tool call at index ${index}`;
+        if (draft.id === "") throw responseShapeError(where, `${path}: id`, "a non-empty string", draft.id);
+        if (draft.name === "")
+          throw responseShapeError(where, `${path}: function.name`, "a non-empty string", draft.name);
+        return { id: draft.id, name: draft.name, argumentsText: draft.argumentsText };
+      });
+    const raw: WireObject = { role: "assistant", content: text === "" && toolCalls.length > 0 ? null : text };
+    if (toolCalls.length > 0) {
+      raw.tool_calls = toolCalls.map((call) => ({
+        id: call.id,
+        type: "function",
+        function: { name: call.name, arguments: call.argumentsText },
+      }));
+    }
+    const assistant: AssistantMessage = { role: "assistant", content: text, raw };
+    if (toolCalls.length > 0) assistant.toolCalls = toolCalls;
+    return {
+      text,
+      toolCalls,
+      stopReason: toolCalls.length > 0 ? "tool_calls" : mapFinishReason(rawStopReason),
+      rawStopReason,
+      usage: {
+        inputTokens: tokenCount(usage, "prompt_tokens"),
+        outputTokens: tokenCount(usage, "completion_tokens"),
+      },
+      model,
+      assistant,
+    };
+  };
+  return { accept, finish };
+}
+
+function errorDetail(error: unknown): string {
+  if (isWireObject(error) && typeof error.message === "string") {
+    return typeof error.type === "string" ? `${error.type}: ${error.message}` : error.message;
+  }
+  return describeWireValue(error);
+}

@@ -1,0 +1,43 @@
+import type { TokenUsage } from "../model-types.js";
+import type { ToolLoopStopReason } from "./tool-loop-types.js";
+
+/** A piece of the answer's text, as the model wrote it (every turn's text, in order). */
+export interface TextDeltaPart {
+  type: "text-delta";
+  text: string;
+  /** The model call (1-based) that wrote it. */
+  iteration: number;
+}
+
+/** The model asked for a tool call; its arguments are complete and it is about to run. */
+export interface ToolCallPart {
+  type: "tool-call";
+  toolCallId: string;
+  toolName: string;
+  iteration: number;
+  /** The arguments (parsed JSON, or the raw text when it is not JSON); only with `includeContent`. */
+  input?: unknown;
+}
+
+/** A tool call was answered (an error result included). */
+export interface ToolResultPart {
+  type: "tool-result";
+  toolCallId: string;
+  toolName: string;
+  iteration: number;
+  isError: boolean;
+  /** What the model reads; only with `includeContent`. */
+  output?: string;
+}
+
+/** The run ended: the final answer, why it ended and the tokens of every model call. */
+export interface FinishPart {
+  type: "finish";
+  text: string;
+  finishReason: ToolLoopStopReason;
+  usage: TokenUsage;
+  iterations: number;
+}
+
+/** One part of a streamed run, in the order it happened. */
+export type LlmStreamPart = TextDeltaPart | ToolCallPart | ToolResultPart | FinishPart;
