@@ -22,6 +22,13 @@ export async function redisCommand<TResult>(
         { cause: error },
       );
     }
-    throw new RedisStoreError("COMMAND_FAILED", `${where}: ${what} failed: ${message}`, { cause: error });
+    const lost = /max retries per request|isn't writeable|Connection is closed|ECONNRE|timed out/i.test(
+      message,
+    );
+    throw new RedisStoreError(
+      "COMMAND_FAILED",
+      `${where}: ${what} failed: ${lost ? `the connection is lost or not answering (${message})` : message}`,
+      { cause: error },
+    );
   }
 }
