@@ -25,7 +25,15 @@ export {
 } from "./components/component.js";
 export { MockEndpoint } from "./components/mock.js";
 // Context and lifecycle
-export { type ContextOptions, createContext, defineContextProperty } from "./runtime/context.js";
+export { createContext, defineDefaultPlugin } from "./create-context.js";
+export type { ContextOptions } from "./runtime/context.js";
+// The channel around every step: interceptors and message history
+export {
+  type MessageHistoryEntry,
+  type MessageHistoryOption,
+  messageHistoryOf,
+} from "./compile/message-history.js";
+export type { StepInfo, StepInterceptor } from "./compile/step-interceptor.js";
 export type {
   ContextState,
   ExchangeInit,
@@ -130,7 +138,46 @@ export type { CompletionReason } from "./processors/routing/aggregator.js";
 // Routing EIPs (choice, split, aggregate, multicast, recipientList, wireTap, enrich, loop, delay)
 export type { ChoiceBuilder, ChoiceComplete } from "./processors/routing/choice.js";
 export type { MulticastOptions } from "./processors/routing/endpoint-fan-out.js";
-export type { EnrichStrategy } from "./processors/routing/enrich.js";
+// The route model: every step definition, discriminated on `type`
+export type {
+  CustomStepDefinition,
+  LogDefinition,
+  ProcessDefinition,
+  RemoveHeaderDefinition,
+  SetBodyDefinition,
+  SetHeaderDefinition,
+  SetPropertyDefinition,
+  StopDefinition,
+  ToDefinition,
+  ToDynamicDefinition,
+  TransformDefinition,
+} from "./model/steps/message-steps.js";
+export type {
+  IdempotentConsumerDefinition,
+  ThrottleDefinition,
+} from "./model/steps/resilience-steps.js";
+export type {
+  AggregateDefinition,
+  AggregateRecoveryDefinition,
+  DelayDefinition,
+  EndpointFanOutSettings,
+  EnrichDefinition,
+  EnrichStrategy,
+  MulticastDefinition,
+  RecipientListDefinition,
+  WireTapDefinition,
+} from "./model/steps/routing-steps.js";
+export type {
+  CatchDefinition,
+  ChoiceBranch,
+  ChoiceDefinition,
+  CircuitBreakerDefinition,
+  DoTryDefinition,
+  FilterDefinition,
+  LoopDefinition,
+  SplitDefinition,
+  StepType,
+} from "./model/step-definition.js";
 export { DEFAULT_MAX_ITERATIONS, type LoopOptions } from "./processors/routing/loop.js";
 export type { RecipientListOptions, Recipients } from "./processors/routing/recipient-list.js";
 export {
@@ -146,7 +193,7 @@ export {
 export type { SplitExpression, SplitOptions, SplitParts } from "./processors/routing/split.js";
 // Secrets: one redaction for every error, log line and excerpt
 export { createRedactor, REDACTED, redactSecrets } from "./support/redact-secrets.js";
-export { defineRouteAspect, type RouteAspectHandler } from "./dsl/route-aspects.js";
+export type { RouteAspectHandler } from "./runtime/context-types.js";
 // DSL and route definitions
 export type { OnExceptionOptions } from "./dsl/error-handling.js";
 export { RouteBuilder, type RoutesFunction } from "./dsl/route-builder.js";

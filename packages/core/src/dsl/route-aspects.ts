@@ -1,5 +1,5 @@
-import type { RouteContext } from "../runtime/context-types.js";
 import type { RouteDefinition } from "../model/route-definition.js";
+import type { RouteContext } from "../runtime/context-types.js";
 
 /** Reacts to routes carrying an aspect (e.g. `llmTool`) being added to or removed from a context. */
 export interface RouteAspectHandler {

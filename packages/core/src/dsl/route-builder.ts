@@ -1,127 +1,40 @@
 import { RoutekitError } from "../errors/errors.js";
-import { firstPartySteps } from "../support/first-party.js";
-import {
-  checkErrorHandlerOptions,
-  checkOnExceptionOptions,
-} from "../processors/resilience/error-handling-options.js";
 import type {
   ErrorClass,
   ErrorHandlerDefinition,
   ErrorHandlingDefinition,
-  OnExceptionDefinition,
   RouteDefinition,
-  StepDefinition,
 } from "../model/route-definition.js";
+import type { ContextSteps, RecordedRoutes, RouteSource } from "../model/route-source.js";
+import { type OnExceptionOptions, onExceptionDefinition } from "./error-handling.js";
+import { checkErrorHandlerOptions } from "./error-handling-options.js";
 import type { RouteDsl } from "./route-dsl.js";
-import { onVerbDefined, type Recorder } from "./verbs.js";
+import { StepRecorder } from "./step-recorder.js";
 
 /** The function form of a route builder: `context.addRoutes((r) => { r.from(...)... })`. */
 export type RoutesFunction = (builder: RouteBuilder) => void;
 
-/** Builder-wide error handling options of `onException`. */
-export type OnExceptionOptions = Omit<OnExceptionDefinition, "errors" | "steps"> & {
-  /** Steps to run on the failed exchange. */
-  step?: (route: RouteDsl<unknown>) => unknown;
-};
-
-/**
- * The DSL implementation: records steps into one block of a route definition.
- * Verbs are installed on its prototype by `defineVerb`, one file each.
- */
-export class StepRecorder implements Recorder {
-  readonly route: RouteDefinition;
-  readonly steps: StepDefinition[];
-  readonly isRoot: boolean;
-
-  constructor(route: RouteDefinition, steps: StepDefinition[], isRoot: boolean) {
-    this.route = route;
-    this.steps = steps;
-    this.isRoot = isRoot;
-  }
-
-  get position(): number {
-    return this.steps.length;
-  }
-
-  block(callback: (route: never) => unknown): StepDefinition[] {
-    if (typeof callback !== "function") {
-      throw new RoutekitError(
-        "ROUTE_INVALID",
-        `Route '${this.route.id}': expected a block callback like (route) => route.to("mock:x"), found ${typeof callback}`,
-      );
-    }
-    const steps: StepDefinition[] = [];
-    callback(new StepRecorder(this.route, steps, false) as never);
-    return steps;
+declare module "../runtime/context-types.js" {
+  interface RouteContextBase {
+    /** Adds routes from a builder or a function; routes added after start start at once. */
+    addRoutes(routes: RouteBuilder | RoutesFunction): Promise<void>;
   }
 }
-
-// Until its package is imported, a first-party verb fails naming the package to import (the
-// package's own definition replaces this one when it loads).
-for (const [name, packageName] of firstPartySteps()) {
-  Object.defineProperty(StepRecorder.prototype, name, {
-    configurable: true,
-    writable: true,
-    value(this: StepRecorder) {
-      throw new RoutekitError(
-        "ROUTE_INVALID",
-        `Route '${this.route.id || this.route.from}': the DSL step ${name}() comes from ${packageName}; install it and import it once (import "${packageName}") before building routes`,
-      );
-    },
-  });
-}
-
-onVerbDefined((name, record) => {
-  Object.defineProperty(StepRecorder.prototype, name, {
-    configurable: true,
-    writable: true,
-    value(this: StepRecorder, ...args: never[]) {
-      const step = record(this, ...args);
-      if (step !== undefined) this.steps.push(step);
-      return this;
-    },
-  });
-});
 
 /** Error handling recorded on a builder or a route. */
 function emptyErrorHandling(): ErrorHandlingDefinition {
   return { onException: [], errorHandler: undefined };
 }
 
-/** True for `Error` and its subclasses. */
-export function isErrorClass(value: unknown): value is ErrorClass {
-  return typeof value === "function" && (value === Error || value.prototype instanceof Error);
-}
-
-function describeValue(value: unknown): string {
-  if (typeof value === "function") return `function ${value.name || "(anonymous)"} (not an Error class)`;
-  return value === null ? "null" : `${typeof value} ${String(value)}`;
-}
-
-/**
- * Turns onException arguments into a clause definition, validating them; shared by the
- * builder-wide and route-local forms. `where` names the caller in errors (`Route 'orders'`).
- */
-export function onExceptionDefinition(
-  recorder: { block(callback: (route: never) => unknown): StepDefinition[] },
-  errors: ErrorClass | ErrorClass[],
-  options: OnExceptionOptions = {},
-  where = "RouteBuilder",
-): OnExceptionDefinition {
-  const list = Array.isArray(errors) ? errors : [errors];
-  const notAClass = list.find((error) => !isErrorClass(error));
-  if (list.length === 0 || notAClass !== undefined) {
-    throw new RoutekitError(
-      "ROUTE_INVALID",
-      `${where}: onException() expects an Error class or a non-empty array of Error classes ` +
-        `(e.g. onException(TypeError, {...})), found ${list.length === 0 ? "an empty array" : describeValue(notAClass)}`,
-    );
-  }
-  const { step, ...rest } = checkOnExceptionOptions({ where, verb: "onException" }, options);
+function emptyRoute(from: string, id = ""): RouteDefinition {
   return {
-    ...rest,
-    errors: list,
-    steps: step === undefined ? undefined : recorder.block(step as (route: never) => unknown),
+    id,
+    from,
+    description: undefined,
+    steps: [],
+    errorHandling: emptyErrorHandling(),
+    aspects: {},
+    autoStart: true,
   };
 }
 
@@ -129,9 +42,10 @@ export function onExceptionDefinition(
  * Routes are declared in `configure()` (or a function passed to `addRoutes`). Builder-wide
  * `onException` and `errorHandler` go before the routes and apply to every route of the builder.
  */
-export abstract class RouteBuilder {
+export abstract class RouteBuilder implements RouteSource {
   #routes: RouteDefinition[] = [];
   #errorHandling: ErrorHandlingDefinition = emptyErrorHandling();
+  #contextSteps: ContextSteps | undefined;
 
   abstract configure(): void;
 
@@ -143,34 +57,14 @@ export abstract class RouteBuilder {
         `from() expects an endpoint URI like 'direct:orders' (found ${JSON.stringify(uri)})`,
       );
     }
-    const route: RouteDefinition = {
-      id: "",
-      from: uri,
-      description: undefined,
-      steps: [],
-      errorHandling: emptyErrorHandling(),
-      aspects: {},
-      autoStart: true,
-    };
+    const route = emptyRoute(uri);
     this.#routes.push(route);
-    return new StepRecorder(route, route.steps, true) as unknown as RouteDsl<TBody>;
+    return new StepRecorder(route, route.steps, true, this.#contextSteps) as unknown as RouteDsl<TBody>;
   }
 
   /** Builder-wide exception clause: applies to every route of this builder. */
   onException(errors: ErrorClass | ErrorClass[], options?: OnExceptionOptions): this {
-    const recorder = new StepRecorder(
-      {
-        id: "(builder)",
-        from: "",
-        description: undefined,
-        steps: [],
-        errorHandling: emptyErrorHandling(),
-        aspects: {},
-        autoStart: true,
-      },
-      [],
-      false,
-    );
+    const recorder = new StepRecorder(emptyRoute("", "(builder)"), [], false, this.#contextSteps);
     this.#errorHandling.onException.push(onExceptionDefinition(recorder, errors, options));
     return this;
   }
@@ -184,11 +78,19 @@ export abstract class RouteBuilder {
     return this;
   }
 
-  /** Runs `configure()` once and returns the recorded definitions (used by the context). */
-  build(): { routes: RouteDefinition[]; errorHandling: ErrorHandlingDefinition } {
+  /**
+   * Runs `configure()` and returns the recorded definitions. The context passes the steps its
+   * plugins add; without them (e.g. printing a builder's routes) only process-wide verbs exist.
+   */
+  build(steps?: ContextSteps): RecordedRoutes {
     this.#routes = [];
     this.#errorHandling = emptyErrorHandling();
-    this.configure();
+    this.#contextSteps = steps;
+    try {
+      this.configure();
+    } finally {
+      this.#contextSteps = undefined;
+    }
     return { routes: this.#routes, errorHandling: this.#errorHandling };
   }
 }
@@ -200,4 +102,11 @@ export function routesFromFunction(routes: RoutesFunction): RouteBuilder {
       routes(this);
     }
   })();
+}
+
+/** What `addRoutes` takes, as a route source; undefined for anything else. */
+export function toRouteSource(routes: unknown): RouteSource | undefined {
+  if (routes instanceof RouteBuilder) return routes;
+  if (typeof routes === "function") return routesFromFunction(routes as RoutesFunction);
+  return undefined;
 }

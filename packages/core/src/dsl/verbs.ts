@@ -1,29 +1,10 @@
-import type { Endpoint } from "../components/component.js";
-import type { RouteContext } from "../runtime/context-types.js";
+import { type CompileScope, registerCompiler, type StepCompiler } from "../compile/step-compilers.js";
 import { RoutekitError } from "../errors/errors.js";
-import type { Exchange, Processor } from "../model/exchange.js";
-import type { ExpressionInput, PredicateInput, RouteDefinition, StepDefinition } from "../model/route-definition.js";
+import type { Processor } from "../model/exchange.js";
+import type { RouteDefinition, StepDefinition } from "../model/route-definition.js";
+import type { ContextSteps } from "../model/route-source.js";
 
-/** What a step compiler gets: the route being compiled and helpers for nested blocks. */
-export interface CompileScope {
-  readonly context: RouteContext;
-  readonly routeId: string;
-  /** The label of the step being compiled, e.g. `#2 choice`. */
-  readonly label: string;
-  /** Compiles a nested block into one processor that runs under the route's error handling. */
-  compileSteps(steps: readonly StepDefinition[], label: string): Processor;
-  /** The endpoint for a URI; validated now, so a bad URI fails when the route is added. */
-  endpoint(uri: string): Endpoint;
-  expression<TValue = unknown>(input: ExpressionInput<TValue>): (exchange: Exchange) => TValue;
-  predicate(input: PredicateInput): (exchange: Exchange) => boolean;
-  /**
-   * Compiles the steps after this one in the same block and takes them over: the block ends with
-   * this step, which decides what runs them (e.g. `aggregate` runs them for each completed group).
-   */
-  restOfBlock(): Processor;
-  /** Work to run when the route stops taking new work (before in-flight work is awaited). */
-  onRouteStop(hook: () => void | Promise<void>): void;
-}
+export type { CompileScope } from "../compile/step-compilers.js";
 
 /** Records nested blocks while a verb is being recorded. */
 export interface Recorder {
@@ -37,12 +18,16 @@ export interface Recorder {
   readonly isRoot: boolean;
 }
 
-type StepCompiler = (definition: never, scope: CompileScope) => Processor;
-type RecordFunction = (recorder: Recorder, ...args: never[]) => StepDefinition | undefined;
+/** Turns a verb call's arguments into a step definition (or changes the route and returns undefined). */
+export type RecordFunction = (recorder: Recorder, ...args: never[]) => StepDefinition | undefined;
 
-const compilers = new Map<string, StepCompiler>();
+/**
+ * The process-wide vocabulary of the DSL: every verb defined with `defineVerb` / `defineStep`.
+ * A verb is a declaration (how a call is recorded, how its step compiles), like its type on
+ * `RouteDsl`; it holds no per-context state. What a context adds of its own (components,
+ * services, interceptors, a plugin's `steps`) lives in that context.
+ */
 const recorders = new Map<string, RecordFunction>();
-const installers: Array<(name: string, record: RecordFunction) => void> = [];
 
 /**
  * Defines a DSL verb: `record` turns the call's arguments into a step definition (or mutates the
@@ -58,20 +43,12 @@ export function defineVerb<TDefinition extends StepDefinition, TArgs extends unk
     throw new RoutekitError("ROUTE_INVALID", `DSL verb '${name}' is already defined`);
   }
   recorders.set(name, record as unknown as RecordFunction);
-  if (compile !== undefined) compilers.set(type, compile as unknown as StepCompiler);
-  for (const install of installers) install(name, record as unknown as RecordFunction);
+  if (compile !== undefined) registerCompiler(type, compile as unknown as StepCompiler);
 }
 
-/** The compiler for a step type, or a clear error naming the route and step. */
-export function compilerFor(type: string, routeId: string, label: string): StepCompiler {
-  const compiler = compilers.get(type);
-  if (compiler === undefined) {
-    throw new RoutekitError(
-      "ROUTE_INVALID",
-      `Route '${routeId}' step ${label}: no compiler for step type '${type}' (is the package that defines it imported?)`,
-    );
-  }
-  return compiler;
+/** How a call of verb `name` is recorded, or undefined when no such verb is defined. */
+export function verbRecorder(name: string): RecordFunction | undefined {
+  return recorders.get(name);
 }
 
 /** The custom-step factories defined with `defineStep`, by verb name. */
@@ -91,8 +68,19 @@ export function defineStep<TArgs extends unknown[], TBody = unknown>(
   return factory;
 }
 
-compilers.set("custom", ((definition: { name: string; args: unknown[] }, scope: CompileScope) => {
-  const factory = stepFactories.get(definition.name);
+/** Records a call of a step only one context knows (a plugin's `steps`). */
+export function recordContextStep(name: string, args: unknown[]): StepDefinition {
+  return { type: "custom", name, args };
+}
+
+/** What the compiler needs of a context to compile a custom step. */
+interface StepsOwner {
+  readonly pluginSteps?: ContextSteps;
+}
+
+registerCompiler("custom", ((definition: { name: string; args: unknown[] }, scope: CompileScope) => {
+  const factory =
+    (scope.context as StepsOwner).pluginSteps?.get(definition.name) ?? stepFactories.get(definition.name);
   if (factory === undefined) {
     throw new RoutekitError(
       "ROUTE_INVALID",
@@ -101,9 +89,3 @@ compilers.set("custom", ((definition: { name: string; args: unknown[] }, scope: 
   }
   return (factory as (...args: unknown[]) => Processor)(...definition.args);
 }) as unknown as StepCompiler);
-
-/** Lets the DSL implementation pick up every verb, including those defined later. */
-export function onVerbDefined(install: (name: string, record: RecordFunction) => void): void {
-  installers.push(install);
-  for (const [name, record] of recorders) install(name, record);
-}

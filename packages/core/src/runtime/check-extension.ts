@@ -1,6 +1,7 @@
 import type { Component } from "../components/component.js";
-import type { Plugin } from "./context-types.js";
 import { RoutekitError } from "../errors/errors.js";
+import { didYouMean } from "../support/nearest.js";
+import type { Plugin } from "./context-types.js";
 
 /** A short description of what was passed where an object was expected. */
 export function describeArgument(value: unknown): string {
@@ -9,19 +10,59 @@ export function describeArgument(value: unknown): string {
   return `${typeof value} ${String(value)}`;
 }
 
-/** Refuses anything that is not a plugin `{ name, install(context) }`, saying what it got. */
+const PLUGIN_FIELDS = [
+  "name",
+  "components",
+  "steps",
+  "properties",
+  "aspects",
+  "interceptors",
+  "lifecycle",
+  "install",
+];
+
+/**
+ * Refuses anything that is not a plugin `{ name, components?, steps?, properties?, aspects?,
+ * interceptors?, lifecycle?, install? }`, saying what it got and where.
+ */
 export function checkPlugin(plugin: unknown): asserts plugin is Plugin {
-  const candidate = plugin as Partial<Plugin> | null;
-  if (
-    candidate === null ||
-    typeof candidate !== "object" ||
-    typeof candidate.install !== "function" ||
-    typeof candidate.name !== "string"
-  ) {
+  const candidate = plugin as Record<string, unknown> | null;
+  if (candidate === null || typeof candidate !== "object" || typeof candidate.name !== "string") {
     throw new RoutekitError(
       "PLUGIN_INVALID",
-      `context.use() expects a plugin { name, install(context) } (found ${describeArgument(plugin)})`,
+      `context.use() expects a plugin { name, components?, steps?, properties?, aspects?, interceptors?, lifecycle?, install? } (found ${describeArgument(plugin)})`,
     );
+  }
+  const where = `Plugin '${candidate.name}'`;
+  const unknownField = Object.keys(candidate).find((key) => !PLUGIN_FIELDS.includes(key));
+  if (unknownField !== undefined) {
+    throw new RoutekitError(
+      "PLUGIN_INVALID",
+      `${where}: unknown field '${unknownField}'${didYouMean(unknownField, PLUGIN_FIELDS)}; a plugin has ${PLUGIN_FIELDS.join(", ")}`,
+    );
+  }
+  if (candidate.install !== undefined && typeof candidate.install !== "function") {
+    throw new RoutekitError(
+      "PLUGIN_INVALID",
+      `${where}: install must be a function (context) => void (found ${describeArgument(candidate.install)})`,
+    );
+  }
+  for (const field of ["components", "interceptors"]) {
+    if (candidate[field] !== undefined && !Array.isArray(candidate[field])) {
+      throw new RoutekitError(
+        "PLUGIN_INVALID",
+        `${where}: ${field} must be an array (found ${describeArgument(candidate[field])})`,
+      );
+    }
+  }
+  for (const field of ["steps", "properties", "aspects"]) {
+    const value = candidate[field];
+    if (value !== undefined && (value === null || typeof value !== "object" || Array.isArray(value))) {
+      throw new RoutekitError(
+        "PLUGIN_INVALID",
+        `${where}: ${field} must be an object keyed by name (found ${describeArgument(value)})`,
+      );
+    }
   }
 }
 

@@ -1,17 +1,57 @@
+import type { StepInterceptor } from "../compile/step-interceptor.js";
 import type { Component, Endpoint } from "../components/component.js";
 import type { MockEndpoint } from "../components/mock.js";
+import type { Exchange, ExchangePattern, Headers, Processor } from "../model/exchange.js";
+import type { RouteDefinition } from "../model/route-definition.js";
 import type { EventBus } from "./events.js";
-import type { Exchange, ExchangePattern, Headers } from "../model/exchange.js";
 import type { Logger } from "./logger.js";
-import type { RouteBuilder, RoutesFunction } from "../dsl/route-builder.js";
 
 /** Lifecycle of a context. */
 export type ContextState = "created" | "starting" | "started" | "stopping" | "stopped";
 
-/** A package's way to add components, DSL-backed services and lifecycle work to a context. */
+/**
+ * What a package adds to a context, declared in one object: `context.use(plugin)` installs it in
+ * that context only (two contexts with different plugins never see each other's additions).
+ * Every field is optional; `install` runs last, for anything the fields do not cover.
+ */
 export interface Plugin {
+  /** Names the plugin in errors and log lines (e.g. a lifecycle hook that fails). */
   readonly name: string;
-  install(context: RouteContext): void;
+  /** Components whose schemes the context gets (e.g. `http:`). */
+  readonly components?: readonly Component[];
+  /**
+   * DSL steps only this context knows, by verb name: `.name(...args)` records a step whose
+   * processor is `factory(...args)` (types still come from declaration merging on `RouteDsl`).
+   * Steps every context knows are declared with `defineStep`.
+   */
+  readonly steps?: Readonly<Record<string, (...args: never[]) => Processor>>;
+  /**
+   * Properties added to this context, created on first read and kept (e.g. `context.tools`);
+   * their types come from declaration merging on `RouteContext`.
+   */
+  readonly properties?: Readonly<Record<string, (context: RouteContext) => unknown>>;
+  /** What happens when routes carrying an aspect (e.g. `llmTool`) are added or removed, by aspect name. */
+  readonly aspects?: Readonly<Record<string, RouteAspectHandler>>;
+  /** Step interceptors, in order (see `addInterceptor`). */
+  readonly interceptors?: readonly StepInterceptorLike[];
+  /** Work to run when the context starts and stops. */
+  readonly lifecycle?: LifecycleHook | readonly LifecycleHook[];
+  /** Runs after the fields above are installed. */
+  install?(context: RouteContext): void;
+}
+
+/** Reacts to routes carrying an aspect (e.g. `llmTool`) being added to or removed from a context. */
+export interface RouteAspectHandler {
+  /** Called when a route with this aspect is added; throwing rejects the whole `addRoutes` call. */
+  added(context: RouteContext, route: RouteDefinition, aspect: unknown): void;
+  removed?(context: RouteContext, route: RouteDefinition, aspect: unknown): void;
+  /** The aspect as JSON-serialisable data, for `context.describe()` (e.g. a tool's schemas). */
+  describe?(aspect: unknown): unknown;
+}
+
+/** The shape every step interceptor has (the compiler's `StepInterceptor`). */
+export interface StepInterceptorLike {
+  readonly name: string;
 }
 
 /** Work a plugin needs to run when the context starts (after routes are added) and stops (after routes stop). */
@@ -75,15 +115,19 @@ export interface RouteContextBase {
   readonly events: EventBus;
   /** Where the context and its components write log lines (`createContext({ logger })`). */
   readonly logger: Logger;
-  /** Adds routes from a builder or a function; routes added after start start at once. */
-  addRoutes(routes: RouteBuilder | RoutesFunction): Promise<void>;
-  /** Installs a plugin (components, services, lifecycle hooks). */
+  /** Installs a plugin: what it declares (components, steps, properties, aspects, interceptors, lifecycle) in this context. */
   use(plugin: Plugin): this;
-  /** Registers a component under its scheme. */
+  /** Registers a component under its scheme (the same as `use({ name, components: [component] })`). */
   addComponent(component: Component): this;
-  /** Registers work to run on start and stop. */
+  /** Registers work to run on start and stop (the same as `use({ name, lifecycle: hook })`). */
   addLifecycle(hook: LifecycleHook): this;
-  /** A service registered by a plugin, created once per context. */
+  /**
+   * Adds a step interceptor: its `wrapStep` wraps every step of the routes added from now on (in
+   * the order interceptors were added, the first outermost). Routes added before keep running
+   * without it, so add interceptors before `addRoutes`.
+   */
+  addInterceptor(interceptor: StepInterceptor): this;
+  /** A per-context service under `key`, created by `create` on first use and kept. */
   service<T>(key: string, create: (context: RouteContext) => T): T;
   start(): Promise<void>;
   stop(options?: StopOptions): Promise<void>;

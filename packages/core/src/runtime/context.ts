@@ -1,39 +1,46 @@
 import { setMaxListeners } from "node:events";
-import { checkComponent, checkPlugin, describeArgument } from "./check-extension.js";
-import { checkExchangeDeadline, checkStopOptions } from "./check-context-options.js";
+// Step interceptors and message history (the channel, compile/): added by the channel work.
+import {
+  checkMessageHistory,
+  type MessageHistoryOption,
+  messageHistoryInterceptor,
+} from "../compile/message-history.js";
+import { checkInterceptor, type StepInterceptor } from "../compile/step-interceptor.js";
 import type { Component, Endpoint } from "../components/component.js";
 import { directComponent } from "../components/direct.js";
 import { logComponent } from "../components/log.js";
 import { type MockEndpoint, mockComponent } from "../components/mock.js";
 import { sedaComponent } from "../components/seda.js";
 import { timerComponent } from "../components/timer.js";
+import { parseOptions, parseUri } from "../components/uri.js";
+import { RoutekitError } from "../errors/errors.js";
+import type { Exchange, Headers, Processor } from "../model/exchange.js";
+import type { LogLevel, RouteDefinition } from "../model/route-definition.js";
+import type { RouteSource } from "../model/route-source.js";
+import { firstPartySchemeHint } from "../support/first-party.js";
+import { didYouMean } from "../support/nearest.js";
+import { checkExchangeDeadline, checkStopOptions } from "./check-context-options.js";
+import { checkComponent, checkPlugin, describeArgument } from "./check-extension.js";
 import type { ContextInternals, ContextInternalsBase, ShutdownParticipant } from "./context-internals.js";
 import type {
   ContextState,
   ExchangeInit,
   LifecycleHook,
   Plugin,
+  RouteAspectHandler,
   RouteContext,
   RouteStatus,
   StopOptions,
 } from "./context-types.js";
 import { RuntimeExchange, releaseExchange } from "./create-exchange.js";
-import { RoutekitError } from "../errors/errors.js";
 import { EventBus } from "./events.js";
-import type { Exchange, Headers } from "../model/exchange.js";
 import { DeadlineSet, ExchangeDeadline } from "./exchange-deadline.js";
 import { dispatch, replyOf } from "./exchange-dispatch.js";
-import { firstPartySchemeHint } from "../support/first-party.js";
 import { createConsoleLogger, type Logger } from "./logger.js";
-import { didYouMean } from "../support/nearest.js";
 import { prepareRoutes } from "./prepare-routes.js";
-import { aspectHandlers } from "../dsl/route-aspects.js";
-import { RouteBuilder, type RoutesFunction, routesFromFunction } from "../dsl/route-builder.js";
-import type { LogLevel } from "../model/route-definition.js";
 import type { RouteRuntime } from "./route-runtime.js";
 import { runStopHooks, stopHooksOf, stopRoutes } from "./shutdown.js";
 import { StopClock } from "./stop-clock.js";
-import { parseOptions, parseUri } from "../components/uri.js";
 
 /** Options of `createContext`. */
 export interface ContextOptions {
@@ -42,6 +49,19 @@ export interface ContextOptions {
   logger?: Logger;
   /** Threshold of the default console logger (default "info"). */
   logLevel?: LogLevel;
+  /**
+   * Record the steps each exchange goes through, read with `messageHistoryOf(exchange)` (off by
+   * default): `true` keeps the most recent 1000 entries per exchange, `{ maxEntries }` that many.
+   */
+  messageHistory?: MessageHistoryOption;
+}
+
+/** What the context needs of the DSL, handed in by `createContext` (the runtime never imports the DSL). */
+export interface ContextWiring {
+  /** What `addRoutes` takes, as a route source; undefined for anything else. */
+  toRouteSource(routes: unknown): RouteSource | undefined;
+  /** Plugins every new context installs before any other (see `defineDefaultPlugin`). */
+  defaultPlugins: readonly Plugin[];
 }
 
 /**
@@ -73,14 +93,14 @@ function releasedAfter(exchange: Exchange): Exchange {
   return exchange;
 }
 
-// Members that packages merge into RouteContext (such as `tools`) are installed on the prototype by
-// defineContextProperty: this interface tells the compiler so, whichever packages are loaded, while
-// `implements ContextInternalsBase` still checks the members the class defines itself.
+// Members that packages merge into RouteContext (such as `tools`) are installed on each context by
+// a plugin's `properties`: this interface tells the compiler so, whichever packages are loaded,
+// while `implements ContextInternalsBase` still checks the members the class defines itself.
 // biome-ignore lint/correctness/noUnusedVariables: merged with the class below
-interface DefaultContext extends ContextInternals {}
+interface RoutekitContext extends ContextInternals {}
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
-class DefaultContext implements ContextInternalsBase {
+class RoutekitContext implements ContextInternalsBase {
   readonly name: string;
   readonly events = new EventBus();
   readonly logger: Logger;
@@ -99,13 +119,32 @@ class DefaultContext implements ContextInternalsBase {
   #pending = 0;
   #idle: Array<() => void> = [];
   #routeCounter = 0;
+  /** Step interceptors in the order added; the compiler reads them when routes are added. */
+  readonly #interceptors: StepInterceptor[] = [];
+  readonly #wiring: ContextWiring;
+  readonly #aspects = new Map<string, RouteAspectHandler>();
+  readonly #steps = new Map<string, (...args: never[]) => Processor>();
 
-  constructor(options: ContextOptions) {
+  constructor(options: ContextOptions, wiring: ContextWiring) {
     this.name = options.name ?? "routekit";
     this.logger = options.logger ?? createConsoleLogger(options.logLevel);
+    this.#wiring = wiring;
+    const historyEntries = checkMessageHistory(options.messageHistory);
+    if (historyEntries > 0) this.addInterceptor(messageHistoryInterceptor(historyEntries));
     for (const component of [directComponent, sedaComponent, timerComponent, logComponent, mockComponent]) {
       this.addComponent(component as unknown as Component);
     }
+    for (const plugin of wiring.defaultPlugins) this.use(plugin);
+  }
+
+  /** The DSL steps this context's plugins added (the compiler reads them). */
+  get pluginSteps(): ReadonlyMap<string, (...args: never[]) => Processor> {
+    return this.#steps;
+  }
+
+  /** The handler of aspect `name` in this context, if a plugin installed one. */
+  aspectHandler(name: string): RouteAspectHandler | undefined {
+    return this.#aspects.get(name);
   }
 
   get state(): ContextState {
@@ -139,15 +178,73 @@ class DefaultContext implements ContextInternalsBase {
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 
+  addInterceptor(interceptor: StepInterceptor): this {
+    this.#interceptors.push(checkInterceptor(interceptor));
+    return this;
+  }
+
+  get interceptors(): readonly StepInterceptor[] {
+    return this.#interceptors;
+  }
+
   use(plugin: Plugin): this {
     checkPlugin(plugin);
     this.#installing = plugin.name;
     try {
-      plugin.install(this);
+      for (const component of plugin.components ?? []) this.addComponent(component);
+      for (const [name, factory] of Object.entries(plugin.steps ?? {}))
+        this.#addStep(plugin.name, name, factory);
+      for (const [name, create] of Object.entries(plugin.properties ?? {}))
+        this.#addProperty(plugin.name, name, create);
+      for (const [name, handler] of Object.entries(plugin.aspects ?? {})) this.#aspects.set(name, handler);
+      for (const interceptor of plugin.interceptors ?? []) this.#addInterceptor(interceptor);
+      const lifecycle = plugin.lifecycle;
+      for (const hook of lifecycle === undefined ? [] : Array.isArray(lifecycle) ? lifecycle : [lifecycle])
+        this.addLifecycle(hook as LifecycleHook);
+      plugin.install?.(this);
     } finally {
       this.#installing = undefined;
     }
     return this;
+  }
+
+  #addStep(pluginName: string, name: string, factory: (...args: never[]) => Processor): void {
+    if (typeof factory !== "function") {
+      throw new RoutekitError(
+        "PLUGIN_INVALID",
+        `Plugin '${pluginName}': steps.${name} must be a function (...args) => processor (found ${describeArgument(factory)})`,
+      );
+    }
+    this.#steps.set(name, factory);
+  }
+
+  #addProperty(pluginName: string, name: string, create: (context: RouteContext) => unknown): void {
+    if (typeof create !== "function") {
+      throw new RoutekitError(
+        "PLUGIN_INVALID",
+        `Plugin '${pluginName}': properties.${name} must be a function (context) => value (found ${describeArgument(create)})`,
+      );
+    }
+    if (name in this && !Object.hasOwn(this, name)) {
+      throw new RoutekitError(
+        "PLUGIN_INVALID",
+        `Plugin '${pluginName}': property '${name}' would hide the context's own member of that name`,
+      );
+    }
+    // An own property of this context only: created on first read, kept, never on a shared prototype.
+    Object.defineProperty(this, name, {
+      configurable: true,
+      enumerable: false,
+      get: () => this.service(`property:${name}`, create),
+    });
+  }
+
+  #addInterceptor(interceptor: unknown): void {
+    const add = (this as unknown as { addInterceptor?: (interceptor: unknown) => unknown }).addInterceptor;
+    if (typeof add !== "function") {
+      throw new RoutekitError("PLUGIN_INVALID", "This context cannot take step interceptors");
+    }
+    add.call(this, interceptor);
   }
 
   addComponent(component: Component): this {
@@ -225,13 +322,8 @@ class DefaultContext implements ContextInternalsBase {
     }
   }
 
-  async addRoutes(routes: RouteBuilder | RoutesFunction): Promise<void> {
-    const builder =
-      routes instanceof RouteBuilder
-        ? routes
-        : typeof routes === "function"
-          ? routesFromFunction(routes as RoutesFunction)
-          : undefined;
+  async addRoutes(routes: unknown): Promise<void> {
+    const builder = this.#wiring.toRouteSource(routes);
     if (builder === undefined) {
       throw new RoutekitError(
         "ROUTE_INVALID",
@@ -254,7 +346,7 @@ class DefaultContext implements ContextInternalsBase {
     const added: RouteRuntime[] = [];
     try {
       for (const route of compiled) {
-        for (const [handler, aspect] of aspectHandlers(route.definition))
+        for (const [handler, aspect] of this.#aspectsOf(route.definition))
           handler.added(this, route.definition, aspect);
         this.#routes.set(route.definition.id, route);
         added.push(route);
@@ -358,9 +450,25 @@ class DefaultContext implements ContextInternalsBase {
     const route = this.#route(routeId);
     await this.stopRoute(routeId);
     this.#routes.delete(routeId);
-    for (const [handler, aspect] of aspectHandlers(route.definition))
+    for (const [handler, aspect] of this.#aspectsOf(route.definition))
       handler.removed?.(this, route.definition, aspect);
     if (this.events.has("route-removed")) this.events.emit("route-removed", { routeId });
+  }
+
+  /** The handlers this context has for the aspects a route carries. */
+  #aspectsOf(route: RouteDefinition): Array<[RouteAspectHandler, unknown]> {
+    const found: Array<[RouteAspectHandler, unknown]> = [];
+    for (const [name, aspect] of Object.entries(route.aspects)) {
+      const handler = this.#aspects.get(name);
+      if (handler === undefined) {
+        throw new RoutekitError(
+          "ROUTE_INVALID",
+          `Route '${route.id}' carries aspect '${name}', but no plugin of this context handles it (install the plugin of the package that defines it)`,
+        );
+      }
+      found.push([handler, aspect]);
+    }
+    return found;
   }
 
   #route(routeId: string): RouteRuntime {
@@ -462,22 +570,9 @@ class DefaultContext implements ContextInternalsBase {
   }
 }
 
-/**
- * Adds a lazily created, per-context property to every context (e.g. `context.tools`), for
- * packages that extend `RouteContext` by declaration merging. The value is created on first read.
- */
-export function defineContextProperty<TValue>(name: string, create: (context: RouteContext) => TValue): void {
-  Object.defineProperty(DefaultContext.prototype, name, {
-    configurable: true,
-    get(this: DefaultContext) {
-      return this.service(`property:${name}`, create);
-    },
-  });
+/** Creates a context; `createContext` (in the package root) hands in the DSL's part. */
+export function createRoutekitContext(options: ContextOptions, wiring: ContextWiring): RouteContext {
+  return new RoutekitContext(options, wiring);
 }
 
-/** Creates a context with the core components (direct, seda, timer, log, mock) installed. */
-export function createContext(options: ContextOptions = {}): RouteContext {
-  return new DefaultContext(options);
-}
-
-export type { DefaultContext };
+export type { RoutekitContext };

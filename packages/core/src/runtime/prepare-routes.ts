@@ -1,8 +1,8 @@
 import { compileRoute } from "../compile/compile.js";
-import type { ContextInternals } from "./context-internals.js";
 import { RoutekitError } from "../errors/errors.js";
-import type { RouteBuilder } from "../dsl/route-builder.js";
 import type { ErrorHandlingDefinition, RouteDefinition } from "../model/route-definition.js";
+import type { ContextSteps, RouteSource } from "../model/route-source.js";
+import type { ContextInternals } from "./context-internals.js";
 import { RouteRuntime } from "./route-runtime.js";
 
 function usesOriginalMessage(handling: readonly ErrorHandlingDefinition[]): boolean {
@@ -40,12 +40,12 @@ function assignIds(
  * registers any: a bad route (bad URI, bad option, bad step) fails the whole batch.
  */
 export function prepareRoutes(
-  builder: RouteBuilder,
-  context: ContextInternals,
+  builder: RouteSource,
+  context: ContextInternals & { readonly pluginSteps?: ContextSteps },
   taken: (id: string) => boolean,
   nextId: () => string,
 ): RouteRuntime[] {
-  const { routes: definitions, errorHandling } = builder.build();
+  const { routes: definitions, errorHandling } = builder.build(context.pluginSteps);
   assignIds(definitions, taken, nextId);
   return definitions.map((definition) => {
     const stopHooks: Array<() => void | Promise<void>> = [];

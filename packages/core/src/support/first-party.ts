@@ -33,7 +33,7 @@ export function firstPartySchemeHint(scheme: string): string {
   return `; '${scheme}:' endpoints come from ${known.packageName}: install it, import it and add ${known.setup}`;
 }
 
-/** The DSL verbs first-party packages add, with the package each comes from. */
-export function firstPartySteps(): ReadonlyArray<readonly [string, string]> {
-  return Object.entries(steps);
+/** The first-party package that adds DSL verb `name`, or undefined when none does. */
+export function firstPartyStepPackage(name: string): string | undefined {
+  return Object.hasOwn(steps, name) ? steps[name] : undefined;
 }

@@ -3,11 +3,12 @@ import { EXCEPTION_CAUGHT } from "../../errors/error-policy.js";
 import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange, Processor } from "../../model/exchange.js";
 import { withoutErrorHandling } from "../../compile/pipeline.js";
-import { isErrorClass } from "../../dsl/route-builder.js";
+import { isErrorClass } from "../../dsl/error-handling.js";
 import type { ErrorClass, StepDefinition } from "../../model/route-definition.js";
 import type { Step } from "../../dsl/route-dsl.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import { checkOptionKeys, routeSite } from "./check-options.js";
+import type { DoTryDefinition } from "../../model/step-definition.js";
 
 /** One catch clause: the error class(es) it catches and the steps to run. */
 export type CatchClause = readonly [ErrorClass | readonly ErrorClass[], Step<unknown>];
@@ -28,16 +29,6 @@ declare module "../../dsl/route-dsl.js" {
     doTry(step: Step<TBody>, options: DoTryOptions): RouteDsl<unknown>;
   }
 }
-
-type DoTryDefinition = {
-  readonly type: "eip:doTry";
-  readonly steps: StepDefinition[];
-  readonly catches: ReadonlyArray<{
-    readonly errors: readonly ErrorClass[];
-    readonly steps: StepDefinition[];
-  }>;
-  readonly finally: StepDefinition[] | undefined;
-};
 
 /** Runs `next` after `result`, synchronously when `result` is not a promise. */
 function then(result: void | Promise<void>, next: () => void | Promise<void>): void | Promise<void> {
@@ -98,7 +89,7 @@ defineVerb(
       );
     }
     return {
-      type: "eip:doTry",
+      type: "doTry",
       steps: recorder.block(step as (route: never) => unknown),
       catches,
       finally:
@@ -161,5 +152,4 @@ defineVerb(
       return then(caught, () => runFinally(target, finallyBlock));
     };
   },
-  "eip:doTry",
 );

@@ -1,5 +1,5 @@
 import { RoutekitError } from "../../errors/errors.js";
-import { type OnExceptionOptions, onExceptionDefinition } from "../../dsl/route-builder.js";
+import { type OnExceptionOptions, onExceptionDefinition } from "../../dsl/error-handling.js";
 import type { ErrorClass } from "../../model/route-definition.js";
 import { defineVerb, type Recorder } from "../../dsl/verbs.js";
 

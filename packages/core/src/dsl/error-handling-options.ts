@@ -1,6 +1,5 @@
-import { RoutekitError } from "../../errors/errors.js";
-import type { OnExceptionOptions } from "../../dsl/route-builder.js";
-import type { ErrorHandlerDefinition } from "../../model/route-definition.js";
+import { RoutekitError } from "../errors/errors.js";
+import type { ErrorHandlerDefinition } from "../model/route-definition.js";
 import {
   checkBoolean,
   checkFlag,
@@ -10,7 +9,8 @@ import {
   checkStep,
   type OptionSite,
   optionError,
-} from "./check-options.js";
+} from "../processors/resilience/check-options.js";
+import type { OnExceptionOptions } from "./error-handling.js";
 
 const REDELIVERY_OPTIONS = [
   "maximumRedeliveries",
