@@ -12,7 +12,9 @@ import { HttpError } from "./http-error.js";
 import { HTTP_HEADERS } from "./http-headers.js";
 import { readRequestBody } from "./read-request-body.js";
 import { type RouteTable, requestSegments } from "./route-table.js";
+import { isStreamBody } from "./stream-body.js";
 import { jsonReply, type ReplyParts, replyFromExchange, writeReply } from "./write-reply.js";
+import { writeStreamReply } from "./write-stream.js";
 
 /** What a consumer registers for its path: the endpoint URI and the route to run. */
 export interface HttpRouteTarget {
@@ -119,6 +121,15 @@ export async function handleRequest(
   }
   if (exchange.error !== undefined) {
     reply(response, environment, jsonReply(500, errorBody(exchange, exchange.error, environment)));
+    return;
+  }
+  if (isStreamBody(exchange.body)) {
+    await writeStreamReply(response, exchange, exchange.body, {
+      close: environment.stopping(),
+      describeError: (error) => errorBody(exchange, error, environment),
+      failBeforeStart: (error) =>
+        reply(response, environment, jsonReply(500, errorBody(exchange, error, environment))),
+    });
     return;
   }
   let parts: ReplyParts;
@@ -230,7 +241,11 @@ function abortReply(exchange: Exchange, environment: RequestEnvironment): ReplyP
  * exchange id; the client gets a fixed text, or with `errorDetail: "message"` the innermost
  * error's message (never a stack).
  */
-function errorBody(exchange: Exchange, error: unknown, environment: RequestEnvironment): object {
+function errorBody(
+  exchange: Exchange,
+  error: unknown,
+  environment: RequestEnvironment,
+): { error: string; exchangeId: string } {
   const detail = error instanceof Error ? error.message : String(error);
   environment.context.logger.error(
     `http: ${String(exchange.headers[HTTP_HEADERS.method])} ${String(exchange.headers[HTTP_HEADERS.path])} (route from '${exchange.fromEndpoint ?? "?"}') failed, exchange ${exchange.id}: ${detail}`,

@@ -65,7 +65,7 @@ export function replyFromExchange(exchange: Exchange): ReplyParts {
   return { status, headers, body: encoded };
 }
 
-function statusOf(value: unknown): number {
+export function statusOf(value: unknown): number {
   const status = typeof value === "string" && /^\d{3}$/.test(value.trim()) ? Number(value) : value;
   if (typeof status !== "number" || !Number.isInteger(status) || status < 100 || status > 599) {
     throw new HttpError(
@@ -78,7 +78,7 @@ function statusOf(value: unknown): number {
 
 const FORBIDDEN = new Set(["content-length", "transfer-encoding", "connection"]);
 
-function responseHeaders(exchange: Exchange): OutgoingHttpHeaders {
+export function responseHeaders(exchange: Exchange): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
   const prefix = HTTP_HEADERS.responseHeaderPrefix;
   const source = exchange.headers;

@@ -1,0 +1,106 @@
+import type { ServerResponse } from "node:http";
+import type { Exchange } from "@routekit/core";
+import { HTTP_HEADERS } from "./http-headers.js";
+import { encodeStreamItem, type StreamMode, streamContentType, streamMode } from "./stream-body.js";
+import { responseHeaders, statusOf } from "./write-reply.js";
+
+/** How often an idle event stream sends a comment, so proxies keep the connection open. */
+const KEEP_ALIVE_MS = 15_000;
+
+/** What `writeStreamReply` needs besides the response. */
+export interface StreamReplyOptions {
+  /** Ask the client to close the connection afterwards (the server is stopping). */
+  close: boolean;
+  /** Logs a failure and says what the client may read of it. */
+  describeError(error: unknown): { error: string; exchangeId: string };
+  /** The reply for a stream that fails before its first item. */
+  failBeforeStart(error: unknown): void;
+}
+
+/**
+ * Streams an `AsyncIterable` body: the head goes out with the first item, then every item is
+ * written (and flushed) as it comes, waiting for the socket to drain when it is full. A client
+ * that goes away stops the iteration (`return()`: an `LlmStream` cancels its run). An error in
+ * the middle ends an event stream with a `{"type":"error"}` event and cuts a text stream short
+ * (the client sees the chunked body end early). Never throws.
+ */
+export async function writeStreamReply(
+  response: ServerResponse,
+  exchange: Exchange,
+  body: AsyncIterable<unknown>,
+  options: StreamReplyOptions,
+): Promise<void> {
+  let iterator: AsyncIterator<unknown>;
+  let first: IteratorResult<unknown>;
+  try {
+    const headers = responseHeaders(exchange);
+    const statusHeader = exchange.headers[HTTP_HEADERS.status];
+    const status = statusHeader === undefined ? 200 : statusOf(statusHeader);
+    iterator = body[Symbol.asyncIterator]();
+    let gone = false;
+    const onClose = (): void => {
+      if (response.writableFinished) return;
+      gone = true;
+      iterator.return?.().catch(() => {});
+    };
+    response.once("close", onClose);
+    first = await iterator.next();
+    if (gone) return;
+    const mode = streamMode(first.value, headers["content-type"]);
+    headers["content-type"] ??= streamContentType(mode);
+    if (mode === "events") {
+      headers["cache-control"] ??= "no-cache";
+      headers["x-accel-buffering"] ??= "no";
+    }
+    if (options.close) headers.connection = "close";
+    response.writeHead(status, headers);
+    await pump(response, iterator, first, mode, () => gone, options);
+  } catch (error) {
+    options.failBeforeStart(error);
+  }
+}
+
+async function pump(
+  response: ServerResponse,
+  iterator: AsyncIterator<unknown>,
+  first: IteratorResult<unknown>,
+  mode: StreamMode,
+  gone: () => boolean,
+  options: StreamReplyOptions,
+): Promise<void> {
+  const keepAlive =
+    mode === "events" ? setInterval(() => response.write(": keep-alive\n\n"), KEEP_ALIVE_MS) : undefined;
+  keepAlive?.unref();
+  try {
+    let item = first;
+    while (item.done !== true) {
+      if (!response.write(encodeStreamItem(item.value, mode))) await drained(response);
+      if (gone()) return;
+      item = await iterator.next();
+      if (gone()) return;
+    }
+    response.end();
+  } catch (error) {
+    const detail = options.describeError(error);
+    if (gone()) return;
+    if (mode === "events") {
+      response.end(encodeStreamItem({ type: "error", ...detail }, mode));
+    } else {
+      response.destroy();
+    }
+  } finally {
+    if (keepAlive !== undefined) clearInterval(keepAlive);
+  }
+}
+
+function drained(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      response.off("drain", done);
+      response.off("close", done);
+      resolve();
+    };
+    response.on("drain", done);
+    response.on("close", done);
+  });
+}
