@@ -56,7 +56,7 @@ describe.skipIf(!redisAvailable)("Redis aggregation repository", () => {
     const shared = await repository();
     await context.addRoutes((r) =>
       r
-        .from("seda:lines?concurrentConsumers=4")
+        .from<Part>("seda:lines?concurrentConsumers=4")
         .aggregate<Part[]>("${body.order}", {
           strategy: groupedBodies<Part>(),
           repository: shared,
