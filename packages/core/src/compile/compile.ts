@@ -1,22 +1,27 @@
 import type { RouteProcessor } from "../components/component.js";
-import type { ContextInternals } from "../runtime/context-internals.js";
 import { createFailurePolicy, givingUp } from "../errors/error-policy.js";
-import type { Processor } from "../model/exchange.js";
 import { compileExpression, compilePredicate } from "../expressions/index.js";
-import { createPipeline, type FailurePolicy } from "./pipeline.js";
+import type { Processor } from "../model/exchange.js";
 import {
   describeStep,
   type ErrorHandlingDefinition,
   type RouteDefinition,
   type StepDefinition,
 } from "../model/route-definition.js";
+import type { ContextInternals } from "../runtime/context-internals.js";
+import { createPipeline, type FailurePolicy } from "./pipeline.js";
 import { REJECTION_LABEL, rejectionStep } from "./route-rejection.js";
-import { type CompileScope, compilerFor } from "../dsl/verbs.js";
+import { isSilentLog } from "./silent-log.js";
+import { type CompileScope, compilerFor } from "./step-compilers.js";
+import { interceptStep } from "./step-interceptor.js";
 
 /**
  * Compiles a route definition into its processor. Every block (the route and each nested block)
- * becomes one pipeline sharing the route's failure policy: error handling is one mechanism
- * around every step, not code inside each processor.
+ * becomes one pipeline — the channel around each step: the route's failure policy, step events,
+ * then the context's interceptors (message history, plugins) in the order they were added, each
+ * wrapped here once per step. Cross-cutting work is this one mechanism, not code inside each
+ * processor. Interceptors are read when the route is added: routes added before an interceptor
+ * keep running without it.
  */
 export function compileRoute(
   route: RouteDefinition,
@@ -49,6 +54,18 @@ export function compileRoute(
     });
     const processors: Processor[] = [];
     const labels: string[] = [];
+    const add = (step: StepDefinition, index: number, path: string, processor: Processor): void => {
+      processors.push(
+        interceptors.length === 0
+          ? processor
+          : interceptStep(
+              interceptors,
+              { routeId: route.id, path, label: describeStep(step, index), index, definition: step },
+              processor,
+            ),
+      );
+      labels.push(path);
+    };
     for (let index = 0; index < steps.length; index++) {
       const step = steps[index]!;
       const label = prefix + describeStep(step, index);
@@ -56,16 +73,18 @@ export function compileRoute(
         // `.filter(p)` without a block guards the rest of this block.
         const rest = compileBlock(steps.slice(index + 1), `${label} > `, policy);
         const predicate = compilePredicate(step.predicate);
-        processors.push((exchange) => (predicate(exchange) ? rest(exchange) : undefined));
-        labels.push(label);
+        add(step, index, label, (exchange) => (predicate(exchange) ? rest(exchange) : undefined));
         break;
       }
-      processors.push(compilerFor(step.type, route.id, label)(step as never, scopeFor(label, index)));
-      labels.push(label);
+      const processor = compilerFor(step.type, route.id, label)(step as never, scopeFor(label, index));
+      // A log step at level off does nothing: it is left out, unless an interceptor wants to see it.
+      if (interceptors.length === 0 && isSilentLog(step)) continue;
+      add(step, index, label, processor);
       if (restTaken) break;
     }
-    return createPipeline(processors, labels, route.id, policy);
+    return createPipeline(processors, labels, route.id, policy, context.events);
   };
+  const interceptors = [...context.interceptors];
   // Steps inside onException clauses run without the route's handlers: an error there propagates.
   const policy = createFailurePolicy(route, builderErrorHandling, context, (steps, label) =>
     compileBlock(steps, `${label} > `, givingUp(route.id)),

@@ -1,5 +1,7 @@
-import { type RuntimeExchange, runtime } from "../runtime/create-exchange.js";
 import type { Exchange, Processor } from "../model/exchange.js";
+import { type RuntimeExchange, runtime } from "../runtime/create-exchange.js";
+import type { EventBus } from "../runtime/events.js";
+import { runThen } from "./step-timing.js";
 
 /**
  * Decides what happens when a step of a pipeline fails (the error is on `exchange.error`):
@@ -71,8 +73,20 @@ function errorHandlingSuspended(exchange: Exchange, routeId: string): boolean {
   return (exchange.properties as SuspendableProperties)[SUSPENDED]?.includes(routeId) === true;
 }
 
+/** A pipeline that nothing observes (the rejection pipeline): its steps emit no step events. */
+const UNOBSERVED: Pick<EventBus, "observingSteps" | "emit"> = {
+  observingSteps: false,
+  emit: () => undefined,
+};
+
+/** Nothing to run: a block whose steps were all dropped at compile time (e.g. `log:x?level=off`). */
+const nothing: Processor = () => undefined;
+
 /**
- * Compiles steps into one processor that runs them in order. Synchronous steps run in a plain
+ * Compiles steps into one processor that runs them in order: the channel around every step. Its
+ * layers, outermost first: the route's failure policy (here), step events (here, while someone
+ * listens to them: `events.observingSteps` is the one check a step makes otherwise), then the
+ * interceptors the compiler already wrapped into each processor. Synchronous steps run in a plain
  * loop: a promise is awaited only when a step returns one, so a synchronous route allocates none.
  */
 export function createPipeline(
@@ -80,15 +94,30 @@ export function createPipeline(
   labels: readonly string[],
   routeId: string,
   policy: FailurePolicy,
+  events: Pick<EventBus, "observingSteps" | "emit"> = UNOBSERVED,
 ): Processor {
   const count = processors.length;
+  if (count === 0) return nothing;
+  /** Runs step `index` with its step events around it. */
+  const observed = (target: RuntimeExchange, index: number): void | Promise<void> => {
+    const stepPath = labels[index]!;
+    events.emit("step-started", { exchange: target, routeId, stepPath });
+    const started = performance.now();
+    return runThen(processors[index]!, target, (thrown, threw) => {
+      const durationMs = performance.now() - started;
+      const error = threw ? toError(thrown) : target.error;
+      if (error === undefined)
+        events.emit("step-completed", { exchange: target, routeId, stepPath, durationMs });
+      else events.emit("step-failed", { exchange: target, routeId, stepPath, durationMs, error });
+    });
+  };
   // `attempt` counts the redeliveries of the step at `start` (the only one a redelivery re-enters).
   const runFrom = (target: RuntimeExchange, start: number, attempt: number): void | Promise<void> => {
     for (let index = start; index < count; index++) {
       if (target.stopped || target.haltedIn !== undefined) return;
       let result: void | Promise<void>;
       try {
-        result = processors[index]!(target);
+        result = events.observingSteps ? observed(target, index) : processors[index]!(target);
       } catch (error) {
         return fail(target, error, index, index === start ? attempt : 0);
       }
@@ -139,7 +168,7 @@ export function createPipeline(
       if (target.stopped || target.haltedIn !== undefined) return;
       let result: void | Promise<void>;
       try {
-        result = only(target);
+        result = events.observingSteps ? observed(target, 0) : only(target);
       } catch (error) {
         return fail(target, error, 0, 0);
       }

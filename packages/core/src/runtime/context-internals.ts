@@ -1,6 +1,7 @@
 import type { Endpoint } from "../components/component.js";
 import type { RouteContext, RouteContextBase } from "./context-types.js";
 import type { Logger } from "./logger.js";
+import type { StepInterceptor } from "../compile/step-interceptor.js";
 
 /** What components and compilers may use of a context beyond its public API. */
 export interface ContextInternals extends ContextInternalsBase, RouteContext {}
@@ -23,6 +24,8 @@ export interface ContextInternalsBase extends RouteContextBase {
   forgetEndpoint(uri: string): Endpoint | undefined;
   /** Registers a component's part in a stop that runs out of time (kept across restarts). */
   addShutdownParticipant(participant: ShutdownParticipant): void;
+  /** The step interceptors added so far, in order (the compiler wraps each step in them). */
+  readonly interceptors: readonly StepInterceptor[];
 }
 
 /**

@@ -15,6 +15,12 @@ export interface RoutekitEvents {
     delayMs: number;
     error: Error;
   };
+  /** A step of a route is about to run (`stepPath` names it, e.g. `#2 choice when #1 > #1 to(mock:a)`). */
+  "step-started": { exchange: Exchange; routeId: string; stepPath: string };
+  /** A step finished without an error on the exchange. */
+  "step-completed": { exchange: Exchange; routeId: string; stepPath: string; durationMs: number };
+  /** A step threw, rejected or left an error on the exchange (each redelivery attempt counts). */
+  "step-failed": { exchange: Exchange; routeId: string; stepPath: string; durationMs: number; error: Error };
   "route-added": { routeId: string };
   "route-started": { routeId: string };
   "route-stopped": { routeId: string };
@@ -26,12 +32,24 @@ export interface RoutekitEvents {
 export type RoutekitEventType = keyof RoutekitEvents;
 export type RoutekitEventListener<TType extends RoutekitEventType> = (event: RoutekitEvents[TType]) => void;
 
+const STEP_EVENTS: ReadonlySet<string> = new Set(["step-started", "step-completed", "step-failed"]);
+
 /**
  * A typed event bus. `has(type)` is a property read, so emitters skip building
  * an event object when nobody listens: events cost nothing unobserved.
  */
 export class EventBus {
   readonly #listeners = new Map<string, Set<(event: never) => void>>();
+  /** Kept up to date on every subscribe and unsubscribe, so hot paths read a field, not the map. */
+  #quiet = true;
+  #observingSteps = false;
+
+  #changed(): void {
+    const listeners = this.#listeners;
+    this.#quiet = listeners.size === 0;
+    this.#observingSteps =
+      listeners.has("step-started") || listeners.has("step-completed") || listeners.has("step-failed");
+  }
 
   /** Subscribes; returns the function that unsubscribes. */
   on<TType extends RoutekitEventType>(type: TType, listener: RoutekitEventListener<TType>): () => void {
@@ -41,6 +59,7 @@ export class EventBus {
       this.#listeners.set(type, listeners);
     }
     listeners.add(listener as (event: never) => void);
+    if (this.#quiet || STEP_EVENTS.has(type)) this.#changed();
     return () => this.off(type, listener);
   }
 
@@ -48,12 +67,24 @@ export class EventBus {
     const listeners = this.#listeners.get(type);
     if (listeners === undefined) return;
     listeners.delete(listener as (event: never) => void);
-    if (listeners.size === 0) this.#listeners.delete(type);
+    if (listeners.size === 0) {
+      this.#listeners.delete(type);
+      this.#changed();
+    }
   }
 
   /** True when nobody listens to anything: lets hot paths skip every event check at once. */
   get quiet(): boolean {
-    return this.#listeners.size === 0;
+    return this.#quiet;
+  }
+
+  /**
+   * True when someone listens to a step event (`step-started`, `step-completed`, `step-failed`):
+   * the one check every step makes, so step events cost nothing while nobody listens. It changes
+   * the moment a listener subscribes, also for routes that were added and started before.
+   */
+  get observingSteps(): boolean {
+    return this.#observingSteps;
   }
 
   /** True when someone listens to `type`. */

@@ -1,19 +1,20 @@
+import { setRejection } from "../compile/route-rejection.js";
 import type { Consumer, RouteProcessor } from "../components/component.js";
-import type { ContextInternals } from "./context-internals.js";
-import { type RuntimeExchange, releaseExchange, runtime } from "./create-exchange.js";
 import type { Exchange, Processor } from "../model/exchange.js";
 import type { RouteDefinition } from "../model/route-definition.js";
-import { setRejection } from "../compile/route-rejection.js";
+import type { ContextInternals } from "./context-internals.js";
+import { type RuntimeExchange, releaseExchange, runtime } from "./create-exchange.js";
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-/** A route as it runs: its compiled pipeline, its consumer and its in-flight count. */
+/** A route as it runs: its compiled pipeline, its consumer and its counters. */
 export class RouteRuntime {
   readonly definition: RouteDefinition;
-  /** Exchanges inside this route now. */
-  inflight = 0;
+  #inflight = 0;
+  #completed = 0;
+  #failed = 0;
   state: "stopped" | "started" = "stopped";
   consumer: Consumer | undefined = undefined;
   /** Runs one exchange through the route: never throws; a failure stays on `exchange.error`. */
@@ -42,13 +43,30 @@ export class RouteRuntime {
     };
   }
 
+  /** Exchanges inside this route now. */
+  get inflight(): number {
+    return this.#inflight;
+  }
+
+  /** Exchanges that left this route without an error (since the route was added). */
+  get completed(): number {
+    return this.#completed;
+  }
+
+  /** Exchanges that left this route with an error (since the route was added). */
+  get failed(): number {
+    return this.#failed;
+  }
+
   /** Wraps a compiled pipeline with in-flight tracking, events and the end of the exchange. */
   #track(pipeline: Processor, context: ContextInternals, keepOriginal: boolean): RouteProcessor {
     const id = this.definition.id;
     const events = context.events;
     const finish = (target: RuntimeExchange, previous: string | undefined, started: number): void => {
       if (target.haltedIn === id) target.haltedIn = undefined;
-      this.inflight--;
+      this.#inflight--;
+      if (target.error === undefined) this.#completed++;
+      else this.#failed++;
       target.routeId = previous;
       // Only the outermost route counts the exchange as pending work of the context, and its end
       // is the exchange's end: its own deadline (timer, listeners) is released here.
@@ -75,7 +93,7 @@ export class RouteRuntime {
       if (keepOriginal && target.original === undefined) {
         target.original = { body: target.body, headers: { ...target.headers } };
       }
-      this.inflight++;
+      this.#inflight++;
       if (previous === undefined) context.trackPending(1);
       const started = events.quiet ? 0 : observed(target);
       let result: void | Promise<void>;

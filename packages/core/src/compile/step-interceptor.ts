@@ -1,0 +1,99 @@
+import { RoutekitError } from "../errors/errors.js";
+import type { Processor } from "../model/exchange.js";
+import type { StepDefinition } from "../model/route-definition.js";
+
+/** What an interceptor learns about a step when its route is compiled: plain data. */
+export interface StepInfo {
+  /** The route the step belongs to. */
+  readonly routeId: string;
+  /**
+   * The step's place in the route, nested blocks included, as error messages and step events
+   * name it: `#2 choice when #1 > #1 to(mock:a)`.
+   */
+  readonly path: string;
+  /** The step alone, without its enclosing blocks: `#1 to(mock:a)`. */
+  readonly label: string;
+  /** 0-based position of the step in its block. */
+  readonly index: number;
+  /** The step as the builder recorded it. */
+  readonly definition: StepDefinition;
+}
+
+/**
+ * Cross-cutting work around every step of every route (tracing, breakpoints, a debugger, a dev
+ * console), registered with `context.addInterceptor`. `wrapStep` is called once per step when a
+ * route is added, never per message: it returns the processor to run in the step's place —
+ * usually one that does something and calls `next(exchange)` — or `next` itself to stay out of
+ * the way. What the returned processor throws, rejects with or leaves on `exchange.error` is the
+ * step's failure, handled by the route's error handling like the step's own.
+ */
+export interface StepInterceptor {
+  /** Names the interceptor in errors (e.g. when `wrapStep` throws). */
+  readonly name: string;
+  wrapStep(step: StepInfo, next: Processor): Processor;
+}
+
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `${typeof value} ${String(value).slice(0, 40)}`;
+}
+
+/** Checks what `addInterceptor` received: an object with a `name` and a `wrapStep` function. */
+export function checkInterceptor(value: unknown): StepInterceptor {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new RoutekitError(
+      "PLUGIN_INVALID",
+      `addInterceptor() expects an interceptor { name: string, wrapStep(step, next) }, found ${describe(value)}`,
+    );
+  }
+  const candidate = value as Partial<Record<keyof StepInterceptor, unknown>>;
+  if (typeof candidate.name !== "string" || candidate.name === "") {
+    throw new RoutekitError(
+      "PLUGIN_INVALID",
+      `addInterceptor() expects a non-empty string 'name', found ${describe(candidate.name)}`,
+    );
+  }
+  if (typeof candidate.wrapStep !== "function") {
+    throw new RoutekitError(
+      "PLUGIN_INVALID",
+      `addInterceptor(): interceptor '${candidate.name}' needs a function wrapStep(step, next), found ${describe(candidate.wrapStep)}`,
+    );
+  }
+  return value as StepInterceptor;
+}
+
+/**
+ * Wraps one step's processor in the interceptors, the first one outermost (it runs first and sees
+ * the others and the step inside its `next`). A `wrapStep` that throws or returns something other
+ * than a function fails the route naming the interceptor, the route and the step.
+ */
+export function interceptStep(
+  interceptors: readonly StepInterceptor[],
+  step: StepInfo,
+  processor: Processor,
+): Processor {
+  let wrapped = processor;
+  for (let position = interceptors.length - 1; position >= 0; position--) {
+    const interceptor = interceptors[position]!;
+    let result: unknown;
+    try {
+      result = interceptor.wrapStep(step, wrapped);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `Route '${step.routeId}' step ${step.path}: interceptor '${interceptor.name}' failed in wrapStep: ${message}`,
+        { cause: error },
+      );
+    }
+    if (typeof result !== "function") {
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `Route '${step.routeId}' step ${step.path}: interceptor '${interceptor.name}' wrapStep must return a processor (exchange) => void | Promise<void>, found ${describe(result)}`,
+      );
+    }
+    wrapped = result as Processor;
+  }
+  return wrapped;
+}
