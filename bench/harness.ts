@@ -99,6 +99,19 @@ export async function compareAll(
   runs: number,
   warmups = 2,
 ): Promise<Stats[]> {
+  return (await sampleAll(operations, iterations, runs, warmups)).map(summarise);
+}
+
+/**
+ * The rounds of `compareAll`, unsummarised: per-operation nanoseconds of every timed run, one list
+ * per operation, in round order (so rows derived from two operations pair runs of one round).
+ */
+export async function sampleAll(
+  operations: ReadonlyArray<(iterations: number) => void | Promise<void>>,
+  iterations: number | readonly number[],
+  runs: number,
+  warmups = 2,
+): Promise<number[][]> {
   const countOf = (position: number) =>
     typeof iterations === "number" ? iterations : (iterations[position] ?? iterations[0] ?? 1);
   const samples: number[][] = operations.map(() => []);
@@ -114,7 +127,7 @@ export async function compareAll(
       samples[position]?.push(await timeRun(operation, countOf(position)));
     }
   }
-  return samples.map(summarise);
+  return samples;
 }
 
 /** A row of `subject` against `baseline`; the ratio is subject time / baseline time. */

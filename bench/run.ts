@@ -7,6 +7,7 @@ const BENCHES: Record<string, () => Promise<(options: BenchOptions) => Promise<B
   direct: async () => (await import("./direct.js")).runDirectBench,
   seda: async () => (await import("./seda.js")).runSedaBench,
   eips: async () => (await import("./eips.js")).runEipsBench,
+  steps: async () => (await import("./steps.js")).runStepsBench,
   scaling: async () => (await import("./scaling.js")).runScalingBench,
   llm: async () => (await import("./llm.js")).runLlmBench,
   tools: async () => (await import("./tools.js")).runToolsBench,

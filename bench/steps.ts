@@ -1,0 +1,147 @@
+import { createContext } from "@routekit/core";
+import { type BenchOptions, type BenchRow, printRow, rowOf, sampleAll, summarise } from "./harness.js";
+import type { PlainMessage } from "./plain-message.js";
+
+/** Route lengths whose difference prices one step: the long route has STEPS more steps. */
+const SHORT = 1;
+const STEPS = 40;
+/** Parts of one split message. */
+const PARTS = 50;
+
+type Step = (message: PlainMessage<number>) => void;
+
+/** Step `position`: adds one to the body and stamps a header. Distinct closures, as real steps are. */
+const counterStep =
+  (position: number): Step =>
+  (message) => {
+    message.body += 1;
+    message.headers.lastStep = position;
+  };
+
+/** Doubles a part's body: the step every split part runs, on both sides. */
+const double = (message: { body: unknown }): void => {
+  message.body = (message.body as number) * 2;
+};
+
+/**
+ * Two costs the direct and scaling rows mix with the rest: one more synchronous step in a route,
+ * and one more part of a split. A step's cost is the difference between a route of 41 steps and
+ * one of 1 step, divided by 40, paired round by round, against the same difference of a
+ * hand-written loop calling the same step functions on a plain message. A part's cost is a split
+ * of 50 numbers (each part doubles its number) divided by 50, against a hand-written loop that
+ * makes each part a new { body, headers } message with a copy of the headers and runs the same
+ * step on it, awaited once per message.
+ */
+export async function runStepsBench(options: BenchOptions): Promise<BenchRow[]> {
+  const context = createContext({ logLevel: "warn" });
+  const short = Array.from({ length: SHORT }, (_, index) => counterStep(index));
+  const long = Array.from({ length: SHORT + STEPS }, (_, index) => counterStep(index));
+  const items = Array.from({ length: PARTS }, (_, index) => index);
+  await context.addRoutes((r) => {
+    for (const [name, steps] of [
+      ["short", short],
+      ["long", long],
+    ] as const) {
+      const route = r.from(`direct:${name}`);
+      for (const step of steps) route.process(step as never);
+    }
+    r.from("direct:split").split(
+      (exchange) => exchange.body as number[],
+      (part) => part.process(double),
+    );
+  });
+  await context.start();
+
+  let sink = 0;
+  const routed = (uri: string, length: number) => async (iterations: number) => {
+    for (let index = 0; index < iterations; index++) {
+      const reply = await context.request<number>(uri, index);
+      if (reply !== index + length) throw new Error(`${uri}: got ${reply} for ${index}`);
+    }
+  };
+  const handWritten = (steps: readonly Step[]) => async (iterations: number) => {
+    for (let index = 0; index < iterations; index++) {
+      const message: PlainMessage<number> = { body: index, headers: {} };
+      for (const step of steps) step(message);
+      if ((await message.body) !== index + steps.length) throw new Error("hand-written chain miscounted");
+    }
+  };
+  const headers = { customer: "ada" };
+  const routedSplit = async (iterations: number) => {
+    for (let index = 0; index < iterations; index++) {
+      const reply = await context.request<number[]>("direct:split", items, headers);
+      if (reply !== items) throw new Error("split did not give back the original body");
+    }
+  };
+  const handSplit = async (iterations: number) => {
+    for (let index = 0; index < iterations; index++) {
+      const message: PlainMessage<number[]> = { body: items, headers: { ...headers } };
+      for (const item of message.body) {
+        const part: PlainMessage<number> = { body: item, headers: { ...message.headers } };
+        double(part);
+        sink += part.body;
+      }
+      await message.body;
+    }
+  };
+
+  const iterations = options.quick ? 10_000 : 100_000;
+  const runs = options.quick ? 4 : 15;
+  try {
+    const [routedShort, routedLong, handShort, handLong] = await sampleAll(
+      [
+        routed("direct:short", SHORT),
+        routed("direct:long", SHORT + STEPS),
+        handWritten(short),
+        handWritten(long),
+      ],
+      iterations,
+      runs,
+    );
+    const perStep = (longer: number[] | undefined, shorter: number[] | undefined) =>
+      summarise((longer ?? []).map((value, round) => (value - (shorter?.[round] ?? 0)) / STEPS));
+    const splitIterations = options.quick ? 1_000 : 10_000;
+    const [routedParts, handParts] = await sampleAll(
+      [routedSplit, handSplit],
+      [splitIterations, splitIterations * 4],
+      runs,
+    );
+    if (sink === 0) throw new Error("the hand-written split never ran");
+    const perPart = (samples: number[] | undefined) =>
+      summarise((samples ?? []).map((value) => value / PARTS));
+    const stepRow = rowOf(
+      {
+        benchmark: `one synchronous step (route of ${SHORT + STEPS} steps − route of ${SHORT}, ÷ ${STEPS})`,
+        subject: "routekit process step",
+        baseline: "hand-written loop step",
+        baselineDescription:
+          "the same step functions called in a loop on a fresh { body, headers } object, the same difference of 41 and 1 steps",
+        subjectStats: perStep(routedLong, routedShort),
+        baselineStats: perStep(handLong, handShort),
+        target: "≤ 2 ns above the hand loop per step",
+      },
+      (_ratio, subject) => subject.medianNs - perStep(handLong, handShort).medianNs <= 2,
+    );
+    stepRow.note = `per step: routekit ${stepRow.subjectStats.medianNs.toFixed(1)} ns, hand-written ${stepRow.baselineStats.medianNs.toFixed(1)} ns (${(stepRow.subjectStats.medianNs - stepRow.baselineStats.medianNs).toFixed(1)} ns above); spreads of a difference of two timed runs are wide`;
+    const splitRow = rowOf(
+      {
+        benchmark: `split, per part (${PARTS} parts per message)`,
+        subject: "routekit split, one process step per part",
+        baseline: "hand-written loop per part",
+        baselineDescription:
+          "each item made a new { body, headers } object with a copy of the message's headers, the same step run on it, awaited once per message",
+        subjectStats: perPart(routedParts),
+        baselineStats: perPart(handParts),
+        target: "≤ 2× the hand loop per part",
+      },
+      (ratio) => ratio <= 2,
+    );
+    return [stepRow, splitRow];
+  } finally {
+    await context.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const row of await runStepsBench({ quick: process.argv.includes("--quick") })) printRow(row);
+}
