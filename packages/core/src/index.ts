@@ -45,6 +45,7 @@ export type {
   StopOptions,
 } from "./runtime/context-types.js";
 export { abortExchange, copyExchange, releaseExchange } from "./runtime/create-exchange.js";
+export type { Producer } from "./runtime/producer.js";
 export { createDeadline, type Deadline } from "./runtime/deadline.js";
 export type { OptionSchema, OptionSpec, OptionsOf } from "./components/endpoint-options.js";
 export { EXCEPTION_CAUGHT, REDELIVERED, REDELIVERY_COUNTER } from "./errors/error-policy.js";
@@ -124,6 +125,10 @@ export {
   type SharedGroupWrite,
   type StoredExchange,
 } from "./processors/routing/aggregation-repository.js";
+export {
+  AGGREGATE_COMPLETION_ID,
+  AGGREGATE_RECOVERY_ATTEMPTS,
+} from "./processors/routing/shared-aggregator.js";
 export {
   decodeStoredExchange,
   encodeStoredExchange,

@@ -17,6 +17,11 @@ import {
 import { KeyLock } from "./key-lock.js";
 import { AGGREGATE_COMPLETED_BY, AGGREGATE_CORRELATION_KEY, AGGREGATE_SIZE } from "./routing-properties.js";
 
+/** Property naming the completion a group's exchange came from (shared repositories): the same on every recovery. */
+export const AGGREGATE_COMPLETION_ID = "aggregate.completionId";
+/** Property counting how many times recovery handed the group out before this run (0 the first time). */
+export const AGGREGATE_RECOVERY_ATTEMPTS = "aggregate.recoveryAttempts";
+
 /** How often an instance tries again when other instances keep changing a group first. */
 const MAXIMUM_WRITE_ATTEMPTS = 50;
 /** How many groups one background pass handles. */
@@ -194,6 +199,8 @@ export class SharedAggregator {
   async #process(completion: Completion, attempts: number): Promise<void> {
     const { context, rest, routeId, repository, recoveryInterval } = this.#settings;
     const exchange = this.#exchangeOf(completion.exchange);
+    exchange.properties[AGGREGATE_COMPLETION_ID] = completion.id;
+    exchange.properties[AGGREGATE_RECOVERY_ATTEMPTS] = attempts;
     runtime(exchange).routeId = routeId;
     context.trackPending(1);
     try {

@@ -1,0 +1,25 @@
+import { connect } from "amqplib";
+
+/** The RabbitMQ the scale-out test uses (loopback only). */
+export const brokerUrl = "amqp://guest:guest@127.0.0.1:5672";
+
+async function probe(): Promise<boolean> {
+  try {
+    const connection = await connect(brokerUrl, { timeout: 3000 });
+    await connection.close();
+    return true;
+  } catch (error) {
+    if (process.env.CI === "true") {
+      throw new Error(
+        `RabbitMQ is not reachable at 127.0.0.1:5672 and CI=true requires it (${String(error)})`,
+      );
+    }
+    console.warn(
+      "scale-out test skipped: no RabbitMQ on 127.0.0.1:5672 — start it with `bash .ci/start-rabbitmq.sh`",
+    );
+    return false;
+  }
+}
+
+/** True when RabbitMQ answers; false (after one line saying how to start it) when it does not. */
+export const brokerAvailable = await probe();
