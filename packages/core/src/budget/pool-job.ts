@@ -1,5 +1,5 @@
+import type { Worker } from "node:worker_threads";
 import type { BudgetTask } from "./budget-task.js";
-import type { PoolWorker } from "./spawn-worker.js";
 
 /** What one job asks for. */
 export interface JobRequest {
@@ -34,4 +34,19 @@ export function unrefTimer(callback: () => void, delayMs: number): NodeJS.Timeou
   const timer = setTimeout(callback, delayMs);
   timer.unref();
   return timer;
+}
+
+/** One worker thread of a pool and what the pool knows about it. */
+export interface PoolWorker {
+  readonly worker: Worker;
+  /**
+   * Started in place of a worker terminated for a job's sake: its warm-up is charged to the jobs
+   * waiting, so failing jobs cannot stretch other jobs' deadlines.
+   */
+  readonly replacement: boolean;
+  /** The task modules this worker has loaded (a replacement loads them again before it is ready). */
+  readonly modules: Set<string>;
+  ready: boolean;
+  job: Job | undefined;
+  idleTimer: NodeJS.Timeout | undefined;
 }

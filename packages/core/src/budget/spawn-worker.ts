@@ -2,23 +2,11 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { TaskErrorInfo } from "./budget-error.js";
-import type { Job } from "./pool-job.js";
-import { BUDGET_WORKER_SOURCE } from "./worker-source.js";
+import type { PoolWorker } from "./pool-job.js";
 
-/** One worker thread of a pool and what the pool knows about it. */
-export interface PoolWorker {
-  readonly worker: Worker;
-  /**
-   * Started in place of a worker terminated for a job's sake: its warm-up is charged to the jobs
-   * waiting, so failing jobs cannot stretch other jobs' deadlines.
-   */
-  readonly replacement: boolean;
-  /** The task modules this worker has loaded (a replacement loads them again before it is ready). */
-  readonly modules: Set<string>;
-  ready: boolean;
-  job: Job | undefined;
-  idleTimer: NodeJS.Timeout | undefined;
-}
+export type { PoolWorker } from "./pool-job.js";
+
+import { BUDGET_WORKER_SOURCE } from "./worker-source.js";
 
 /** What a worker posts (see worker-source.ts for the protocol). */
 export type WorkerReply =

@@ -1,6 +1,11 @@
-import type { RouteContext, StopBudget } from "../runtime/context-types.js";
+import type { Exchange, Processor, RouteContext } from "../model/exchange.js";
 import type { OptionSchema, OptionsOf } from "./endpoint-options.js";
-import type { Exchange, Processor } from "../model/exchange.js";
+
+/** What a stop hook gets: the time it may take and a signal that fires when it is up. */
+export interface StopBudget {
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+}
 
 /** A parsed endpoint URI `scheme:path?options`, options already validated against the component's schema. */
 export interface EndpointAddress<TOptions = Record<string, unknown>> {

@@ -1,8 +1,7 @@
-import { defineComponent } from "./component.js";
-import type { ContextInternals } from "../runtime/context-internals.js";
 import type { Exchange } from "../model/exchange.js";
-import { type Logger, levelEnabled } from "../runtime/logger.js";
 import type { LogLevel } from "../model/route-definition.js";
+import { type Logger, levelEnabled } from "../runtime/logger.js";
+import { defineComponent } from "./component.js";
 
 /** Renders a value for a log line: strings as they are, other values as compact JSON. */
 export function renderValue(value: unknown, maxChars = 1000): string {
@@ -37,7 +36,7 @@ export const logComponent = defineComponent({
   },
   createEndpoint(address, context) {
     const options = address.options;
-    const logger = (context as ContextInternals).logger;
+    const logger = context.logger;
     const level = options.level as LogLevel;
     const name = address.path === "" ? "log" : address.path;
     if (level === "off") return { uri: address.uri, send() {} };

@@ -1,10 +1,10 @@
+import { RoutekitError } from "../errors/errors.js";
+import { reportUnhandledFailure } from "../errors/report-failure.js";
+import type { Exchange } from "../model/exchange.js";
 import type { ContextInternals, ShutdownParticipant } from "../runtime/context-internals.js";
 import { copyExchange } from "../runtime/create-exchange.js";
-import { RoutekitError } from "../errors/errors.js";
-import type { Exchange } from "../model/exchange.js";
-import { reportUnhandledFailure } from "../errors/report-failure.js";
 import type { BoundedQueue } from "./bounded-queue.js";
-import type { SedaChannel, SedaItem } from "./seda.js";
+import type { SedaChannel, SedaItem } from "./seda-channel.js";
 
 /** The error of a message sent to a seda queue after a stop gave up waiting. */
 export function closedQueue(name: string, exchange: Exchange): RoutekitError {

@@ -1,5 +1,5 @@
 import { RoutekitError } from "../errors/errors.js";
-import type { ErrorHandlerDefinition } from "../model/route-definition.js";
+import type { ErrorHandlerDefinition, OnExceptionDefinition } from "../model/route-definition.js";
 import {
   checkBoolean,
   checkFlag,
@@ -10,7 +10,13 @@ import {
   type OptionSite,
   optionError,
 } from "../processors/resilience/check-options.js";
-import type { OnExceptionOptions } from "./error-handling.js";
+import type { RouteDsl } from "./route-dsl.js";
+
+/** Options of `onException` (builder-wide and on a route). */
+export type OnExceptionOptions = Omit<OnExceptionDefinition, "errors" | "steps"> & {
+  /** Steps to run on the failed exchange. */
+  step?: (route: RouteDsl<unknown>) => unknown;
+};
 
 const REDELIVERY_OPTIONS = [
   "maximumRedeliveries",

@@ -1,13 +1,8 @@
 import { RoutekitError } from "../errors/errors.js";
 import type { ErrorClass, OnExceptionDefinition, StepDefinition } from "../model/route-definition.js";
-import { checkOnExceptionOptions } from "./error-handling-options.js";
-import type { RouteDsl } from "./route-dsl.js";
+import { checkOnExceptionOptions, type OnExceptionOptions } from "./error-handling-options.js";
 
-/** Options of `onException` (builder-wide and on a route). */
-export type OnExceptionOptions = Omit<OnExceptionDefinition, "errors" | "steps"> & {
-  /** Steps to run on the failed exchange. */
-  step?: (route: RouteDsl<unknown>) => unknown;
-};
+export type { OnExceptionOptions } from "./error-handling-options.js";
 
 /** True for `Error` and its subclasses. */
 export function isErrorClass(value: unknown): value is ErrorClass {

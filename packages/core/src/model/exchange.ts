@@ -1,4 +1,10 @@
-import type { RouteContext } from "../runtime/context-types.js";
+/**
+ * The context an exchange belongs to. Its members are declared where they are implemented — the
+ * runtime's `RouteContextBase`, and packages by declaration merging (`@routekit/llm` adds
+ * `tools`) — so this model file depends on nothing.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by declaration merging
+export interface RouteContext {}
 
 /** InOnly: fire and forget. InOut: the caller waits for the reply (the exchange's body after the route). */
 export type ExchangePattern = "InOnly" | "InOut";

@@ -1,10 +1,14 @@
 import type { StepInterceptor } from "../compile/step-interceptor.js";
-import type { Component, Endpoint } from "../components/component.js";
+import type { Component, Endpoint, StopBudget } from "../components/component.js";
+
+export type { StopBudget } from "../components/component.js";
+
 import type { MockEndpoint } from "../components/mock.js";
-import type { Exchange, ExchangePattern, Headers, Processor } from "../model/exchange.js";
+import type { Exchange, ExchangePattern, Headers, Processor, RouteContext } from "../model/exchange.js";
 import type { RouteDefinition } from "../model/route-definition.js";
 import type { EventBus } from "./events.js";
 import type { Logger } from "./logger.js";
+import type { Producer } from "./producer.js";
 
 /** Lifecycle of a context. */
 export type ContextState = "created" | "starting" | "started" | "stopping" | "stopped";
@@ -65,12 +69,6 @@ export interface LifecycleHook {
   stop?(budget: StopBudget): void | Promise<void>;
 }
 
-/** What a stop hook gets: the time it may take and a signal that fires when it is up. */
-export interface StopBudget {
-  readonly timeoutMs: number;
-  readonly signal: AbortSignal;
-}
-
 /** Options of `context.stop`. */
 export interface StopOptions {
   /**
@@ -102,12 +100,16 @@ export interface RouteStatus {
   readonly inflight: number;
 }
 
-/**
- * The runtime: endpoint registry, routes, plugins, lifecycle. Packages add members here by
- * declaration merging (`@routekit/llm` adds `tools`), so code inside core implements and depends on
- * `RouteContextBase`, which no package extends: core then compiles the same whatever is installed.
- */
-export interface RouteContext extends RouteContextBase {}
+declare module "../model/exchange.js" {
+  /**
+   * The runtime: endpoint registry, routes, plugins, lifecycle. Packages add members here by
+   * declaration merging (`@routekit/llm` adds `tools`), so code inside core implements and depends on
+   * `RouteContextBase`, which no package extends: core then compiles the same whatever is installed.
+   */
+  interface RouteContext extends RouteContextBase {}
+}
+
+export type { RouteContext } from "../model/exchange.js";
 
 /** What every context has, whichever packages are loaded. */
 export interface RouteContextBase {
@@ -144,6 +146,11 @@ export interface RouteContextBase {
   /** The endpoint for a URI (created once per context). `mock:` URIs give a MockEndpoint. */
   endpoint(uri: `mock:${string}`): MockEndpoint;
   endpoint(uri: string): Endpoint;
+  /**
+   * A handle on `uri` for repeated sends: the endpoint is resolved (and the URI checked) once,
+   * here, so each `request` / `send` on it skips the lookup. Throws for a bad URI.
+   */
+  producer(uri: string): Producer;
   /** Creates an exchange bound to this context. */
   createExchange<TBody = unknown>(init?: ExchangeInit<TBody>): Exchange<TBody>;
 }
