@@ -1,0 +1,65 @@
+import { existsSync } from "node:fs";
+import { openAiChat } from "@routekit/llm";
+import { chromium } from "playwright-core";
+import { afterEach, describe, expect, it } from "vitest";
+import { type ChatServer, startChatServer } from "./chat-server.js";
+import { type DemoModelServer, startDemoModelServer } from "./demo-model-server.js";
+
+/** Chromium as the distribution installs it (`.ci/run` installs it when missing). */
+const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
+
+let chat: ChatServer | undefined;
+let demo: DemoModelServer | undefined;
+afterEach(async () => {
+  await chat?.stop();
+  await demo?.close();
+  chat = undefined;
+  demo = undefined;
+});
+
+describe.skipIf(!existsSync(executablePath))("examples/chat-stream in headless Chromium", () => {
+  it("shows the answer arriving over EventSource, then closes the stream", { timeout: 60_000 }, async () => {
+    demo = await startDemoModelServer(30);
+    chat = await startChatServer({
+      model: openAiChat({ model: "demo-model", baseURL: demo.url, stream: true }),
+    });
+    const browser = await chromium.launch({ executablePath, args: ARGS });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${chat.url}/`);
+      await page.click("button");
+
+      // Part of the answer is on the page while the rest is still streaming.
+      await page.waitForFunction(
+        () => (document.getElementById("answer")?.textContent ?? "").startsWith("It is "),
+        undefined,
+        { timeout: 20_000 },
+      );
+      const partial = await page.textContent("#answer");
+      const statusWhilePartial = await page.textContent("#status");
+      await page.waitForFunction(
+        () => document.getElementById("status")?.textContent?.startsWith("done"),
+        undefined,
+        {
+          timeout: 20_000,
+        },
+      );
+
+      expect(statusWhilePartial).toBe("streaming");
+      expect(partial).not.toMatch(/word by word\.$/);
+      expect(await page.textContent("#answer")).toMatch(/^It is .* UTC on the server\. .* word by word\.$/);
+      expect(await page.textContent("#tools")).toBe("calling local_time… local_time answered. ");
+      expect(await page.textContent("#status")).toBe("done (32 tokens out)");
+    } finally {
+      await browser.close();
+    }
+  });
+});
