@@ -11,7 +11,7 @@ import {
 } from "./postgres-idempotent-repository.js";
 import { type PostgresStoreOptions, resolvePostgresOptions } from "./postgres-options.js";
 import { describeError, PostgresStoreError } from "./postgres-store-error.js";
-import { migrateSchema, schemaStatements, tableNames } from "./schema.js";
+import { dropSchema, migrateSchema, schemaStatements, tableNames } from "./schema.js";
 
 /** A connection pool to PostgreSQL that makes repositories; close it after the context stopped. */
 export interface PostgresStore {
@@ -19,6 +19,8 @@ export interface PostgresStore {
   readonly address: string;
   /** Creates the tables when they are missing (safe to call again, and from several instances at once). */
   migrate(): Promise<void>;
+  /** Drops the tables of this store's `tablePrefix`, with every repository's rows. */
+  dropTables(): Promise<void>;
   /** The SQL `migrate()` runs, for a migration tool of your own. */
   schema(): string[];
   /** An idempotent repository; `name` separates its keys from other repositories'. */
@@ -73,6 +75,7 @@ export async function connectPostgres(options: PostgresStoreOptions = {}): Promi
   const store: PostgresStore = {
     address,
     migrate: () => migrateSchema(where, pool, resolved.tablePrefix),
+    dropTables: () => dropSchema(where, pool, resolved.tablePrefix),
     schema: () => schemaStatements(resolved.tablePrefix),
     idempotentRepository: (name, repositoryOptions) =>
       createPostgresIdempotentRepository(pool, where, tables.idempotent, name, repositoryOptions),

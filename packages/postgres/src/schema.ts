@@ -65,3 +65,14 @@ export async function migrateSchema(where: string, pool: Pool, prefix: string): 
     }
   });
 }
+
+/** Drops the tables of a prefix (every repository's rows with them). */
+export async function dropSchema(where: string, pool: Pool, prefix: string): Promise<void> {
+  const tables = tableNames(prefix);
+  await runQuery(
+    where,
+    "dropping the tables",
+    pool,
+    `DROP TABLE IF EXISTS ${tables.idempotent}, ${tables.groups}, ${tables.completed}`,
+  );
+}

@@ -1,0 +1,52 @@
+import { execFile } from "node:child_process";
+import { connect } from "node:net";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+/** True when something accepts connections on `port` on this machine. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.setTimeout(1000);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+    socket.once("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+const missing: string[] = [];
+for (const [name, port] of [
+  ["RabbitMQ", 5672],
+  ["Redis", 6379],
+  ["PostgreSQL", 5432],
+] as const) {
+  if (!(await listening(port))) missing.push(`${name} on 127.0.0.1:${port}`);
+}
+if (missing.length > 0 && process.env.CI !== "true") {
+  console.warn(
+    `examples/scale-out: skipped, no ${missing.join(", ")} (start them with .ci/start-rabbitmq.sh and .ci/start-services.sh)`,
+  );
+}
+
+describe.skipIf(missing.length > 0 && process.env.CI !== "true")("examples/scale-out", () => {
+  it("completes every order once with each part once although a worker is killed mid-run, then exits 0", async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "examples/scale-out/main.ts"],
+      { cwd: root, timeout: 170_000 },
+    );
+    expect(stdout).toMatch(/worker-1 killed \(SIGKILL\) after \d+ of 60 orders had completed/);
+    expect(stdout).toContain("orders completed: 60 of 60; completed more than once: 0");
+    expect(stdout).toContain("parts in completed orders: 300 of 300; in more than one: 0; lost: 0");
+    expect(stdout).toContain("exactly once: yes");
+  }, 180_000);
+});
