@@ -69,13 +69,6 @@ export function compileRoute(
     for (let index = 0; index < steps.length; index++) {
       const step = steps[index]!;
       const label = prefix + describeStep(step, index);
-      if (step.type === "filter" && step.steps === undefined) {
-        // `.filter(p)` without a block guards the rest of this block.
-        const rest = compileBlock(steps.slice(index + 1), `${label} > `, policy);
-        const predicate = compilePredicate(step.predicate);
-        add(step, index, label, (exchange) => (predicate(exchange) ? rest(exchange) : undefined));
-        break;
-      }
       const processor = compilerFor(step.type, route.id, label)(step as never, scopeFor(label, index));
       // A log step at level off does nothing: it is left out, unless an interceptor wants to see it.
       if (interceptors.length === 0 && isSilentLog(step)) continue;

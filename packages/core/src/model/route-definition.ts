@@ -1,37 +1,8 @@
-import type { Exchange, Processor } from "./exchange.js";
+import type { StepDefinition } from "./step-definition.js";
+import type { ErrorClass, PredicateInput } from "./step-inputs.js";
 
-/** An expression: a `${...}` simple-language string, a constant string, or a function of the exchange. */
-export type ExpressionInput<TValue = unknown> = string | ((exchange: Exchange) => TValue);
-/** A predicate: a simple-language string or a function of the exchange. */
-export type PredicateInput = string | ((exchange: Exchange) => unknown);
-
-/** Log levels of `log` and `log:`. */
-export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "off";
-
-/** One step of a route, as recorded by the DSL. Plain data: printable, diffable, compilable. */
-export type StepDefinition =
-  | { type: "process"; processor: Processor; label?: string }
-  | { type: "to"; uri: string }
-  | { type: "toD"; uri: ExpressionInput<string>; raw: boolean; cacheSize: number }
-  | { type: "setBody"; expression: ExpressionInput }
-  | { type: "transform"; expression: ExpressionInput }
-  | { type: "setHeader"; name: string; expression: ExpressionInput }
-  | { type: "removeHeader"; name: string }
-  | { type: "setProperty"; name: string; expression: ExpressionInput }
-  | { type: "log"; message: ExpressionInput; level: LogLevel; logger?: string }
-  | { type: "stop" }
-  | { type: "filter"; predicate: PredicateInput; steps: StepDefinition[] | undefined }
-  | { type: "custom"; name: string; args: unknown[] }
-  | ExtraStepDefinition;
-
-/**
- * Step definitions contributed by the EIP modules (`choice`, `split`, ...), each a plain object
- * discriminated on `type`; registered next to their compiler.
- */
-export interface ExtraStepDefinition {
-  readonly type: `eip:${string}`;
-  readonly [key: string]: unknown;
-}
+export type { StepDefinition } from "./step-definition.js";
+export type { ErrorClass, ExpressionInput, LogLevel, PredicateInput } from "./step-inputs.js";
 
 /** A whole route: where it consumes from, its steps, its error handling and its aspects. */
 export interface RouteDefinition {
@@ -45,9 +16,6 @@ export interface RouteDefinition {
   aspects: Record<string, unknown>;
   autoStart: boolean;
 }
-
-/** Error class to match, as given to `onException`. */
-export type ErrorClass = abstract new (...args: never[]) => Error;
 
 /** Redelivery policy (Camel's names and defaults). */
 export interface RedeliveryOptions {
@@ -110,7 +78,7 @@ export function describeStep(step: StepDefinition, index: number): string {
     case "custom":
       return `${position} ${step.name}`;
     default:
-      return `${position} ${step.type.startsWith("eip:") ? step.type.slice(4) : step.type}`;
+      return `${position} ${step.type}`;
   }
 }
 

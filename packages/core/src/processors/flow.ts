@@ -1,12 +1,12 @@
 import { renderValue, writeLog } from "../components/log.js";
-import type { ContextInternals } from "../runtime/context-internals.js";
-import { runtime } from "../runtime/create-exchange.js";
-import { RoutekitError } from "../errors/errors.js";
-import type { Processor } from "../model/exchange.js";
-import { levelEnabled } from "../runtime/logger.js";
-import type { ExpressionInput, LogLevel, PredicateInput } from "../model/route-definition.js";
 import type { LogStepOptions } from "../dsl/route-dsl.js";
 import { defineVerb } from "../dsl/verbs.js";
+import { RoutekitError } from "../errors/errors.js";
+import type { Processor } from "../model/exchange.js";
+import type { ExpressionInput, LogLevel, PredicateInput } from "../model/route-definition.js";
+import type { ContextInternals } from "../runtime/context-internals.js";
+import { runtime } from "../runtime/create-exchange.js";
+import { levelEnabled } from "../runtime/logger.js";
 
 const where = (route: { id: string; from: string }): string => `Route '${route.id || route.from}'`;
 
@@ -51,7 +51,11 @@ defineVerb(
   },
   (definition, scope) => {
     const matches = scope.predicate(definition.predicate);
-    const block = scope.compileSteps(definition.steps ?? [], scope.label);
+    // Without a block, `.filter(p)` guards the rest of its block.
+    const block =
+      definition.steps === undefined
+        ? scope.restOfBlock()
+        : scope.compileSteps(definition.steps, scope.label);
     return (exchange) => (matches(exchange) ? block(exchange) : undefined);
   },
 );

@@ -1,11 +1,11 @@
-import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
+import { withoutErrorHandling } from "../../compile/pipeline.js";
+import type { Step } from "../../dsl/route-dsl.js";
+import { defineVerb } from "../../dsl/verbs.js";
 import { EXCEPTION_CAUGHT } from "../../errors/error-policy.js";
 import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
-import { withoutErrorHandling } from "../../compile/pipeline.js";
-import type { StepDefinition } from "../../model/route-definition.js";
-import type { Step } from "../../dsl/route-dsl.js";
-import { defineVerb } from "../../dsl/verbs.js";
+import type { CircuitBreakerDefinition } from "../../model/step-definition.js";
+import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
 import { checkNumber, checkOptionKeys, checkStep, optionError, routeSite } from "./check-options.js";
 
 /** The states of a circuit breaker. */
@@ -38,14 +38,6 @@ declare module "../../runtime/events.js" {
   }
 }
 
-type CircuitBreakerDefinition = {
-  readonly type: "eip:circuitBreaker";
-  readonly steps: StepDefinition[];
-  readonly failureThreshold: number;
-  readonly resetTimeout: number;
-  readonly fallback: StepDefinition[] | undefined;
-};
-
 function then(result: void | Promise<void>, next: () => void | Promise<void>): void | Promise<void> {
   return result === undefined ? next() : result.then(next);
 }
@@ -76,7 +68,7 @@ defineVerb(
       throw optionError(site, "resetTimeout", "a number of ms >= 0 (it is required)", undefined);
     checkStep(site, "fallback", checked.fallback);
     return {
-      type: "eip:circuitBreaker",
+      type: "circuitBreaker",
       steps: recorder.block(step as (route: never) => unknown),
       failureThreshold,
       resetTimeout,
@@ -163,5 +155,4 @@ defineVerb(
       );
     };
   },
-  "eip:circuitBreaker",
 );

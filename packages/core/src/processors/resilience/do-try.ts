@@ -1,14 +1,14 @@
-import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
+import { withoutErrorHandling } from "../../compile/pipeline.js";
+import { isErrorClass } from "../../dsl/error-handling.js";
+import type { Step } from "../../dsl/route-dsl.js";
+import { defineVerb } from "../../dsl/verbs.js";
 import { EXCEPTION_CAUGHT } from "../../errors/error-policy.js";
 import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange, Processor } from "../../model/exchange.js";
-import { withoutErrorHandling } from "../../compile/pipeline.js";
-import { isErrorClass } from "../../dsl/error-handling.js";
-import type { ErrorClass, StepDefinition } from "../../model/route-definition.js";
-import type { Step } from "../../dsl/route-dsl.js";
-import { defineVerb } from "../../dsl/verbs.js";
-import { checkOptionKeys, routeSite } from "./check-options.js";
+import type { ErrorClass } from "../../model/route-definition.js";
 import type { DoTryDefinition } from "../../model/step-definition.js";
+import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
+import { checkOptionKeys, routeSite } from "./check-options.js";
 
 /** One catch clause: the error class(es) it catches and the steps to run. */
 export type CatchClause = readonly [ErrorClass | readonly ErrorClass[], Step<unknown>];

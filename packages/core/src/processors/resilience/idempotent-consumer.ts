@@ -3,6 +3,7 @@ import { defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { ExpressionInput } from "../../model/route-definition.js";
+import type { IdempotentConsumerDefinition } from "../../model/steps/resilience-steps.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
 import { checkBoolean, checkNumber, checkOptionKeys, optionError, routeSite } from "./check-options.js";
 import {
@@ -36,14 +37,6 @@ declare module "../../dsl/route-dsl.js" {
     ): RouteDsl<TBody>;
   }
 }
-
-type IdempotentConsumerDefinition = {
-  readonly type: "eip:idempotentConsumer";
-  readonly key: ExpressionInput;
-  readonly repository: IdempotentRepository | undefined;
-  readonly skipDuplicate: boolean;
-  readonly maximumSize: number | undefined;
-};
 
 function isRepository(value: unknown): value is IdempotentRepository {
   if (value === null || typeof value !== "object") return false;
@@ -90,7 +83,7 @@ defineVerb(
       );
     }
     return {
-      type: "eip:idempotentConsumer",
+      type: "idempotentConsumer",
       key,
       repository: checked.repository,
       skipDuplicate: checkBoolean(site, "skipDuplicate", checked.skipDuplicate) ?? true,
@@ -160,5 +153,4 @@ defineVerb(
       return then(repository.add(key), (claimed) => proceed(exchange, key, claimed));
     };
   },
-  "eip:idempotentConsumer",
 );

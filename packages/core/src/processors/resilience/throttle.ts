@@ -1,6 +1,7 @@
+import { defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange, Processor } from "../../model/exchange.js";
-import { defineVerb } from "../../dsl/verbs.js";
+import type { ThrottleDefinition } from "../../model/steps/resilience-steps.js";
 import {
   checkBoolean,
   checkNumber,
@@ -39,15 +40,6 @@ declare module "../../dsl/route-dsl.js" {
   }
 }
 
-type ThrottleDefinition = {
-  readonly type: "eip:throttle";
-  readonly mode: "rate" | "concurrent";
-  readonly limit: number;
-  readonly periodMs: number;
-  readonly rejectExecution: boolean;
-  readonly maxQueued: number;
-};
-
 const DEFAULT_MAX_QUEUED = 1000;
 
 function overflow(
@@ -80,7 +72,7 @@ defineVerb(
       const concurrent = checkNumber(site, "concurrent", options.concurrent, { minimum: 1, integer: true });
       if (concurrent === undefined) throw optionError(site, "concurrent", "an integer >= 1", undefined);
       return {
-        type: "eip:throttle",
+        type: "throttle",
         mode: "concurrent",
         limit: concurrent,
         periodMs: 0,
@@ -100,7 +92,7 @@ defineVerb(
       "maxQueued",
     ]);
     const periodMs = checkNumber(site, "periodMs", options.periodMs, { minimum: 1 }) ?? 1000;
-    return { type: "eip:throttle", mode: "rate", limit: first, periodMs, ...overflow(site, options) };
+    return { type: "throttle", mode: "rate", limit: first, periodMs, ...overflow(site, options) };
   },
   (definition, scope) => {
     const { routeId, label } = scope;
@@ -149,5 +141,4 @@ defineVerb(
       return gate.wait(exchange.signal).then(() => runRest(exchange));
     };
   },
-  "eip:throttle",
 );

@@ -1,7 +1,7 @@
 import type { ExpressionOf, PredicateOf } from "../../dsl/route-dsl.js";
 import { defineVerb, type Recorder } from "../../dsl/verbs.js";
 import { describeValue } from "../../expressions/expression-errors.js";
-import type { ExpressionInput, PredicateInput } from "../../model/route-definition.js";
+import type { AggregateDefinition } from "../../model/steps/routing-steps.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
 import {
   type AggregationRepository,
@@ -62,24 +62,6 @@ export interface AggregateRecoveryOptions {
   /** Where a group goes after `maximumRedeliveries` failed recoveries (its body and headers). */
   deadLetterUri?: string;
 }
-
-type AggregateDefinition = {
-  readonly type: "eip:aggregate";
-  readonly correlation: ExpressionInput;
-  readonly strategy: AggregationStrategy;
-  readonly completionSize: number | undefined;
-  readonly completionTimeout: number | undefined;
-  readonly completionInterval: number | undefined;
-  readonly completionPredicate: PredicateInput | undefined;
-  readonly eagerCheckCompletion: boolean;
-  readonly repository: AggregationRepository | SharedAggregationRepository | undefined;
-  readonly ignoreInvalidCorrelationKeys: boolean;
-  readonly partId: ExpressionInput | undefined;
-  readonly recovery: Required<Omit<AggregateRecoveryOptions, "deadLetterUri">> & {
-    deadLetterUri: string | undefined;
-  };
-  readonly completionTimeoutCheckInterval: number;
-};
 
 const OPTIONS = [
   "strategy",
@@ -171,7 +153,7 @@ defineVerb(
       );
     }
     const definition: AggregateDefinition = {
-      type: "eip:aggregate",
+      type: "aggregate",
       correlation: key,
       strategy: settings.strategy as AggregationStrategy,
       completionSize: checkPositive(recorder, "aggregate", "completionSize", settings.completionSize, true),
@@ -291,7 +273,6 @@ defineVerb(
     scope.onRouteStop(() => aggregator.stop());
     return (exchange) => aggregator.offer(exchange);
   },
-  "eip:aggregate",
 );
 
 declare module "../../dsl/route-dsl.js" {

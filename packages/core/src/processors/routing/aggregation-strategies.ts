@@ -1,14 +1,7 @@
 import type { Exchange } from "../../model/exchange.js";
+import type { AggregationStrategy } from "../../model/step-inputs.js";
 
-/**
- * Merges the next exchange into the result so far (`previous` is undefined the first time) and
- * returns the exchange that carries the result: Camel's aggregation strategy, used by split,
- * multicast, recipientList and aggregate.
- */
-export type AggregationStrategy<TResult = unknown, TPart = unknown> = (
-  previous: Exchange<TResult> | undefined,
-  next: Exchange<TPart>,
-) => Exchange<TResult>;
+export type { AggregationStrategy };
 
 /** A strategy collecting the bodies into an array, in arrival (or part) order. */
 export function groupedBodies<TBody = unknown>(): AggregationStrategy<TBody[], TBody> {

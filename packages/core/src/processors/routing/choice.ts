@@ -1,7 +1,8 @@
-import type { Exchange, Processor } from "../../model/exchange.js";
-import type { PredicateInput, StepDefinition } from "../../model/route-definition.js";
 import type { PredicateOf, RouteDsl } from "../../dsl/route-dsl.js";
 import { defineVerb, type Recorder } from "../../dsl/verbs.js";
+import type { Exchange, Processor } from "../../model/exchange.js";
+import type { StepDefinition } from "../../model/route-definition.js";
+import type { ChoiceBranch, ChoiceDefinition } from "../../model/step-definition.js";
 import { checkPredicate, checkStep, invalid } from "./arguments.js";
 
 /** The body type a block leaves: what its callback's returned route carries, unknown otherwise. */
@@ -27,17 +28,9 @@ export interface ChoiceComplete<TResult> {
   readonly [branchResult]?: TResult;
 }
 
-type Branch = { readonly predicate: PredicateInput; readonly steps: StepDefinition[] };
-
-type ChoiceDefinition = {
-  readonly type: "eip:choice";
-  readonly branches: Branch[];
-  readonly otherwise: StepDefinition[] | undefined;
-};
-
 /** The runtime recorder behind `c` (validates the order of `when` and `otherwise`). */
 function recordBranches(recorder: Recorder, build: (choice: never) => unknown): ChoiceDefinition {
-  const branches: Branch[] = [];
+  const branches: ChoiceBranch[] = [];
   let otherwise: StepDefinition[] | undefined;
   const builder = {
     complete: true,
@@ -72,7 +65,7 @@ function recordBranches(recorder: Recorder, build: (choice: never) => unknown): 
       'needs at least one when(), e.g. choice((c) => c.when("${header.kind} == \'a\'", (r) => r.to("mock:a")))',
     );
   }
-  return { type: "eip:choice", branches, otherwise };
+  return { type: "choice", branches, otherwise };
 }
 
 defineVerb(
@@ -105,7 +98,6 @@ defineVerb(
       return otherwise === undefined ? undefined : otherwise(exchange);
     };
   },
-  "eip:choice",
 );
 
 declare module "../../dsl/route-dsl.js" {

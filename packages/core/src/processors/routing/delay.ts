@@ -1,13 +1,11 @@
-import { RoutekitError } from "../../errors/errors.js";
-import type { Exchange } from "../../model/exchange.js";
-import { describeValue } from "../../expressions/expression-errors.js";
-import type { ExpressionInput } from "../../model/route-definition.js";
 import type { ExpressionOf } from "../../dsl/route-dsl.js";
-import { sleep } from "../../support/sleep.js";
 import { defineVerb } from "../../dsl/verbs.js";
+import { RoutekitError } from "../../errors/errors.js";
+import { describeValue } from "../../expressions/expression-errors.js";
+import type { Exchange } from "../../model/exchange.js";
+import type { DelayDefinition } from "../../model/steps/routing-steps.js";
+import { sleep } from "../../support/sleep.js";
 import { checkExpression, invalid } from "./arguments.js";
-
-type DelayDefinition = { readonly type: "eip:delay"; readonly delay: number | ExpressionInput };
 
 /** Milliseconds from a number or numeric text, or undefined when the value is neither. */
 function millisecondsOf(value: unknown): number | undefined {
@@ -22,10 +20,10 @@ defineVerb(
       if (millisecondsOf(delay) === undefined) {
         throw invalid(recorder, "delay", `expects milliseconds >= 0, found ${describeValue(delay)}`);
       }
-      return { type: "eip:delay", delay };
+      return { type: "delay", delay };
     }
     return {
-      type: "eip:delay",
+      type: "delay",
       delay: checkExpression(recorder, "delay", delay, "milliseconds or an expression yielding them"),
     };
   },
@@ -48,7 +46,6 @@ defineVerb(
       return ms === 0 ? undefined : sleep(ms, exchange.signal);
     };
   },
-  "eip:delay",
 );
 
 declare module "../../dsl/route-dsl.js" {

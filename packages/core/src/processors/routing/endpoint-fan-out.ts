@@ -1,6 +1,7 @@
-import { copyExchange } from "../../runtime/create-exchange.js";
-import type { Processor } from "../../model/exchange.js";
 import type { Recorder } from "../../dsl/verbs.js";
+import type { Processor } from "../../model/exchange.js";
+import type { EndpointFanOutSettings } from "../../model/steps/routing-steps.js";
+import { copyExchange } from "../../runtime/create-exchange.js";
 import type { AggregationStrategy } from "./aggregation-strategies.js";
 import { checkBoolean, checkFunction, checkParallel } from "./arguments.js";
 import type { FanOutPlan } from "./fan-out-run.js";
@@ -14,13 +15,6 @@ export interface MulticastOptions<TResult = unknown> {
   /** Stop at the first failing endpoint instead of sending to the rest. Default false. */
   stopOnError?: boolean;
 }
-
-/** The checked options, as recorded in the step definition. */
-export type EndpointFanOutSettings = {
-  readonly parallel: number;
-  readonly stopOnError: boolean;
-  readonly aggregate: AggregationStrategy | undefined;
-};
 
 /** One endpoint of a multicast or recipient list: its URI and the compiled `to(uri)` block. */
 export interface EndpointBranch {

@@ -1,21 +1,10 @@
-import { copyExchange, runtime } from "../../runtime/create-exchange.js";
-import { RoutekitError } from "../../errors/errors.js";
-import type { Exchange } from "../../model/exchange.js";
-import { describeValue } from "../../expressions/expression-errors.js";
 import { defineVerb } from "../../dsl/verbs.js";
+import { RoutekitError } from "../../errors/errors.js";
+import { describeValue } from "../../expressions/expression-errors.js";
+import type { Exchange } from "../../model/exchange.js";
+import type { EnrichDefinition, EnrichStrategy } from "../../model/steps/routing-steps.js";
+import { copyExchange, runtime } from "../../runtime/create-exchange.js";
 import { invalid } from "./arguments.js";
-
-/** Merges the enrichment resource into the original: returns the exchange whose body and headers continue. */
-export type EnrichStrategy<TBody = unknown, TResource = unknown, TResult = unknown> = (
-  original: Exchange<TBody>,
-  resource: Exchange<TResource>,
-) => Exchange<TResult>;
-
-type EnrichDefinition = {
-  readonly type: "eip:enrich";
-  readonly uri: string;
-  readonly aggregate: EnrichStrategy | undefined;
-};
 
 defineVerb(
   "enrich",
@@ -34,7 +23,7 @@ defineVerb(
         `expects an aggregate function (original, resource) => exchange as second argument, found ${describeValue(aggregate)}`,
       );
     }
-    return { type: "eip:enrich", uri, aggregate: aggregate as EnrichStrategy | undefined };
+    return { type: "enrich", uri, aggregate: aggregate as EnrichStrategy | undefined };
   },
   (definition, scope) => {
     const endpoint = scope.endpoint(definition.uri);
@@ -73,7 +62,6 @@ defineVerb(
       return result.then(() => merge(exchange, resource));
     };
   },
-  "eip:enrich",
 );
 
 declare module "../../dsl/route-dsl.js" {

@@ -1,11 +1,11 @@
-import { runtime } from "../../runtime/create-exchange.js";
-import { RoutekitError } from "../../errors/errors.js";
-import type { Exchange, Processor } from "../../model/exchange.js";
-import { describeValue } from "../../expressions/expression-errors.js";
-import { parseTemplate } from "../../expressions/simple-parser.js";
-import type { ExpressionInput, StepDefinition } from "../../model/route-definition.js";
 import type { ExpressionOf, Step } from "../../dsl/route-dsl.js";
 import { type CompileScope, defineVerb } from "../../dsl/verbs.js";
+import { RoutekitError } from "../../errors/errors.js";
+import { describeValue } from "../../expressions/expression-errors.js";
+import { parseTemplate } from "../../expressions/simple-parser.js";
+import type { Exchange, Processor } from "../../model/exchange.js";
+import type { LoopDefinition } from "../../model/step-definition.js";
+import { runtime } from "../../runtime/create-exchange.js";
 import { checkExpression, checkOptions, checkStep, invalid } from "./arguments.js";
 import { LOOP_INDEX, LOOP_SIZE } from "./routing-properties.js";
 
@@ -20,13 +20,6 @@ export interface LoopOptions {
 
 /** Default `maxIterations`. */
 export const DEFAULT_MAX_ITERATIONS = 10_000;
-
-type LoopDefinition = {
-  readonly type: "eip:loop";
-  readonly condition: number | ExpressionInput;
-  readonly steps: StepDefinition[];
-  readonly maxIterations: number;
-};
 
 const ended = (exchange: Exchange): boolean => {
   const target = runtime(exchange);
@@ -63,10 +56,9 @@ defineVerb(
         `option 'maxIterations' must be a positive integer or Infinity, found ${describeValue(maximum)}`,
       );
     }
-    return { type: "eip:loop", condition: checked, steps, maxIterations: maximum };
+    return { type: "loop", condition: checked, steps, maxIterations: maximum };
   },
   (definition, scope) => compileLoop(definition, scope),
-  "eip:loop",
 );
 
 function compileLoop(definition: LoopDefinition, scope: CompileScope): Processor {

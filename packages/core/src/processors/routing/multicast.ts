@@ -1,20 +1,15 @@
-import { describeValue } from "../../expressions/expression-errors.js";
 import { defineVerb } from "../../dsl/verbs.js";
+import { describeValue } from "../../expressions/expression-errors.js";
+import type { MulticastDefinition } from "../../model/steps/routing-steps.js";
 import { checkOptions, invalid } from "./arguments.js";
 import {
   checkEndpointFanOut,
   type EndpointBranch,
-  type EndpointFanOutSettings,
   endpointPlan,
   type MulticastOptions,
 } from "./endpoint-fan-out.js";
 import { runFanOut } from "./fan-out.js";
 import { arraySource } from "./part-source.js";
-
-type MulticastDefinition = EndpointFanOutSettings & {
-  readonly type: "eip:multicast";
-  readonly uris: readonly string[];
-};
 
 const OPTIONS = ["parallel", "aggregate", "stopOnError"] as const;
 
@@ -38,7 +33,7 @@ defineVerb(
       "multicast",
       checkOptions(recorder, "multicast", options, OPTIONS),
     );
-    return { type: "eip:multicast", uris: [...(uris as string[])], ...settings };
+    return { type: "multicast", uris: [...(uris as string[])], ...settings };
   },
   (definition, scope) => {
     // Each endpoint is a one-step block: it runs under the route's error handling (per branch).
@@ -49,7 +44,6 @@ defineVerb(
     const plan = endpointPlan(scope.routeId, scope.label, "multicast", definition);
     return (exchange) => runFanOut(plan, exchange, arraySource(branches));
   },
-  "eip:multicast",
 );
 
 declare module "../../dsl/route-dsl.js" {

@@ -1,17 +1,16 @@
 import type { Endpoint } from "../../components/component.js";
-import type { ContextInternals } from "../../runtime/context-internals.js";
-import { RoutekitError } from "../../errors/errors.js";
-import type { Exchange } from "../../model/exchange.js";
-import { describeValue } from "../../expressions/expression-errors.js";
-import type { ExpressionInput } from "../../model/route-definition.js";
 import type { ExpressionOf } from "../../dsl/route-dsl.js";
 import { defineVerb } from "../../dsl/verbs.js";
+import { RoutekitError } from "../../errors/errors.js";
+import { describeValue } from "../../expressions/expression-errors.js";
+import type { Exchange } from "../../model/exchange.js";
+import type { RecipientListDefinition } from "../../model/steps/routing-steps.js";
+import type { ContextInternals } from "../../runtime/context-internals.js";
 import { DynamicEndpointCache, TO_DYNAMIC_CACHE_SIZE } from "../dynamic-endpoint-cache.js";
 import { checkExpression, checkOptions, invalid } from "./arguments.js";
 import {
   checkEndpointFanOut,
   type EndpointBranch,
-  type EndpointFanOutSettings,
   endpointPlan,
   type MulticastOptions,
 } from "./endpoint-fan-out.js";
@@ -31,13 +30,6 @@ export interface RecipientListOptions<TResult = unknown> extends MulticastOption
 
 /** What a recipient list expression may yield: "a,b" text, an array or iterable of URIs, or nothing. */
 export type Recipients = string | Iterable<string> | null | undefined;
-
-type RecipientListDefinition = EndpointFanOutSettings & {
-  readonly type: "eip:recipientList";
-  readonly expression: ExpressionInput;
-  readonly delimiter: string;
-  readonly cacheSize: number;
-};
 
 const OPTIONS = ["parallel", "aggregate", "stopOnError", "delimiter", "cacheSize"] as const;
 
@@ -68,7 +60,7 @@ defineVerb(
       );
     }
     return {
-      type: "eip:recipientList",
+      type: "recipientList",
       expression: uris,
       delimiter,
       cacheSize,
@@ -149,7 +141,6 @@ defineVerb(
       return send(exchange, value);
     };
   },
-  "eip:recipientList",
 );
 
 declare module "../../dsl/route-dsl.js" {

@@ -1,11 +1,10 @@
-import type { ContextInternals } from "../../runtime/context-internals.js";
-import { runtime } from "../../runtime/create-exchange.js";
+import { defineVerb } from "../../dsl/verbs.js";
 import { messageOf } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
-import { defineVerb } from "../../dsl/verbs.js";
+import type { WireTapDefinition } from "../../model/steps/routing-steps.js";
+import type { ContextInternals } from "../../runtime/context-internals.js";
+import { runtime } from "../../runtime/create-exchange.js";
 import { invalid } from "./arguments.js";
-
-type WireTapDefinition = { readonly type: "eip:wireTap"; readonly uri: string };
 
 defineVerb(
   "wireTap",
@@ -17,7 +16,7 @@ defineVerb(
         `expects an endpoint URI (found ${JSON.stringify(uri) ?? typeof uri})`,
       );
     }
-    return { type: "eip:wireTap", uri };
+    return { type: "wireTap", uri };
   },
   (definition, scope) => {
     const endpoint = scope.endpoint(definition.uri);
@@ -62,7 +61,6 @@ defineVerb(
       queueMicrotask(() => deliver(tap));
     };
   },
-  "eip:wireTap",
 );
 
 declare module "../../dsl/route-dsl.js" {
