@@ -45,6 +45,7 @@ export type {
   StopOptions,
 } from "./runtime/context-types.js";
 export { abortExchange, copyExchange, releaseExchange } from "./runtime/create-exchange.js";
+export type { Producer } from "./runtime/producer.js";
 export { createDeadline, type Deadline } from "./runtime/deadline.js";
 export type { OptionSchema, OptionSpec, OptionsOf } from "./components/endpoint-options.js";
 export { EXCEPTION_CAUGHT, REDELIVERED, REDELIVERY_COUNTER } from "./errors/error-policy.js";

@@ -14,7 +14,7 @@ import { sedaComponent } from "../components/seda.js";
 import { timerComponent } from "../components/timer.js";
 import { parseOptions, parseUri } from "../components/uri.js";
 import { RoutekitError } from "../errors/errors.js";
-import type { Exchange, Headers, Processor } from "../model/exchange.js";
+import type { Exchange, ExchangePattern, Headers, Processor } from "../model/exchange.js";
 import type { LogLevel, RouteDefinition } from "../model/route-definition.js";
 import type { RouteSource } from "../model/route-source.js";
 import { firstPartySchemeHint } from "../support/first-party.js";
@@ -35,7 +35,8 @@ import type {
 import { RuntimeExchange, releaseExchange } from "./create-exchange.js";
 import { EventBus } from "./events.js";
 import { DeadlineSet, ExchangeDeadline } from "./exchange-deadline.js";
-import { dispatch, replyOf } from "./exchange-dispatch.js";
+import { dispatch, requestOn, sendOn } from "./exchange-dispatch.js";
+import { createProducer, type Producer } from "./producer.js";
 import { createConsoleLogger, type Logger } from "./logger.js";
 import { prepareRoutes } from "./prepare-routes.js";
 import type { RouteRuntime } from "./route-runtime.js";
@@ -274,6 +275,7 @@ class RoutekitContext implements ContextInternalsBase {
   }
 
   forgetEndpoint(uri: string): Endpoint | undefined {
+    if (uri === this.#lastUri) this.#lastUri = undefined;
     const endpoint = this.#endpoints.get(uri);
     this.#endpoints.delete(uri);
     return endpoint;
@@ -508,8 +510,8 @@ class RoutekitContext implements ContextInternalsBase {
       this,
       deadline ?? shutdown,
       init.body as TBody,
-      init.headers === undefined ? {} : { ...init.headers },
-      init.properties === undefined ? {} : { ...init.properties },
+      init.headers === undefined ? undefined : { ...init.headers },
+      init.properties === undefined ? undefined : { ...init.properties },
       init.pattern ?? "InOnly",
     );
     exchange.deadline = deadline;
@@ -548,11 +550,12 @@ class RoutekitContext implements ContextInternalsBase {
     }
   }
 
+  // request, send and producer: the fast path (no options object, no deadline, the endpoint of
+  // the last URI kept), shared with the producer handles (runtime/producer.ts).
   request<TReply = unknown>(uri: string, body?: unknown, headers?: Headers): Promise<TReply> {
     try {
-      const exchange = this.#dispatch(uri, { body, headers, pattern: "InOut" });
-      if (exchange instanceof Promise) return exchange.then((done) => replyOf(done) as TReply);
-      return Promise.resolve(replyOf(exchange) as TReply);
+      this.#ensureStarted("send to", uri);
+      return requestOn<TReply>(this.#endpointOf(uri), this.#exchangeOf(body, headers, "InOut"));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -560,13 +563,47 @@ class RoutekitContext implements ContextInternalsBase {
 
   send(uri: string, body?: unknown, headers?: Headers): Promise<void> {
     try {
-      const exchange = this.#dispatch(uri, { body, headers, pattern: "InOnly" }, true);
-      if (exchange instanceof Promise) return exchange.then((done) => void replyOf(done));
-      replyOf(exchange);
-      return Promise.resolve();
+      this.#ensureStarted("send to", uri);
+      const exchange = this.#exchangeOf(body, headers, "InOnly");
+      exchange.handedOver = true;
+      return sendOn(this.#endpointOf(uri), exchange);
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  producer(uri: string): Producer {
+    const endpoint = this.endpoint(uri);
+    return createProducer(uri, endpoint, {
+      exchange: (body, headers, pattern) => {
+        this.#ensureStarted("send to", uri);
+        return this.#exchangeOf(body, headers, pattern);
+      },
+    });
+  }
+
+  #lastUri: string | undefined = undefined;
+  #lastEndpoint: Endpoint | undefined = undefined;
+
+  /** The endpoint of `uri`; the last one looked up is kept, as callers often repeat a URI. */
+  #endpointOf(uri: string): Endpoint {
+    if (uri === this.#lastUri) return this.#lastEndpoint!;
+    const endpoint = this.endpoint(uri);
+    this.#lastUri = uri;
+    this.#lastEndpoint = endpoint;
+    return endpoint;
+  }
+
+  /** A new exchange for request/send: the caller's headers copied, no deadline of its own. */
+  #exchangeOf(body: unknown, headers: Headers | undefined, pattern: ExchangePattern): RuntimeExchange {
+    return new RuntimeExchange(
+      this,
+      this.#shutdown.controller.signal,
+      body,
+      headers === undefined ? undefined : { ...headers },
+      undefined,
+      pattern,
+    );
   }
 }
 

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { RouteContext } from "./context-types.js";
-import type { Exchange, ExchangePattern, Headers } from "../model/exchange.js";
+import type { Exchange, ExchangePattern, Headers, RouteContext } from "../model/exchange.js";
 import type { ExchangeDeadline } from "./exchange-deadline.js";
 
 let sequence = 0;
@@ -17,8 +16,15 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   readonly #sequence: number;
   #id: string | undefined = undefined;
   body: TBody;
-  headers: Headers;
-  properties: Record<string, unknown>;
+  /** Made on first use: most exchanges that cross a route never touch one of them. */
+  #headers: Headers | undefined;
+  #properties: Record<string, unknown> | undefined;
+  /**
+   * A part's origin (a split part): its headers and properties are copied from there on first
+   * use, and `#extra` properties added (e.g. `split.index`). The origin waits while its parts run.
+   */
+  #origin: Exchange | undefined = undefined;
+  #extra: Record<string, unknown> | undefined = undefined;
   pattern: ExchangePattern;
   error: Error | undefined = undefined;
   readonly context: RouteContext;
@@ -50,6 +56,41 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   /** The route whose error handler already dealt with `error` (no redelivery elsewhere). */
   exhaustedIn: string | undefined = undefined;
 
+  get headers(): Headers {
+    let headers = this.#headers;
+    if (headers === undefined) {
+      const origin = this.#origin;
+      headers = origin === undefined ? {} : { ...origin.headers };
+      this.#headers = headers;
+    }
+    return headers;
+  }
+
+  set headers(headers: Headers) {
+    this.#headers = headers;
+  }
+
+  get properties(): Record<string, unknown> {
+    let properties = this.#properties;
+    if (properties === undefined) {
+      const origin = this.#origin;
+      properties = origin === undefined ? {} : { ...origin.properties };
+      if (this.#extra !== undefined) Object.assign(properties, this.#extra);
+      this.#properties = properties;
+    }
+    return properties;
+  }
+
+  set properties(properties: Record<string, unknown>) {
+    this.#properties = properties;
+  }
+
+  /** Makes this exchange a part of `origin`: headers and properties copied from it on first use. */
+  inherit(origin: Exchange, extra: Record<string, unknown> | undefined): void {
+    this.#origin = origin;
+    this.#extra = extra;
+  }
+
   get signal(): AbortSignal {
     const signal = this.#signal;
     return signal instanceof AbortSignal ? signal : signal.signal;
@@ -59,16 +100,16 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
     context: RouteContext,
     signal: AbortSignal | ExchangeDeadline,
     body: TBody,
-    headers: Headers,
-    properties: Record<string, unknown>,
+    headers: Headers | undefined,
+    properties: Record<string, unknown> | undefined,
     pattern: ExchangePattern,
   ) {
     this.#sequence = ++sequence;
     this.context = context;
     this.#signal = signal;
     this.body = body;
-    this.headers = headers;
-    this.properties = properties;
+    this.#headers = headers;
+    this.#properties = properties;
     this.pattern = pattern;
   }
 }
@@ -124,4 +165,17 @@ export function copyExchange<TBody>(
   copy.routeId = exchange.routeId;
   copy.fromEndpoint = exchange.fromEndpoint;
   return copy;
+}
+
+/**
+ * A part of `origin` (a split part) carrying `body`: its headers and properties are copies of the
+ * origin's made on first use (with `extra` properties added), so a part whose steps never touch
+ * them costs no copy. Only for an origin that waits, unchanged, while its parts run.
+ */
+export function partOf(origin: Exchange, body: unknown, extra: Record<string, unknown> | undefined): Exchange {
+  const part = new RuntimeExchange(origin.context, origin.signal, body, undefined, undefined, origin.pattern);
+  part.inherit(origin, extra);
+  part.routeId = origin.routeId;
+  part.fromEndpoint = origin.fromEndpoint;
+  return part;
 }

@@ -38,3 +38,54 @@ export function replyOf(exchange: Exchange): unknown {
   if (failure === undefined || error instanceof RouteStepError) throw error;
   throw new RouteStepError(failure.routeId, failure.step, error);
 }
+
+/** Sends `exchange`; a thrown send (no consumer, queue full) lands on `exchange.error`. */
+function sendCatching(endpoint: Endpoint, exchange: Exchange): void | Promise<void> {
+  try {
+    return endpoint.send(exchange);
+  } catch (error) {
+    exchange.error = asError(error);
+  }
+}
+
+/**
+ * Sends a new exchange that has no deadline of its own and resolves with its reply body, or
+ * rejects with its error (named by route and step): `context.request` and a producer's `request`.
+ */
+export function requestOn<TReply>(endpoint: Endpoint, exchange: Exchange): Promise<TReply> {
+  const result = sendCatching(endpoint, exchange);
+  if (result !== undefined) {
+    return result.then(
+      () => replyOf(exchange) as TReply,
+      (error: unknown) => {
+        exchange.error = asError(error);
+        return replyOf(exchange) as TReply;
+      },
+    );
+  }
+  try {
+    return Promise.resolve(replyOf(exchange) as TReply);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** As `requestOn`, for InOnly: resolves (with nothing) once the endpoint accepted the exchange. */
+export function sendOn(endpoint: Endpoint, exchange: Exchange): Promise<void> {
+  const result = sendCatching(endpoint, exchange);
+  if (result !== undefined) {
+    return result.then(
+      () => void replyOf(exchange),
+      (error: unknown) => {
+        exchange.error = asError(error);
+        replyOf(exchange);
+      },
+    );
+  }
+  try {
+    replyOf(exchange);
+    return Promise.resolve();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}

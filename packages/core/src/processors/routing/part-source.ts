@@ -6,8 +6,21 @@ export type Pulled =
 const DONE: Pulled = { done: true };
 
 /**
+ * The one item object a synchronous source hands out, refilled on every `next()`: its consumer
+ * reads it before pulling again, so no object is allocated per item.
+ */
+type Slot = { done: false; value: unknown; last: boolean };
+
+function fill(slot: Slot, value: unknown, last: boolean): Slot {
+  slot.value = value;
+  slot.last = last;
+  return slot;
+}
+
+/**
  * Items pulled one at a time, each with a look-ahead of one so a part knows whether it is the
- * last. `next()` returns a promise only for asynchronous sources.
+ * last. `next()` returns a promise only for asynchronous sources. What it returns is valid until
+ * the next call (synchronous sources reuse one object).
  */
 export interface PartSource {
   /** The number of items when known up front (arrays), else undefined. */
@@ -21,6 +34,7 @@ class ArraySource implements PartSource {
   readonly size: number;
   readonly #items: readonly unknown[];
   #index = 0;
+  readonly #slot: Slot = { done: false, value: undefined, last: false };
 
   constructor(items: readonly unknown[]) {
     this.#items = items;
@@ -31,7 +45,7 @@ class ArraySource implements PartSource {
     const index = this.#index;
     if (index >= this.#items.length) return DONE;
     this.#index = index + 1;
-    return { done: false, value: this.#items[index], last: index + 1 === this.#items.length };
+    return fill(this.#slot, this.#items[index], index + 1 === this.#items.length);
   }
 
   close(): void {
@@ -44,6 +58,7 @@ class IteratorSource implements PartSource {
   readonly #iterator: Iterator<unknown>;
   #ahead: IteratorResult<unknown> | undefined;
   #finished = false;
+  readonly #slot: Slot = { done: false, value: undefined, last: false };
 
   constructor(iterator: Iterator<unknown>) {
     this.#iterator = iterator;
@@ -60,7 +75,7 @@ class IteratorSource implements PartSource {
     const ahead = this.#iterator.next();
     if (ahead.done === true) this.#finished = true;
     else this.#ahead = ahead;
-    return { done: false, value: current.value, last: ahead.done === true };
+    return fill(this.#slot, current.value, ahead.done === true);
   }
 
   close(): void {
