@@ -13,6 +13,7 @@ const BENCHES: Record<string, () => Promise<(options: BenchOptions) => Promise<B
   tools: async () => (await import("./tools.js")).runToolsBench,
   amqp: async () => (await import("./amqp.js")).runAmqpBench,
   http: async () => (await import("./http.js")).runHttpBench,
+  stores: async () => (await import("./stores.js")).runStoresBench,
   // Last: Node-RED stays loaded in the process once started.
   peers: async () => (await import("./peers.js")).runPeersBench,
 };
