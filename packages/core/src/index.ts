@@ -183,6 +183,19 @@ export type {
   SplitDefinition,
   StepType,
 } from "./model/step-definition.js";
+// context.describe(): the routes as JSON-serialisable data
+export type {
+  BlockDescription,
+  ContextDescription,
+  EndpointUse,
+  ErrorHandlingDescription,
+  JsonValue,
+  OnExceptionDescription,
+  RouteCounters,
+  RouteDescription,
+  RouteEdge,
+  StepDescription,
+} from "./model/description.js";
 export { DEFAULT_MAX_ITERATIONS, type LoopOptions } from "./processors/routing/loop.js";
 export type { RecipientListOptions, Recipients } from "./processors/routing/recipient-list.js";
 export {

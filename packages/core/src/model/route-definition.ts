@@ -1,3 +1,4 @@
+import { redactUri } from "../support/redact-uri.js";
 import type { StepDefinition } from "./step-definition.js";
 import type { ErrorClass, PredicateInput } from "./step-inputs.js";
 
@@ -60,12 +61,15 @@ export interface ErrorHandlingDefinition {
   errorHandler: ErrorHandlerDefinition | undefined;
 }
 
-/** A short label for a step in error messages: `#3 to(mock:a)`. */
+/**
+ * A short label for a step in error messages: `#3 to(mock:a)`. Option values of URIs that look
+ * like credentials read `[redacted]`.
+ */
 export function describeStep(step: StepDefinition, index: number): string {
   const position = `#${index + 1}`;
   switch (step.type) {
     case "to":
-      return `${position} to(${step.uri})`;
+      return `${position} to(${redactUri(step.uri)})`;
     case "toD":
       return `${position} toD(${typeof step.uri === "string" ? withoutQuery(step.uri) : "fn"}${step.raw ? ", raw" : ""})`;
     case "setHeader":

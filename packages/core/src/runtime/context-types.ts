@@ -9,6 +9,7 @@ import type { RouteDefinition } from "../model/route-definition.js";
 import type { EventBus } from "./events.js";
 import type { Logger } from "./logger.js";
 import type { Producer } from "./producer.js";
+import type { ContextDescription } from "../model/description.js";
 
 /** Lifecycle of a context. */
 export type ContextState = "created" | "starting" | "started" | "stopping" | "stopped";
@@ -137,6 +138,11 @@ export interface RouteContextBase {
   stopRoute(routeId: string, options?: StopOptions): Promise<void>;
   removeRoute(routeId: string): Promise<void>;
   routes(): RouteStatus[];
+  /**
+   * Every route as JSON-serialisable data: steps with their options and nested blocks, endpoints,
+   * aspects (a tool's schemas), live counters, and the edges between routes.
+   */
+  describe(): ContextDescription;
   /** InOut: resolves with the reply body, rejects with the exchange's error. */
   request<TReply = unknown>(uri: string, body?: unknown, headers?: Headers): Promise<TReply>;
   /** InOut: resolves with the whole exchange (failed exchanges too: check `exchange.error`). */

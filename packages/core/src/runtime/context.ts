@@ -40,6 +40,8 @@ import { createProducer, type Producer } from "./producer.js";
 import { createConsoleLogger, type Logger } from "./logger.js";
 import { prepareRoutes } from "./prepare-routes.js";
 import type { RouteRuntime } from "./route-runtime.js";
+import { describeContext } from "./describe-routes.js";
+import type { ContextDescription } from "../model/description.js";
 import { runStopHooks, stopHooksOf, stopRoutes } from "./shutdown.js";
 import { StopClock } from "./stop-clock.js";
 
@@ -483,6 +485,15 @@ class RoutekitContext implements ContextInternalsBase {
       );
     }
     return route;
+  }
+
+  describe(): ContextDescription {
+    return describeContext({
+      name: this.name,
+      state: this.#state,
+      routes: this.#routes.values(),
+      aspectHandler: (name) => this.#aspects.get(name),
+    });
   }
 
   routes(): RouteStatus[] {

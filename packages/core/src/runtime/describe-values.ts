@@ -1,0 +1,78 @@
+import type { JsonValue } from "../model/description.js";
+import { redactUri } from "../support/redact-uri.js";
+
+/** Nesting deeper than this is cut (`"[too deep]"`): a description stays small whatever an option holds. */
+const MAX_DEPTH = 12;
+
+/** Option names whose values are endpoint URIs (their credential options are redacted). */
+const URI_OPTIONS = new Set(["uri", "uris", "deadLetterUri", "from"]);
+
+function isErrorClass(value: Function): boolean {
+  return value === Error || value.prototype instanceof Error;
+}
+
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * Any value as JSON-serialisable data that `JSON.stringify` writes without throwing: functions
+ * by name, error classes by name, other class instances by their class, bigints as text, numbers
+ * JSON cannot write (NaN, Infinity) as text, cycles as `"[circular]"`. `undefined` is left out of
+ * objects and becomes null elsewhere.
+ */
+export function toJsonValue(value: unknown, option = "", seen = new WeakSet<object>(), depth = 0): JsonValue {
+  switch (typeof value) {
+    case "string":
+      return URI_OPTIONS.has(option) ? redactUri(value) : value;
+    case "number":
+      return Number.isFinite(value) ? value : String(value);
+    case "boolean":
+      return value;
+    case "bigint":
+    case "symbol":
+      return String(value);
+    case "undefined":
+      return null;
+    case "function":
+      return { kind: isErrorClass(value) ? "errorClass" : "function", name: value.name || "(anonymous)" };
+  }
+  if (value === null) return null;
+  try {
+    return objectToJson(value as object, option, seen, depth);
+  } catch {
+    // A getter or a proxy that throws: the description says so instead of failing.
+    return "[unreadable]";
+  }
+}
+
+function objectToJson(object: object, option: string, seen: WeakSet<object>, depth: number): JsonValue {
+  if (seen.has(object)) return "[circular]";
+  if (depth >= MAX_DEPTH) return "[too deep]";
+  if (!Array.isArray(object) && !isPlainObject(object)) {
+    return { kind: "object", name: object.constructor?.name || "Object" };
+  }
+  seen.add(object);
+  try {
+    if (Array.isArray(object)) return object.map((item) => toJsonValue(item, option, seen, depth + 1));
+    return toJsonObject(object as Record<string, unknown>, seen, depth + 1);
+  } finally {
+    seen.delete(object);
+  }
+}
+
+/** An object's own fields as JSON values; `undefined` fields and the keys in `skip` are left out. */
+export function toJsonObject(
+  object: Record<string, unknown>,
+  seen = new WeakSet<object>(),
+  depth = 0,
+  skip: ReadonlySet<string> = new Set(),
+): { [name: string]: JsonValue } {
+  const result: { [name: string]: JsonValue } = {};
+  for (const [key, field] of Object.entries(object)) {
+    if (field === undefined || skip.has(key)) continue;
+    result[key] = toJsonValue(field, key, seen, depth);
+  }
+  return result;
+}
