@@ -33,7 +33,7 @@ export {
   type MessageHistoryOption,
   messageHistoryOf,
 } from "./compile/message-history.js";
-export type { StepInfo, StepInterceptor } from "./compile/step-interceptor.js";
+export type { RouteInfo, StepInfo, StepInterceptor } from "./compile/step-interceptor.js";
 export type {
   ContextState,
   ExchangeInit,

@@ -1,6 +1,6 @@
 import { RoutekitError } from "../errors/errors.js";
 import type { Processor } from "../model/exchange.js";
-import type { StepDefinition } from "../model/route-definition.js";
+import type { RouteDefinition, StepDefinition } from "../model/route-definition.js";
 
 /** What an interceptor learns about a step when its route is compiled: plain data. */
 export interface StepInfo {
@@ -19,6 +19,15 @@ export interface StepInfo {
   readonly definition: StepDefinition;
 }
 
+/** What an interceptor learns about a route when it is added: plain data. */
+export interface RouteInfo {
+  readonly routeId: string;
+  /** The URI the route consumes from, as written in `from(...)`. */
+  readonly from: string;
+  /** The route as the builder recorded it. */
+  readonly definition: RouteDefinition;
+}
+
 /**
  * Cross-cutting work around every step of every route (tracing, breakpoints, a debugger, a dev
  * console), registered with `context.addInterceptor`. `wrapStep` is called once per step when a
@@ -31,6 +40,14 @@ export interface StepInterceptor {
   /** Names the interceptor in errors (e.g. when `wrapStep` throws). */
   readonly name: string;
   wrapStep(step: StepInfo, next: Processor): Processor;
+  /**
+   * Optional: wraps a whole route, called once when the route is added. `next` runs the route's
+   * steps and its error handling for one exchange; the returned processor runs in its place each
+   * time an exchange enters the route (what the route's error handling left is on
+   * `exchange.error` when `next` is done), e.g. to make a tracing span current while the route
+   * runs. A route without such interceptors runs its pipeline directly.
+   */
+  wrapRoute?(route: RouteInfo, next: Processor): Processor;
 }
 
 function describe(value: unknown): string {
@@ -58,6 +75,12 @@ export function checkInterceptor(value: unknown): StepInterceptor {
     throw new RoutekitError(
       "PLUGIN_INVALID",
       `addInterceptor(): interceptor '${candidate.name}' needs a function wrapStep(step, next), found ${describe(candidate.wrapStep)}`,
+    );
+  }
+  if (candidate.wrapRoute !== undefined && typeof candidate.wrapRoute !== "function") {
+    throw new RoutekitError(
+      "PLUGIN_INVALID",
+      `addInterceptor(): interceptor '${candidate.name}' has a wrapRoute that is not a function (found ${describe(candidate.wrapRoute)})`,
     );
   }
   return value as StepInterceptor;
@@ -91,6 +114,42 @@ export function interceptStep(
       throw new RoutekitError(
         "ROUTE_INVALID",
         `Route '${step.routeId}' step ${step.path}: interceptor '${interceptor.name}' wrapStep must return a processor (exchange) => void | Promise<void>, found ${describe(result)}`,
+      );
+    }
+    wrapped = result as Processor;
+  }
+  return wrapped;
+}
+
+/**
+ * Wraps a route's pipeline in the interceptors that have `wrapRoute`, the first one outermost;
+ * the pipeline itself when none has. A `wrapRoute` that throws or returns something other than a
+ * function fails the route naming the interceptor and the route.
+ */
+export function interceptRoute(
+  interceptors: readonly StepInterceptor[],
+  definition: RouteDefinition,
+  pipeline: Processor,
+): Processor {
+  let wrapped = pipeline;
+  for (let position = interceptors.length - 1; position >= 0; position--) {
+    const interceptor = interceptors[position]!;
+    if (interceptor.wrapRoute === undefined) continue;
+    let result: unknown;
+    try {
+      result = interceptor.wrapRoute({ routeId: definition.id, from: definition.from, definition }, wrapped);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `Route '${definition.id}': interceptor '${interceptor.name}' failed in wrapRoute: ${message}`,
+        { cause: error },
+      );
+    }
+    if (typeof result !== "function") {
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `Route '${definition.id}': interceptor '${interceptor.name}' wrapRoute must return a processor (exchange) => void | Promise<void>, found ${describe(result)}`,
       );
     }
     wrapped = result as Processor;

@@ -1,4 +1,5 @@
 import { setRejection } from "../compile/route-rejection.js";
+import { interceptRoute } from "../compile/step-interceptor.js";
 import type { Consumer, RouteProcessor } from "../components/component.js";
 import type { Exchange, Processor } from "../model/exchange.js";
 import type { RouteDefinition } from "../model/route-definition.js";
@@ -35,7 +36,9 @@ export class RouteRuntime {
     keepOriginal: boolean,
   ) {
     this.definition = definition;
-    this.process = this.#track(pipeline, context, keepOriginal);
+    // Interceptors with `wrapRoute` (tracing) wrap the whole route; without any, nothing is added.
+    const routed = interceptRoute(context.interceptors, definition, pipeline);
+    this.process = this.#track(routed, context, keepOriginal);
     const rejecting = this.#track(rejection, context, false);
     this.reject = (exchange, reason) => {
       setRejection(exchange, reason);
