@@ -13,6 +13,8 @@ const projects = [
   "packages/llm-tools",
   "packages/amqp",
   "packages/http",
+  "packages/redis",
+  "packages/postgres",
   "examples",
   "bench",
 ];
