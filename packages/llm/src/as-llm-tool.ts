@@ -128,6 +128,16 @@ defineDefaultPlugin({
       removed(context, _route, aspect) {
         context.tools.unregister((aspect as LlmToolAspect).name);
       },
+      // For context.describe(): the tool as a model sees it (a Standard Schema as its JSON Schema).
+      describe(aspect) {
+        const tool = aspect as LlmToolAspect;
+        return {
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+          validate: tool.validate ?? "always",
+        };
+      },
     },
   },
 });
