@@ -43,6 +43,7 @@ const requesting = (uri: string) => async (iterations: number) => {
   for (let index = 0; index < iterations; index++) await context.request(uri, index);
 };
 const endpoint = context.endpoint("direct:one-step");
+const producer = context.producer("direct:one-step");
 
 const cases: ReadonlyArray<readonly [string, (iterations: number) => void | Promise<void>]> = [
   [
@@ -58,6 +59,12 @@ const cases: ReadonlyArray<readonly [string, (iterations: number) => void | Prom
   ["request → route → direct: → route, 1 no-op step", requesting("direct:hop")],
   ["request → 1 route, log:off", requesting("direct:log-off")],
   ["request → 1 route, mock retaining nothing", requesting("direct:mock")],
+  [
+    "producer handle (context.producer), 1 no-op step",
+    async (iterations) => {
+      for (let index = 0; index < iterations; index++) sink += (await producer.request(index)) as number;
+    },
+  ],
   [
     "endpoint resolved once, createExchange + send, await",
     async (iterations) => {

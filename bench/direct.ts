@@ -6,7 +6,8 @@ import type { PlainMessage } from "./plain-message.js";
  * Camel's DirectConcurrentTest shape on one core: request to direct:start → three direct:
  * sub-routes, each with a log step at level off → mock:result retaining nothing. Beside it, what a
  * user would write without routekit: a function chain over a plain message object, once bare
- * (synchronous) and once with one await per message, as a caller of an async API would.
+ * (synchronous) and once with one await per message, as a caller of an async API would. A third
+ * row sends through a producer handle (`context.producer`), resolved once.
  */
 export async function runDirectBench(options: BenchOptions): Promise<BenchRow[]> {
   const context = createContext();
@@ -40,17 +41,26 @@ export async function runDirectBench(options: BenchOptions): Promise<BenchRow[]>
   const routed = async (iterations: number) => {
     for (let index = 0; index < iterations; index++) await context.request("direct:start", index);
   };
+  const startProducer = context.producer("direct:start");
+  const produced = async (iterations: number) => {
+    for (let index = 0; index < iterations; index++) await startProducer.request(index);
+  };
   const iterations = options.quick ? 20_000 : 200_000;
   // More messages per run for the cheaper sides, so every timed run lasts about as long.
-  const [routedStats, bareStats, awaitedStats] = await compareAll(
-    [routed, bareChain, bareChainAwaited],
-    [iterations, iterations * 8, iterations * 3],
+  const [routedStats, bareStats, awaitedStats, producedStats] = await compareAll(
+    [routed, bareChain, bareChainAwaited, produced],
+    [iterations, iterations * 8, iterations * 3, iterations],
     options.quick ? 4 : 15,
   );
   await context.stop();
   if (received === 0 || lastMessage === undefined || replies === 0)
     throw new Error("the hand-written chain never ran");
-  if (routedStats === undefined || bareStats === undefined || awaitedStats === undefined)
+  if (
+    routedStats === undefined ||
+    bareStats === undefined ||
+    awaitedStats === undefined ||
+    producedStats === undefined
+  )
     throw new Error("missing stats");
   const benchmark = "direct (Camel DirectConcurrentTest shape)";
   return [
@@ -77,6 +87,19 @@ export async function runDirectBench(options: BenchOptions): Promise<BenchRow[]>
         subjectStats: routedStats,
         baselineStats: bareStats,
         target: "context (the floor: no await, no framework)",
+      },
+      () => true,
+    ),
+    rowOf(
+      {
+        benchmark,
+        subject: "routekit await producer.request",
+        baseline: "bare chain + await",
+        baselineDescription:
+          "three plain functions called on a fresh { body, headers } object, the reply awaited once per message",
+        subjectStats: producedStats,
+        baselineStats: awaitedStats,
+        target: "context: the same route through a handle resolved once (context.producer)",
       },
       () => true,
     ),

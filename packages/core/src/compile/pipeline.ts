@@ -112,12 +112,15 @@ export function createPipeline(
     });
   };
   // `attempt` counts the redeliveries of the step at `start` (the only one a redelivery re-enters).
+  // The step events flag is read once per run of the block (and again after each asynchronous
+  // step): a listener that subscribes sees the steps that start after that.
   const runFrom = (target: RuntimeExchange, start: number, attempt: number): void | Promise<void> => {
+    const observing = events.observingSteps;
     for (let index = start; index < count; index++) {
       if (target.stopped || target.haltedIn !== undefined) return;
       let result: void | Promise<void>;
       try {
-        result = events.observingSteps ? observed(target, index) : processors[index]!(target);
+        result = observing ? observed(target, index) : processors[index]!(target);
       } catch (error) {
         return fail(target, error, index, index === start ? attempt : 0);
       }

@@ -85,10 +85,28 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
     this.#properties = properties;
   }
 
-  /** Makes this exchange a part of `origin`: headers and properties copied from it on first use. */
-  inherit(origin: Exchange, extra: Record<string, unknown> | undefined): void {
-    this.#origin = origin;
-    this.#extra = extra;
+  /**
+   * A part of `origin` carrying `body` (see `partOf`): it shares the origin's signal (not the
+   * ownership of its deadline) and copies its headers and properties on first use.
+   */
+  static partOf(
+    origin: RuntimeExchange,
+    body: unknown,
+    extra: Record<string, unknown> | undefined,
+  ): RuntimeExchange {
+    const part = new RuntimeExchange(
+      origin.context,
+      origin.#signal,
+      body,
+      undefined,
+      undefined,
+      origin.pattern,
+    );
+    part.#origin = origin;
+    part.#extra = extra;
+    part.routeId = origin.routeId;
+    part.fromEndpoint = origin.fromEndpoint;
+    return part;
   }
 
   get signal(): AbortSignal {
@@ -172,10 +190,10 @@ export function copyExchange<TBody>(
  * origin's made on first use (with `extra` properties added), so a part whose steps never touch
  * them costs no copy. Only for an origin that waits, unchanged, while its parts run.
  */
-export function partOf(origin: Exchange, body: unknown, extra: Record<string, unknown> | undefined): Exchange {
-  const part = new RuntimeExchange(origin.context, origin.signal, body, undefined, undefined, origin.pattern);
-  part.inherit(origin, extra);
-  part.routeId = origin.routeId;
-  part.fromEndpoint = origin.fromEndpoint;
-  return part;
+export function partOf(
+  origin: Exchange,
+  body: unknown,
+  extra: Record<string, unknown> | undefined,
+): Exchange {
+  return RuntimeExchange.partOf(origin as RuntimeExchange, body, extra);
 }

@@ -1,7 +1,7 @@
-import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
 import { RoutekitError } from "../../errors/errors.js";
-import type { Exchange } from "../../model/exchange.js";
 import { describeValue } from "../../expressions/expression-errors.js";
+import type { Exchange } from "../../model/exchange.js";
+import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
 import type { AggregationStrategy } from "./aggregation-strategies.js";
 import type { PartSource, Pulled } from "./part-source.js";
 
@@ -61,17 +61,20 @@ export class FanOutRun {
   #started = 0;
   #aggregated: Exchange | undefined = undefined;
   #failure: { error: Error; part: StartedPart | undefined } | undefined = undefined;
+  /** The original's signal, read once: parts share it. */
+  readonly #signal: AbortSignal;
 
   constructor(plan: FanOutPlan, original: Exchange, source: PartSource) {
     this.plan = plan;
     this.original = runtime(original);
     this.source = source;
+    this.#signal = original.signal;
   }
 
   /** False once the run stops (a failure with stopOnError, an aggregation error, an abort). */
   canStart(): boolean {
     if (this.stopping) return false;
-    const signal = this.original.signal;
+    const signal = this.#signal;
     if (signal.aborted) this.fail(signal.reason);
     return !this.stopping;
   }
