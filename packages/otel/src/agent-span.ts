@@ -1,0 +1,125 @@
+import { context as contextApi, SpanKind, TraceFlags, trace } from "@opentelemetry/api";
+import { type Exchange, type Processor, parseUri, type StepInfo } from "@routekit/core";
+import { AGENT_RUN_KEY, type AgentRun, type AgentRuns } from "./agent-run.js";
+import { GEN_AI, GEN_AI_OPERATION, ROUTEKIT } from "./attribute-names.js";
+import { enterSlot, slotOf } from "./exchange-slot.js";
+import { inputMessages, outputMessages, systemInstructions } from "./genai-content.js";
+import { recordError } from "./record-error.js";
+import { runInContext } from "./run-in-context.js";
+import type { Telemetry } from "./telemetry.js";
+
+/** Headers and the property the llm step sets (see `@routekit/llm`'s `LLM_HEADERS`). */
+const LLM = {
+  provider: "llm.provider",
+  model: "llm.model",
+  tokensIn: "llm.tokens.in",
+  tokensOut: "llm.tokens.out",
+  stopReason: "llm.stopReason",
+  stream: "llm.stream",
+} as const;
+
+function numberOption(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+function streamResult(value: unknown): Promise<unknown> | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const result = (value as { result?: unknown }).result;
+  return result instanceof Promise ? result : undefined;
+}
+
+/** What the step left in its result headers: usage, provider, model and why the loop stopped. */
+function setResultAttributes(run: AgentRun, exchange: Exchange, recordContent: boolean): void {
+  const { span } = run;
+  const headers = exchange.headers;
+  const provider = headers[LLM.provider];
+  if (typeof provider === "string") span.setAttribute(GEN_AI.providerName, provider);
+  const model = headers[LLM.model];
+  if (typeof model === "string") span.setAttribute(GEN_AI.requestModel, model);
+  const tokensIn = headers[LLM.tokensIn];
+  if (typeof tokensIn === "number") span.setAttribute(GEN_AI.usageInputTokens, tokensIn);
+  const tokensOut = headers[LLM.tokensOut];
+  if (typeof tokensOut === "number") span.setAttribute(GEN_AI.usageOutputTokens, tokensOut);
+  const stopReason = headers[LLM.stopReason];
+  const finish = typeof stopReason === "string" ? stopReason : undefined;
+  if (finish !== undefined) span.setAttribute(GEN_AI.responseFinishReasons, [finish]);
+  if (recordContent) span.setAttribute(GEN_AI.outputMessages, outputMessages(exchange.body, finish));
+}
+
+/**
+ * The `invoke_agent {route id}` span around an llm step's tool loop (INTERNAL: the agent runs in
+ * this process), current while the loop runs, so its chat and tool spans, the tool routes and
+ * any instrumented HTTP client call nest under it. A streaming step's span ends with its stream.
+ */
+export function wrapAgentInSpan(
+  telemetry: Telemetry,
+  runs: AgentRuns,
+  step: StepInfo,
+  uri: string,
+  next: Processor,
+): Processor {
+  const { query } = parseUri(uri);
+  const temperature = numberOption(query.get("temperature"));
+  const maxTokens = numberOption(query.get("maxTokens"));
+  const systemPrompt = query.get("systemPrompt");
+  const streaming = query.get("stream") === "true";
+  const name = `${GEN_AI_OPERATION.invokeAgent} ${step.routeId}`;
+  const baseAttributes: Record<string, string | number> = {
+    [GEN_AI.operationName]: GEN_AI_OPERATION.invokeAgent,
+    [GEN_AI.agentName]: step.routeId,
+    [ROUTEKIT.routeId]: step.routeId,
+    [ROUTEKIT.stepPath]: step.path,
+  };
+  if (temperature !== undefined) baseAttributes[GEN_AI.requestTemperature] = temperature;
+  if (maxTokens !== undefined) baseAttributes[GEN_AI.requestMaxTokens] = maxTokens;
+
+  return (exchange) => {
+    if (!telemetry.tracing) return next(exchange);
+    const slot = slotOf(exchange);
+    if (slot !== undefined && !slot.sampled) return next(exchange);
+    const parent = slot?.context ?? contextApi.active();
+    const attributes = { ...baseAttributes };
+    if (telemetry.recordContent) {
+      attributes[GEN_AI.inputMessages] = inputMessages(exchange.body);
+      if (systemPrompt !== undefined)
+        attributes[GEN_AI.systemInstructions] = systemInstructions(systemPrompt);
+    }
+    const span = telemetry.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent);
+    const spanContext = trace.setSpan(parent, span);
+    const run: AgentRun = {
+      span,
+      context: spanContext,
+      routeId: step.routeId,
+      temperature,
+      maxTokens,
+      chat: undefined,
+      tools: new Map(),
+      open: new Set(),
+    };
+    const active = spanContext.setValue(AGENT_RUN_KEY, run);
+    const sampled = (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;
+    if (sampled) runs.set(exchange.id, run);
+    const leave = enterSlot(exchange, { context: active, sampled, steps: slot?.steps ?? false });
+    const streamBefore = exchange.properties[LLM.stream];
+    const finish = (error: unknown): void => {
+      if (runs.get(exchange.id) === run) runs.delete(exchange.id);
+      for (const open of run.open) open.end();
+      run.open.clear();
+      run.tools.clear();
+      if (error !== undefined) recordError(span, error);
+      else setResultAttributes(run, exchange, telemetry.recordContent);
+      span.end();
+    };
+    return runInContext(active, next, exchange, (thrown) => {
+      leave();
+      const error = exchange.error ?? thrown;
+      const stream = exchange.properties[LLM.stream];
+      const result =
+        streaming && error === undefined && stream !== streamBefore ? streamResult(stream) : undefined;
+      if (result === undefined) finish(error);
+      else result.then(() => finish(undefined), finish);
+    });
+  };
+}

@@ -1,0 +1,76 @@
+import { type Context, ROOT_CONTEXT, type TextMapGetter, type TextMapSetter } from "@opentelemetry/api";
+import type { Headers } from "@routekit/core";
+import type { Telemetry } from "./telemetry.js";
+
+/**
+ * Where trace context travels in an exchange's headers. Headers cross `seda:` hand-offs and
+ * RabbitMQ messages under their own names (`traceparent`, `tracestate`); the http: client sends
+ * `http.request.header.*` headers, and the http: server files request headers under
+ * `http.header.*`.
+ */
+export type HeaderPrefix = "" | "http.request.header." | "http.header.";
+
+/** Longest header value read as trace context; longer ones are ignored (a W3C one is far shorter). */
+const MAX_VALUE_LENGTH = 8192;
+
+function readValue(value: unknown): string | undefined {
+  // A value arriving from a broker or a client is untrusted: only a single, bounded string counts.
+  // A repeated HTTP header (an array) is ambiguous and ignored, as W3C Trace Context says.
+  if (typeof value === "string") return value.length <= MAX_VALUE_LENGTH ? value : undefined;
+  if (Buffer.isBuffer(value) && value.length <= MAX_VALUE_LENGTH) return value.toString("latin1");
+  return undefined;
+}
+
+const getters = new Map<HeaderPrefix, TextMapGetter<Headers>>();
+
+function getterFor(prefix: HeaderPrefix): TextMapGetter<Headers> {
+  let getter = getters.get(prefix);
+  if (getter === undefined) {
+    getter = {
+      keys: (carrier) =>
+        Object.keys(carrier)
+          .filter((name) => name.startsWith(prefix))
+          .map((name) => name.slice(prefix.length)),
+      get: (carrier, key) => readValue(carrier[prefix + key]),
+    };
+    getters.set(prefix, getter);
+  }
+  return getter;
+}
+
+/**
+ * The trace context carried by `headers`, or undefined when they carry none (or only malformed
+ * values, which the propagator ignores).
+ */
+export function extractContext(telemetry: Telemetry, headers: Headers, prefix: HeaderPrefix): Context {
+  return telemetry.propagator.extract(ROOT_CONTEXT, headers, getterFor(prefix));
+}
+
+/**
+ * Writes `context` into `headers` for the next hop and returns what puts the trace headers back
+ * as they were — on the headers the exchange has then, which a reply may have replaced — so the
+ * trace context of one send never lingers on the exchange.
+ */
+export function injectContext(
+  telemetry: Telemetry,
+  context: Context,
+  headers: Headers,
+  prefix: HeaderPrefix,
+): (current: Headers) => void {
+  const saved: Array<{ name: string; had: boolean; value: unknown }> = [];
+  const setter: TextMapSetter<Headers> = {
+    set(carrier, key, value) {
+      const name = prefix + key;
+      saved.push({ name, had: Object.hasOwn(carrier, name), value: carrier[name] });
+      carrier[name] = value;
+    },
+  };
+  telemetry.propagator.inject(context, headers, setter);
+  return (current) => {
+    for (let index = saved.length - 1; index >= 0; index--) {
+      const { name, had, value } = saved[index]!;
+      if (had) current[name] = value;
+      else delete current[name];
+    }
+  };
+}

@@ -1,0 +1,31 @@
+import type { StepInterceptor } from "@routekit/core";
+import type { AgentRuns } from "./agent-run.js";
+import { wrapAgentInSpan } from "./agent-span.js";
+import { wrapRouteInSpan } from "./route-span.js";
+import { wrapSendInSpan } from "./send-span.js";
+import { wrapStepInSpan } from "./step-span.js";
+import type { Telemetry } from "./telemetry.js";
+
+/** Step types that send the exchange (or a copy) to one endpoint named when the route is built. */
+const SENDS = new Set(["to", "wireTap", "enrich"]);
+
+/**
+ * The plugin's interceptor: a span around every route run, a span per send, the `invoke_agent`
+ * span around llm steps, and step spans when asked for. Steps it has nothing to do with are left
+ * as they are (their `next` is returned), so they cost nothing more.
+ */
+export function createOtelInterceptor(telemetry: Telemetry, runs: AgentRuns): StepInterceptor {
+  return {
+    name: "otel",
+    wrapRoute: (route, next) => wrapRouteInSpan(telemetry, route, next),
+    wrapStep(step, next) {
+      const definition = step.definition as { readonly type: string; readonly uri?: unknown };
+      if (SENDS.has(definition.type) && typeof definition.uri === "string") {
+        if (definition.type === "to" && definition.uri.startsWith("llm:"))
+          return wrapAgentInSpan(telemetry, runs, step, definition.uri, next);
+        return wrapSendInSpan(telemetry, step, definition.uri, next);
+      }
+      return telemetry.stepSample > 0 ? wrapStepInSpan(telemetry, step, next) : next;
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import {
+  type Context,
+  context as contextApi,
+  type Span,
+  SpanKind,
+  TraceFlags,
+  trace,
+} from "@opentelemetry/api";
+import type { Exchange, Processor, RouteInfo } from "@routekit/core";
+import { AGENT_RUN_KEY, type AgentRun } from "./agent-run.js";
+import { GEN_AI, ROUTEKIT, SEMCONV } from "./attribute-names.js";
+import { endpointNames } from "./endpoint-names.js";
+import { enterSlot, slotOf } from "./exchange-slot.js";
+import { safeJson } from "./genai-content.js";
+import { extractContext } from "./header-carrier.js";
+import { errorTypeOf, recordError } from "./record-error.js";
+import { runInContext, runThen } from "./run-in-context.js";
+import type { Telemetry } from "./telemetry.js";
+
+/** The header the llm step puts on a tool call's exchange (see `@routekit/llm`). */
+const TOOL_CALL_ID_HEADER = "llm.tool.call_id";
+const HTTP_METHOD = /^[A-Z]{1,16}$/;
+
+/** The execute_tool span a tool route's exchange answers, when it is one. */
+function toolRunOf(parent: Context, exchange: Exchange) {
+  const agent = parent.getValue(AGENT_RUN_KEY) as AgentRun | undefined;
+  if (agent === undefined) return undefined;
+  const callId = exchange.headers[TOOL_CALL_ID_HEADER];
+  return typeof callId === "string" ? agent.tools.get(callId) : undefined;
+}
+
+/**
+ * The span of one exchange in one route, current while the route runs: CONSUMER for a route's
+ * `from`, SERVER for an http: route. A `direct:` route nests under its caller (the same
+ * exchange, or whatever span is current); any other route continues the trace its message
+ * carries in its headers, or starts one.
+ */
+export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Processor): Processor {
+  const endpoint = endpointNames(route.from);
+  const server = endpoint.scheme === "http" || endpoint.scheme === "https";
+  const inProcess = endpoint.scheme === "direct";
+  const kind = server ? SpanKind.SERVER : SpanKind.CONSUMER;
+  const extractPrefix = server ? "http.header." : "";
+  const routeAttributes = { [ROUTEKIT.routeId]: route.routeId };
+
+  const measured = (exchange: Exchange): void | Promise<void> => {
+    const started = performance.now();
+    return runThen(next, exchange, (thrown) => count(exchange, thrown, started));
+  };
+  const count = (exchange: Exchange, thrown: unknown, started: number): void => {
+    const instruments = telemetry.instruments;
+    if (instruments === undefined) return;
+    const error = exchange.error ?? thrown;
+    instruments.exchanges.add(1, routeAttributes);
+    const attributes =
+      error === undefined ? routeAttributes : { ...routeAttributes, [SEMCONV.errorType]: errorTypeOf(error) };
+    if (error !== undefined) instruments.failures.add(1, attributes);
+    instruments.routeDuration.record((performance.now() - started) / 1000, attributes);
+  };
+
+  const startSpan = (exchange: Exchange, parent: Context): Span => {
+    const attributes: Record<string, string> = {
+      [ROUTEKIT.routeId]: route.routeId,
+      [ROUTEKIT.exchangeId]: exchange.id,
+      [ROUTEKIT.endpointUri]: endpoint.address,
+    };
+    let name = `process ${endpoint.address}`;
+    if (server) {
+      const method = exchange.headers["http.method"];
+      const verb = typeof method === "string" && HTTP_METHOD.test(method) ? method : "HTTP";
+      name = `${verb} ${endpoint.path}`;
+      attributes[SEMCONV.httpRequestMethod] = verb === "HTTP" ? "_OTHER" : verb;
+      attributes[SEMCONV.httpRoute] = endpoint.path;
+      const path = exchange.headers["http.path"];
+      if (typeof path === "string") attributes[SEMCONV.urlPath] = path.slice(0, 2048);
+    } else {
+      if (endpoint.system !== undefined) attributes[SEMCONV.messagingSystem] = endpoint.system;
+      attributes[SEMCONV.messagingDestinationName] = endpoint.path;
+      attributes[SEMCONV.messagingOperationType] = "process";
+    }
+    return telemetry.tracer.startSpan(name, { kind, attributes }, parent);
+  };
+
+  return (exchange) => {
+    if (!telemetry.tracing) return telemetry.instruments === undefined ? next(exchange) : measured(exchange);
+    const outer = slotOf(exchange);
+    // The caller's trace, for a direct: route; the message's own, for any other.
+    let parent: Context;
+    if (inProcess) {
+      if (outer !== undefined && !outer.sampled)
+        return telemetry.instruments === undefined ? next(exchange) : measured(exchange);
+      parent = outer?.context ?? contextApi.active();
+    } else {
+      // Never the current context: a consumer's async context may belong to whoever woke it.
+      parent = extractContext(telemetry, exchange.headers, extractPrefix);
+    }
+    const tool = toolRunOf(inProcess ? parent : contextApi.active(), exchange);
+    if (tool !== undefined) {
+      parent = tool.context;
+      if (telemetry.recordContent) tool.span.setAttribute(GEN_AI.toolCallArguments, safeJson(exchange.body));
+    }
+    const span = startSpan(exchange, parent);
+    const active = trace.setSpan(parent, span);
+    const sampled = (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;
+    const steps = sampled && telemetry.stepSample > 0 && Math.random() < telemetry.stepSample;
+    const leave = enterSlot(exchange, { context: active, sampled, steps });
+    const started = telemetry.instruments === undefined ? 0 : performance.now();
+    return runInContext(active, next, exchange, (thrown) => {
+      leave();
+      const error = exchange.error ?? thrown;
+      if (server) {
+        const status = exchange.headers["http.status"];
+        if (typeof status === "number") span.setAttribute(SEMCONV.httpResponseStatusCode, status);
+      }
+      if (error !== undefined) recordError(span, error);
+      else if (tool !== undefined && telemetry.recordContent)
+        tool.span.setAttribute(GEN_AI.toolCallResult, safeJson(exchange.body));
+      span.end();
+      if (started !== 0) count(exchange, thrown, started);
+    });
+  };
+}

@@ -1,0 +1,113 @@
+import {
+  type Counter,
+  createNoopMeter,
+  type Histogram,
+  type Meter,
+  metrics,
+  ProxyTracerProvider,
+  propagation,
+  type TextMapPropagator,
+  type Tracer,
+  type TracerProvider,
+  trace,
+} from "@opentelemetry/api";
+import { DURATION_BUCKETS, GEN_AI_METRIC, ROUTEKIT, TOKEN_BUCKETS } from "./attribute-names.js";
+import type { ResolvedOtelOptions } from "./otel-options.js";
+
+/** The instrumentation scope of every span and metric. */
+export const SCOPE_NAME = "@routekit/otel";
+export const SCOPE_VERSION = "0.1.0";
+
+// The API's no-op provider: what a proxy delegates to while no SDK is registered.
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+const NOOP_METER = createNoopMeter().constructor;
+
+/** The instruments, created when the context starts with a real meter. */
+export interface Instruments {
+  readonly exchanges: Counter;
+  readonly failures: Counter;
+  readonly routeDuration: Histogram;
+  readonly tokenUsage: Histogram;
+  readonly operationDuration: Histogram;
+}
+
+function createInstruments(meter: Meter): Instruments {
+  return {
+    exchanges: meter.createCounter(ROUTEKIT.exchangesMetric, {
+      description: "Exchanges that entered a route",
+      unit: "{exchange}",
+    }),
+    failures: meter.createCounter(ROUTEKIT.failuresMetric, {
+      description: "Exchanges that left a route with an error",
+      unit: "{exchange}",
+    }),
+    routeDuration: meter.createHistogram(ROUTEKIT.durationMetric, {
+      description: "Time an exchange spent in a route",
+      unit: "s",
+    }),
+    tokenUsage: meter.createHistogram(GEN_AI_METRIC.tokenUsage, {
+      description: "Number of input and output tokens used",
+      unit: "{token}",
+      advice: { explicitBucketBoundaries: TOKEN_BUCKETS },
+    }),
+    operationDuration: meter.createHistogram(GEN_AI_METRIC.operationDuration, {
+      description: "GenAI operation duration",
+      unit: "s",
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+    }),
+  };
+}
+
+const ALWAYS = () => true;
+const NEVER = () => false;
+
+/**
+ * What every span and metric of one plugin goes through: the tracer, the propagator, the
+ * instruments, and two cheap checks that keep the direct path untouched while no SDK is
+ * registered (`tracing`, `instruments`).
+ */
+export class Telemetry {
+  readonly recordContent: boolean;
+  readonly stepSample: number;
+  readonly #options: ResolvedOtelOptions;
+  tracer: Tracer;
+  #tracing: () => boolean = NEVER;
+  /** Set when the context starts and a real meter is registered; undefined until then. */
+  instruments: Instruments | undefined = undefined;
+
+  constructor(options: ResolvedOtelOptions) {
+    this.#options = options;
+    this.recordContent = options.recordContent;
+    this.stepSample = options.stepSample;
+    this.tracer = this.#resolveTracer();
+  }
+
+  /** True when spans go somewhere: a provider was given, or an SDK is registered globally. */
+  get tracing(): boolean {
+    return this.#tracing();
+  }
+
+  /** The propagator: the one given, else the global one (`propagation`). */
+  get propagator(): Pick<TextMapPropagator, "inject" | "extract" | "fields"> {
+    return this.#options.propagator ?? propagation;
+  }
+
+  /** Reads the global providers again (they may have been registered since the plugin was made). */
+  refresh(): void {
+    this.tracer = this.#resolveTracer();
+    const meter = (this.#options.meterProvider ?? metrics.getMeterProvider()).getMeter(
+      SCOPE_NAME,
+      SCOPE_VERSION,
+    );
+    this.instruments = meter instanceof NOOP_METER ? undefined : createInstruments(meter);
+  }
+
+  #resolveTracer(): Tracer {
+    const provider: TracerProvider = this.#options.tracerProvider ?? trace.getTracerProvider();
+    if (this.#options.tracerProvider !== undefined) this.#tracing = ALWAYS;
+    else if (provider instanceof ProxyTracerProvider)
+      this.#tracing = () => provider.getDelegate() !== NOOP_TRACER_PROVIDER;
+    else this.#tracing = provider === NOOP_TRACER_PROVIDER ? NEVER : ALWAYS;
+    return provider.getTracer(SCOPE_NAME, SCOPE_VERSION);
+  }
+}
