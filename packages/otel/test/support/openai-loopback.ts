@@ -1,0 +1,80 @@
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One scripted model turn: tool calls, or a final text. */
+export type ScriptedTurn =
+  | { toolCalls: Array<{ id: string; name: string; arguments: string }> }
+  | { text: string }
+  | { status: number; error: string };
+
+/** An OpenAI-compatible Chat Completions server on 127.0.0.1 answering turns in order. */
+export interface OpenAiLoopback {
+  /** `http://127.0.0.1:<port>/v1`, the base URL to give `openAiChat`. */
+  readonly baseURL: string;
+  readonly requests: Array<{ headers: IncomingHttpHeaders; body: Record<string, unknown> }>;
+  close(): Promise<void>;
+}
+
+let completions = 0;
+
+function completion(turn: Exclude<ScriptedTurn, { status: number }>) {
+  completions += 1;
+  const calling = "toolCalls" in turn;
+  const message = calling
+    ? {
+        role: "assistant",
+        content: null,
+        refusal: null,
+        tool_calls: turn.toolCalls.map((call) => ({
+          id: call.id,
+          type: "function",
+          function: { name: call.name, arguments: call.arguments },
+        })),
+      }
+    : { role: "assistant", content: turn.text, refusal: null };
+  const usage = calling
+    ? { prompt_tokens: 40, completion_tokens: 12 }
+    : { prompt_tokens: 70, completion_tokens: 9 };
+  return {
+    id: `chatcmpl-otel${completions}`,
+    object: "chat.completion",
+    created: 1_760_000_000,
+    model: "gpt-4o-mini-2024-07-18",
+    choices: [{ index: 0, message, logprobs: null, finish_reason: calling ? "tool_calls" : "stop" }],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+    system_fingerprint: "fp_otel",
+  };
+}
+
+export async function startOpenAiLoopback(turns: ScriptedTurn[]): Promise<OpenAiLoopback> {
+  const requests: OpenAiLoopback["requests"] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const index = requests.push({
+        headers: request.headers,
+        body: JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown>,
+      });
+      const turn = turns[index - 1] ?? { status: 500, error: `no scripted turn ${index}` };
+      if ("status" in turn) {
+        response.writeHead(turn.status, { "content-type": "application/json" });
+        response.end(JSON.stringify({ error: { message: turn.error, type: "invalid_request_error" } }));
+        return;
+      }
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify(completion(turn)));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
