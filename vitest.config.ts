@@ -32,6 +32,7 @@ export default defineConfig({
       project("redis", "packages/redis"),
       project("postgres", "packages/postgres"),
       project("otel", "packages/otel"),
+      project("console", "packages/console"),
       project("examples", "examples"),
     ],
   },

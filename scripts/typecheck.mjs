@@ -15,6 +15,8 @@ const projects = [
   "packages/http",
   "packages/redis",
   "packages/postgres",
+  "packages/console",
+  "packages/console/web",
   "examples",
   "bench",
 ];

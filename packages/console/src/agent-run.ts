@@ -1,0 +1,78 @@
+/** One model turn or one tool call of an agent run. */
+export interface AgentCall {
+  readonly kind: "model" | "tool";
+  /** The model call (1-based) this belongs to. */
+  readonly iteration: number;
+  /** The model (`provider/model`) or the tool's name. */
+  readonly name: string;
+  /** The tool call's id, as the model wrote it. */
+  readonly callId: string | undefined;
+  /** Milliseconds from the run's start. */
+  readonly startMs: number;
+  durationMs: number | undefined;
+  status: "running" | "completed" | "failed";
+  inputTokens: number | undefined;
+  outputTokens: number | undefined;
+  stopReason: string | undefined;
+  /** The tool's arguments as the model wrote them (only when the llm step has `includeContent`). */
+  readonly arguments: string | undefined;
+  /** What the model read back from the tool (only with `includeContent`). */
+  output: string | undefined;
+  error: string | undefined;
+}
+
+/** One run of an llm step: the model's turns and the tool calls between them. */
+export interface AgentRun {
+  readonly id: string;
+  readonly exchangeId: string;
+  readonly routeId: string | undefined;
+  /** The llm step, as step events name it. */
+  readonly stepPath: string | undefined;
+  readonly startedAt: number;
+  readonly startTime: number;
+  durationMs: number | undefined;
+  status: "running" | "completed" | "failed";
+  error: string | undefined;
+  model: string | undefined;
+  inputTokens: number;
+  outputTokens: number;
+  toolCalls: number;
+  readonly calls: AgentCall[];
+  /** Calls made after the run's list was full (counted, not kept). */
+  droppedCalls: number;
+}
+
+export interface AgentRunSummary {
+  readonly id: string;
+  readonly exchangeId: string;
+  readonly routeId: string | undefined;
+  readonly startedAt: number;
+  readonly durationMs: number | undefined;
+  readonly status: AgentRun["status"];
+  readonly model: string | undefined;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly toolCalls: number;
+  readonly modelCalls: number;
+}
+
+export function summariseRun(run: AgentRun): AgentRunSummary {
+  return {
+    id: run.id,
+    exchangeId: run.exchangeId,
+    routeId: run.routeId,
+    startedAt: run.startedAt,
+    durationMs: run.durationMs,
+    status: run.status,
+    model: run.model,
+    inputTokens: run.inputTokens,
+    outputTokens: run.outputTokens,
+    toolCalls: run.toolCalls,
+    modelCalls: run.calls.filter((call) => call.kind === "model").length,
+  };
+}
+
+export function runJson(run: AgentRun): Omit<AgentRun, "startTime"> {
+  const { startTime: _startTime, ...rest } = run;
+  return rest;
+}

@@ -1,0 +1,224 @@
+import type { EventBus, Exchange, Processor } from "@routekit/core";
+import type { AgentCall, AgentRun } from "./agent-run.js";
+import type { ResolvedConsoleOptions } from "./console-options.js";
+import { RingBuffer } from "./ring-buffer.js";
+import type { StepStats } from "./step-stats.js";
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** What the llm step's events carry that the console reads (declared by @routekit/llm). */
+interface LlmEvent {
+  readonly exchangeId: string;
+  readonly routeId: string | undefined;
+  readonly iteration: number;
+  readonly provider?: string;
+  readonly model?: string;
+  readonly durationMs?: number;
+  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
+  readonly stopReason?: string;
+  readonly error?: Error;
+  readonly toolName?: string;
+  readonly callId?: string;
+  readonly arguments?: string;
+  readonly output?: string;
+  readonly isError?: boolean;
+}
+
+type LlmEventType =
+  | "model-call-started"
+  | "model-call-completed"
+  | "model-call-failed"
+  | "tool-call-started"
+  | "tool-call-completed";
+
+const LLM_EVENTS: readonly LlmEventType[] = [
+  "model-call-started",
+  "model-call-completed",
+  "model-call-failed",
+  "tool-call-started",
+  "tool-call-completed",
+];
+
+/** Has a `result` promise: the streaming llm step's body (`llm(...).stream()`). */
+function streamResult(body: unknown): PromiseLike<unknown> | undefined {
+  if (typeof body !== "object" || body === null || !("result" in body)) return undefined;
+  const result = (body as { result: unknown }).result;
+  return typeof result === "object" && result !== null && "then" in result
+    ? (result as PromiseLike<unknown>)
+    : undefined;
+}
+
+/**
+ * Agent runs from the llm step's events: each run of an llm step becomes a list of model turns
+ * and tool calls. The console listens to those events only while an llm step runs, so routes
+ * without one never pay for an event listener.
+ */
+export class AgentRuns {
+  readonly runs: RingBuffer<AgentRun>;
+  readonly #byId = new Map<string, AgentRun>();
+  /** Runs in progress, by exchange id. */
+  readonly #open = new Map<string, AgentRun>();
+  readonly #events: EventBus;
+  readonly #options: ResolvedConsoleOptions;
+  readonly #changed: () => void;
+  #unsubscribe: Array<() => void> = [];
+  #sequence = 0;
+
+  constructor(events: EventBus, options: ResolvedConsoleOptions, changed: () => void) {
+    this.#events = events;
+    this.#options = options;
+    this.#changed = changed;
+    this.runs = new RingBuffer(options.agentRuns);
+  }
+
+  get(id: string): AgentRun | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** Wraps an llm step: a run opens before it and closes when it (or its stream) ends. */
+  around(stats: StepStats, next: Processor): Processor {
+    return (exchange: Exchange) => {
+      const run = this.#begin(exchange, stats);
+      let result: void | Promise<void>;
+      try {
+        result = next(exchange);
+      } catch (error) {
+        this.#end(run, error);
+        throw error;
+      }
+      const settle = (): void => {
+        const pending = exchange.error === undefined ? streamResult(exchange.body) : undefined;
+        if (pending === undefined) this.#end(run, exchange.error);
+        else
+          pending.then(
+            () => this.#end(run, undefined),
+            (error: unknown) => this.#end(run, error),
+          );
+      };
+      if (result === undefined) {
+        settle();
+        return;
+      }
+      return result.then(settle, (error: unknown) => {
+        this.#end(run, error);
+        throw error;
+      });
+    };
+  }
+
+  /** Stops listening (when the context stops); runs still open are closed as they are. */
+  stop(): void {
+    for (const run of this.#open.values()) this.#end(run, new Error("the context stopped"));
+    this.#listen(false);
+  }
+
+  #begin(exchange: Exchange, stats: StepStats): AgentRun {
+    const run: AgentRun = {
+      id: `run-${++this.#sequence}`,
+      exchangeId: exchange.id,
+      routeId: stats.routeId,
+      stepPath: stats.path,
+      startedAt: Date.now(),
+      startTime: performance.now(),
+      durationMs: undefined,
+      status: "running",
+      error: undefined,
+      model: undefined,
+      inputTokens: 0,
+      outputTokens: 0,
+      toolCalls: 0,
+      calls: [],
+      droppedCalls: 0,
+    };
+    this.#open.set(exchange.id, run);
+    const dropped = this.runs.push(run);
+    if (dropped !== undefined) this.#byId.delete(dropped.id);
+    this.#byId.set(run.id, run);
+    if (this.#open.size === 1) this.#listen(true);
+    this.#changed();
+    return run;
+  }
+
+  #end(run: AgentRun, error: unknown): void {
+    if (run.status !== "running") return;
+    run.status = error === undefined ? "completed" : "failed";
+    run.error = error === undefined ? undefined : errorText(error);
+    run.durationMs = performance.now() - run.startTime;
+    if (this.#open.get(run.exchangeId) === run) this.#open.delete(run.exchangeId);
+    if (this.#open.size === 0) this.#listen(false);
+    this.#changed();
+  }
+
+  #listen(on: boolean): void {
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    this.#unsubscribe = [];
+    if (!on) return;
+    const events = this.#events as unknown as {
+      on(type: LlmEventType, listener: (event: LlmEvent) => void): () => void;
+    };
+    for (const type of LLM_EVENTS) {
+      this.#unsubscribe.push(events.on(type, (event) => this.#onEvent(type, event)));
+    }
+  }
+
+  #onEvent(type: LlmEventType, event: LlmEvent): void {
+    const run = this.#open.get(event.exchangeId);
+    if (run === undefined) return;
+    if (type === "model-call-started" || type === "tool-call-started") this.#addCall(run, type, event);
+    else this.#finishCall(run, type, event);
+    this.#changed();
+  }
+
+  #addCall(run: AgentRun, type: LlmEventType, event: LlmEvent): void {
+    const model = type === "model-call-started";
+    if (model) run.model = `${event.provider ?? "?"}/${event.model ?? "?"}`;
+    else run.toolCalls++;
+    if (run.calls.length >= this.#options.callsPerRun) {
+      run.droppedCalls++;
+      return;
+    }
+    const limit = this.#options.snapshotChars;
+    const call: AgentCall = {
+      kind: model ? "model" : "tool",
+      iteration: event.iteration,
+      name: model ? (run.model ?? "") : (event.toolName ?? ""),
+      callId: event.callId,
+      startMs: performance.now() - run.startTime,
+      durationMs: undefined,
+      status: "running",
+      inputTokens: undefined,
+      outputTokens: undefined,
+      stopReason: undefined,
+      arguments: event.arguments === undefined ? undefined : event.arguments.slice(0, limit),
+      output: undefined,
+      error: undefined,
+    };
+    run.calls.push(call);
+  }
+
+  #finishCall(run: AgentRun, type: LlmEventType, event: LlmEvent): void {
+    const kind = type === "tool-call-completed" ? "tool" : "model";
+    const call = run.calls.find(
+      (candidate) =>
+        candidate.kind === kind &&
+        candidate.status === "running" &&
+        (kind === "tool" ? candidate.callId === event.callId : candidate.iteration === event.iteration),
+    );
+    if (event.usage !== undefined) {
+      run.inputTokens += event.usage.inputTokens;
+      run.outputTokens += event.usage.outputTokens;
+    }
+    if (call === undefined) return;
+    call.durationMs = event.durationMs;
+    const failed = type === "model-call-failed" || event.isError === true;
+    call.status = failed ? "failed" : "completed";
+    call.inputTokens = event.usage?.inputTokens;
+    call.outputTokens = event.usage?.outputTokens;
+    call.stopReason = event.stopReason;
+    call.output = event.output?.slice(0, this.#options.snapshotChars);
+    if (event.error !== undefined) call.error = errorText(event.error);
+    else if (failed) call.error = call.output ?? "the tool answered with an error";
+  }
+}

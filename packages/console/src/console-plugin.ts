@@ -1,0 +1,53 @@
+import type { Plugin, RouteContext } from "@routekit/core";
+import { createConsoleInterceptor } from "./console-interceptor.js";
+import { type ConsoleOptions, resolveConsoleOptions } from "./console-options.js";
+import { ConsoleServer } from "./console-server.js";
+import { ConsoleStore } from "./console-store.js";
+
+/** The console of a context, once installed. */
+export interface ConsoleHandle {
+  /** `http://127.0.0.1:<port>/` while the context runs, else undefined. */
+  readonly url: string | undefined;
+  readonly port: number | undefined;
+  /** Open connections to the console (pages, event streams). */
+  readonly connections: number;
+}
+
+const consoles = new WeakMap<RouteContext, ConsoleServer>();
+
+/** The console installed in `context`, or undefined when there is none. */
+export function consoleOf(context: RouteContext): ConsoleHandle | undefined {
+  return consoles.get(context);
+}
+
+/**
+ * The dev console: install it with `context.use(consolePlugin())` BEFORE adding routes (its step
+ * interceptor wraps the routes added after it). When the context starts, it serves a page (by
+ * default on 127.0.0.1, a free port: `consoleOf(context).url`) with the route graph, live
+ * counters, recent exchanges and agent runs; it stops with the context.
+ */
+export function consolePlugin(options: ConsoleOptions = {}): Plugin {
+  const resolved = resolveConsoleOptions(options);
+  return {
+    name: "console",
+    install(context) {
+      if (consoles.has(context)) return;
+      const store = new ConsoleStore(context, resolved);
+      const server = new ConsoleServer(store);
+      consoles.set(context, server);
+      context.addInterceptor(createConsoleInterceptor(store.registry, store.recorder, store.agentRuns));
+      context.addLifecycle({
+        async start() {
+          store.recorder.start();
+          await server.listen();
+          context.logger.info(`routekit console: ${server.url}`);
+        },
+        async stop() {
+          await server.close();
+          store.recorder.stop();
+          store.agentRuns.stop();
+        },
+      });
+    },
+  };
+}

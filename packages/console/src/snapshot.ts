@@ -1,0 +1,93 @@
+/** A message as the console shows it: the body as bounded text, each header as bounded text. */
+export interface MessageSnapshot {
+  /** The body rendered as text (JSON for objects), cut at the snapshot size. */
+  readonly body: string;
+  /** What the body is: "string", "object", "bytes", "stream", "undefined", ... */
+  readonly bodyType: string;
+  /** True when the body or a header value was cut. */
+  readonly truncated: boolean;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** Marks the end of a value cut at the snapshot size. */
+const CUT = "…";
+const MAX_HEADERS = 64;
+export const REDACTED_VALUE = "[redacted]";
+
+class Budget extends Error {}
+
+/** JSON text of `value`, stopping once it is longer than `limit` (huge bodies are never rendered whole). */
+function boundedJson(value: unknown, limit: number): { text: string; cut: boolean } {
+  let length = 0;
+  try {
+    const text = JSON.stringify(value, (_key, item: unknown) => {
+      if (typeof item === "bigint") return `${item}n`;
+      if (typeof item === "function") return "[function]";
+      if (typeof item === "string") length += item.length;
+      else length += 8;
+      if (length > limit * 2) throw new Budget();
+      return item;
+    });
+    if (text === undefined) return { text: String(value), cut: false };
+    return text.length > limit ? { text: text.slice(0, limit) + CUT, cut: true } : { text, cut: false };
+  } catch (error) {
+    if (error instanceof Budget) return { text: "(larger than the snapshot size)", cut: true };
+    return {
+      text: `(not serialisable: ${error instanceof Error ? error.message : String(error)})`,
+      cut: false,
+    };
+  }
+}
+
+function bounded(text: string, limit: number): { text: string; cut: boolean } {
+  return text.length > limit ? { text: text.slice(0, limit) + CUT, cut: true } : { text, cut: false };
+}
+
+/** The body as bounded text, with its kind. */
+export function snapshotBody(body: unknown, limit: number): { text: string; type: string; cut: boolean } {
+  if (body === undefined || body === null) return { text: String(body), type: String(body), cut: false };
+  if (typeof body === "string") return { ...bounded(body, limit), type: "string" };
+  if (body instanceof Uint8Array) {
+    const preview = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, limit));
+    return {
+      text: preview.toString("utf8"),
+      type: `bytes (${body.byteLength})`,
+      cut: body.byteLength > limit,
+    };
+  }
+  if (typeof body === "object" && Symbol.asyncIterator in body) {
+    return { text: "(a stream: not read by the console)", type: "stream", cut: false };
+  }
+  if (typeof body === "object")
+    return { ...boundedJson(body, limit), type: Array.isArray(body) ? "array" : "object" };
+  return { text: String(body), type: typeof body, cut: false };
+}
+
+/** A bounded copy of a message: body text and header values, redacted header names hidden. */
+export function snapshotMessage(
+  body: unknown,
+  headers: Readonly<Record<string, unknown>>,
+  limit: number,
+  redacted: ReadonlySet<string>,
+): MessageSnapshot {
+  const rendered = snapshotBody(body, limit);
+  let truncated = rendered.cut;
+  const copy = Object.create(null) as Record<string, string>;
+  let kept = 0;
+  for (const name in headers) {
+    if (kept === MAX_HEADERS) {
+      truncated = true;
+      break;
+    }
+    kept++;
+    if (redacted.has(name.toLowerCase())) {
+      copy[name] = REDACTED_VALUE;
+      continue;
+    }
+    const value = headers[name];
+    const text = typeof value === "string" ? bounded(value, limit) : snapshotBody(value, limit);
+    if (text.cut) truncated = true;
+    copy[name] = text.text;
+  }
+  return { body: rendered.text, bodyType: rendered.type, truncated, headers: copy };
+}

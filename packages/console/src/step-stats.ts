@@ -1,0 +1,81 @@
+import type { StepDefinition, StepInfo } from "@routekit/core";
+import { DurationSamples } from "./duration-samples.js";
+
+/** Live counters of one step of one route. */
+export class StepStats {
+  readonly routeId: string;
+  readonly path: string;
+  readonly label: string;
+  readonly index: number;
+  readonly definition: StepDefinition;
+  /** A step of the route's own list, not inside a block. */
+  readonly topLevel: boolean;
+  /** Times the step started. */
+  calls = 0;
+  /** Times it ended (with or without an error). */
+  ended = 0;
+  /** Times it ended with an error (thrown, rejected or left on the exchange). */
+  failures = 0;
+  /** Durations of the recorded exchanges' runs of this step. */
+  readonly durations: DurationSamples;
+
+  constructor(step: StepInfo, samples: number) {
+    this.routeId = step.routeId;
+    this.path = step.path;
+    this.label = step.label;
+    this.index = step.index;
+    this.definition = step.definition;
+    this.topLevel = step.path === step.label;
+    this.durations = new DurationSamples(samples);
+  }
+}
+
+/** The steps of one route as the console saw them compiled, and the route's own durations. */
+export class RouteStats {
+  readonly routeId: string;
+  readonly steps: StepStats[] = [];
+  readonly durations: DurationSamples;
+
+  constructor(routeId: string, samples: number) {
+    this.routeId = routeId;
+    this.durations = new DurationSamples(samples);
+  }
+
+  /** The route's own steps (not those inside blocks), in order. */
+  topLevel(): StepStats[] {
+    return this.steps.filter((step) => step.topLevel).sort((left, right) => left.index - right.index);
+  }
+}
+
+/** Every route's and step's counters, created as routes are compiled. */
+export class StatsRegistry {
+  readonly routes = new Map<string, RouteStats>();
+  readonly #byDefinition = new WeakMap<StepDefinition, StepStats>();
+  readonly #samples: number;
+
+  constructor(samples: number) {
+    this.#samples = samples;
+  }
+
+  /** The counters of a step being compiled; a route compiled again (re-added) starts afresh. */
+  addStep(step: StepInfo): StepStats {
+    let route = this.routes.get(step.routeId);
+    if (route === undefined || route.steps.some((known) => known.path === step.path)) {
+      route = new RouteStats(step.routeId, this.#samples);
+      this.routes.set(step.routeId, route);
+    }
+    const stats = new StepStats(step, this.#samples);
+    route.steps.push(stats);
+    this.#byDefinition.set(step.definition, stats);
+    return stats;
+  }
+
+  /** The counters of a step by its definition (the same object the route's step list holds). */
+  ofDefinition(definition: StepDefinition): StepStats | undefined {
+    return this.#byDefinition.get(definition);
+  }
+
+  forget(routeId: string): void {
+    this.routes.delete(routeId);
+  }
+}
