@@ -1,0 +1,32 @@
+import { createContext } from "@routekit/core";
+import { describe, expect, it } from "vitest";
+import { OtelError, otelPlugin } from "../src/index.js";
+
+describe("otelPlugin options", () => {
+  it("refuses bad options, naming the option, what it expects and what it found", () => {
+    const cases: Array<[unknown, string]> = [
+      ["yes", "expected an options object, found string yes"],
+      [{ stepSpans: "all" }, "'stepSpans' must be a boolean or { sample: number }, found string all"],
+      [{ stepSpans: { sample: 2 } }, "'stepSpans.sample' must be a number from 0 to 1, found number 2"],
+      [{ recordContent: "true" }, "'recordContent' must be a boolean, found string true"],
+      [{ tracerProvider: {} }, "'tracerProvider' must have a getTracer() method, found an object"],
+      [{ meterProvider: 1 }, "'meterProvider' must have a getMeter() method, found number 1"],
+      [{ propagator: { inject() {} } }, "'propagator' must have inject(), extract() and fields() methods"],
+      [{ stepSpan: true }, "unknown option 'stepSpan'; known options: tracerProvider, meterProvider"],
+    ];
+    for (const [options, message] of cases) {
+      const attempt = () => otelPlugin(options as never);
+      expect(attempt).toThrow(OtelError);
+      expect(attempt).toThrow(message);
+    }
+  });
+
+  it("installs in one line, with nothing else needed", async () => {
+    const context = createContext({ logLevel: "off" });
+    context.use(otelPlugin());
+    await context.addRoutes((r) => r.from("direct:one").setBody("${body}!"));
+    await context.start();
+    expect(await context.request("direct:one", "hi")).toBe("hi!");
+    await context.stop();
+  });
+});
