@@ -216,6 +216,92 @@ describe.skipIf(!redisAvailable)("Redis aggregation repository", () => {
     expect(completed).toEqual([[{ order: "fine" }, { order: "fine" }]]);
   });
 
+  it("starts its background passes with the context and ends them when it stops", async () => {
+    const real = await repository();
+    const passes = { recover: 0, expired: 0 };
+    // The real repository, counting the background passes' calls.
+    const shared: RedisAggregationRepository = {
+      ...real,
+      recover: (olderThanMs, limit) => {
+        passes.recover++;
+        return real.recover(olderThanMs, limit);
+      },
+      expired: (now, limit) => {
+        passes.expired++;
+        return real.expired(now, limit);
+      },
+    };
+    const context = createContext();
+    await context.addRoutes((r) =>
+      r.from("direct:lines").aggregate("${body.order}", {
+        strategy: groupedBodies(),
+        repository: shared,
+        completionTimeout: 60_000,
+        completionTimeoutCheckInterval: 50,
+        recovery: { interval: 50 },
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(passes).toEqual({ recover: 0, expired: 0 });
+    await context.start();
+    await waitFor("both passes", () => passes.recover > 1 && passes.expired > 1);
+    await context.request("direct:lines", { order: "open" });
+    await context.stop();
+    const after = { ...passes };
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(passes).toEqual(after);
+    // Stopping leaves the open group in the store for the other instances.
+    expect(await real.keys()).toEqual(["open"]);
+  });
+
+  it("fails the exchange while Redis is gone and stores nothing for it; the part is added once Redis is back", async () => {
+    const { LoopbackProxy } = await import("./support/loopback-proxy.js");
+    const proxy = await LoopbackProxy.start({ host: redisHost, port: redisPort });
+    try {
+      const store = await connectRedis({ host: "127.0.0.1", port: proxy.port, keyPrefix: prefix });
+      stores.push(store);
+      const shared = store.aggregationRepository("orders");
+      const context = createContext();
+      contexts.push(context);
+      const completed: unknown[] = [];
+      await context.addRoutes((r) =>
+        r
+          .from("direct:lines")
+          .aggregate("${body.order}", { strategy: groupedBodies(), repository: shared, completionSize: 2 })
+          .process((exchange) => {
+            completed.push(exchange.body);
+          }),
+      );
+      await context.start();
+      await context.request("direct:lines", { order: "g", line: 1 });
+      proxy.cut();
+      await expect(context.request("direct:lines", { order: "g", line: 2 })).rejects.toMatchObject({
+        cause: { code: "COMMAND_FAILED" },
+      });
+      expect(
+        JSON.parse((await raw.hget(`${prefix}:aggregation:{orders}:group:g`, "parts")) ?? "null"),
+      ).toEqual([]);
+      proxy.restore();
+      await waitFor("Redis back", async () => {
+        try {
+          await shared.keys();
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      await context.request("direct:lines", { order: "g", line: 2 });
+      expect(completed).toEqual([
+        [
+          { order: "g", line: 1 },
+          { order: "g", line: 2 },
+        ],
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("keeps buffers, dates and bigints of a group across instances", async () => {
     const shared = await repository();
     const exchange = {
