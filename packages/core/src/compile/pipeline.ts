@@ -117,7 +117,7 @@ export function createPipeline(
   const runFrom = (target: RuntimeExchange, start: number, attempt: number): void | Promise<void> => {
     const observing = events.observingSteps;
     for (let index = start; index < count; index++) {
-      if (target.stopped || target.haltedIn !== undefined) return;
+      if (target.halted) return;
       let result: void | Promise<void>;
       try {
         result = observing ? observed(target, index) : processors[index]!(target);
@@ -168,7 +168,7 @@ export function createPipeline(
     const only = processors[0]!;
     return (exchange: Exchange) => {
       const target = runtime(exchange);
-      if (target.stopped || target.haltedIn !== undefined) return;
+      if (target.halted) return;
       let result: void | Promise<void>;
       try {
         result = events.observingSteps ? observed(target, 0) : only(target);

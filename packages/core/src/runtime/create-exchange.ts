@@ -11,10 +11,22 @@ export interface FailureLocation {
   readonly step: string;
 }
 
+/** Engine state most exchanges never have (a stop, a handled error, a deadline): made on first write. */
+class ExchangeState {
+  id: string | undefined = undefined;
+  stopped = false;
+  haltedIn: string | undefined = undefined;
+  original: { body: unknown; headers: Headers } | undefined = undefined;
+  deadline: ExchangeDeadline | undefined = undefined;
+  failure: FailureLocation | undefined = undefined;
+  exhaustedIn: string | undefined = undefined;
+}
+
 /** The runtime exchange. Internal fields carry engine state that never leaves the process. */
 export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   readonly #sequence: number;
-  #id: string | undefined = undefined;
+  /** The rarely set engine state, folded into one field so a plain exchange stays small. */
+  #state: ExchangeState | undefined = undefined;
   body: TBody;
   /** Made on first use: most exchanges that cross a route never touch one of them. */
   #headers: Headers | undefined;
@@ -34,8 +46,24 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   fromEndpoint: string | undefined = undefined;
   /** Unique in this process; built on first read (most exchanges never need it). */
   get id(): string {
-    this.#id ??= `${prefix}-${this.#sequence}`;
-    return this.#id;
+    const state = this.#more();
+    state.id ??= `${prefix}-${this.#sequence}`;
+    return state.id;
+  }
+
+  #more(): ExchangeState {
+    let state = this.#state;
+    if (state === undefined) {
+      state = new ExchangeState();
+      this.#state = state;
+    }
+    return state;
+  }
+
+  /** True when no further step may run: stopped, or halted by an error handler (one check). */
+  get halted(): boolean {
+    const state = this.#state;
+    return state !== undefined && (state.stopped || state.haltedIn !== undefined);
   }
 
   /**
@@ -43,18 +71,60 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
    * a queue that accepts it at once may keep it instead of copying it.
    */
   handedOver = false;
+
   /** Set by `stop()`: no further step runs, in this route or its callers. */
-  stopped = false;
+  get stopped(): boolean {
+    return this.#state?.stopped === true;
+  }
+
+  set stopped(stopped: boolean) {
+    if (stopped || this.#state !== undefined) this.#more().stopped = stopped;
+  }
+
   /** The route whose error handler handled an error: the rest of that route is skipped. */
-  haltedIn: string | undefined = undefined;
+  get haltedIn(): string | undefined {
+    return this.#state?.haltedIn;
+  }
+
+  set haltedIn(routeId: string | undefined) {
+    if (routeId !== undefined || this.#state !== undefined) this.#more().haltedIn = routeId;
+  }
+
   /** The message as the first route received it (kept only when a handler uses the original message). */
-  original: { body: unknown; headers: Headers } | undefined = undefined;
+  get original(): { body: unknown; headers: Headers } | undefined {
+    return this.#state?.original;
+  }
+
+  set original(original: { body: unknown; headers: Headers } | undefined) {
+    if (original !== undefined || this.#state !== undefined) this.#more().original = original;
+  }
+
   /** The deadline this exchange owns (copies share the signal, not the ownership). */
-  deadline: ExchangeDeadline | undefined = undefined;
+  get deadline(): ExchangeDeadline | undefined {
+    return this.#state?.deadline;
+  }
+
+  set deadline(deadline: ExchangeDeadline | undefined) {
+    if (deadline !== undefined || this.#state !== undefined) this.#more().deadline = deadline;
+  }
+
   /** Where the error was raised; set once. */
-  failure: FailureLocation | undefined = undefined;
+  get failure(): FailureLocation | undefined {
+    return this.#state?.failure;
+  }
+
+  set failure(failure: FailureLocation | undefined) {
+    if (failure !== undefined || this.#state !== undefined) this.#more().failure = failure;
+  }
+
   /** The route whose error handler already dealt with `error` (no redelivery elsewhere). */
-  exhaustedIn: string | undefined = undefined;
+  get exhaustedIn(): string | undefined {
+    return this.#state?.exhaustedIn;
+  }
+
+  set exhaustedIn(routeId: string | undefined) {
+    if (routeId !== undefined || this.#state !== undefined) this.#more().exhaustedIn = routeId;
+  }
 
   get headers(): Headers {
     let headers = this.#headers;
