@@ -1,6 +1,7 @@
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
 import { type BenchOptions, type BenchRow, formatValue, printRow } from "./harness.js";
+import { mergeResults } from "./merge-results.js";
 
 /** Every benchmark by name, loaded only when it runs. */
 const BENCHES: Record<string, () => Promise<(options: BenchOptions) => Promise<BenchRow[]>>> = {
@@ -74,6 +75,24 @@ async function main(): Promise<void> {
     console.log(`   (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   }
   if (quick && !args.includes("--write")) return;
+  if (names.length > 0 && names.length < Object.keys(BENCHES).length) {
+    // Some benchmarks only: their rows replace theirs in RESULTS.md, the other rows stay.
+    const path = new URL("./RESULTS.md", import.meta.url);
+    const merged = mergeResults(await readFile(path, "utf8"), {
+      benchmarks: rows.map((row) => row.benchmark),
+      tableRows: table(rows).split("\n").slice(2),
+      baselines: baselines(rows),
+      notes: [
+        ...rows.filter((row) => row.note !== undefined).map((row) => `- ${row.benchmark}: ${row.note}`),
+        ...notes,
+      ],
+      command: `pnpm bench ${names.join(" ")}${quick ? " --quick" : ""}`,
+      date: new Date().toISOString().slice(0, 10),
+    });
+    await writeFile(path, merged);
+    console.log("updated the rows of these benchmarks in bench/RESULTS.md");
+    return;
+  }
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   const report = [
     "# Benchmark results",
