@@ -55,23 +55,23 @@ export function compileRoute(
     const processors: Processor[] = [];
     const labels: string[] = [];
     const add = (step: StepDefinition, index: number, path: string, processor: Processor): void => {
-      processors.push(
+      const intercepted =
         interceptors.length === 0
           ? processor
           : interceptStep(
               interceptors,
               { routeId: route.id, path, label: describeStep(step, index), index, definition: step },
               processor,
-            ),
-      );
+            );
+      // A log step at level off does nothing: it is left out, unless an interceptor wrapped it.
+      if (intercepted === processor && isSilentLog(step)) return;
+      processors.push(intercepted);
       labels.push(path);
     };
     for (let index = 0; index < steps.length; index++) {
       const step = steps[index]!;
       const label = prefix + describeStep(step, index);
       const processor = compilerFor(step.type, route.id, label)(step as never, scopeFor(label, index));
-      // A log step at level off does nothing: it is left out, unless an interceptor wants to see it.
-      if (interceptors.length === 0 && isSilentLog(step)) continue;
       add(step, index, label, processor);
       if (restTaken) break;
     }
