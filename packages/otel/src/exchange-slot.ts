@@ -20,12 +20,15 @@ export function slotOf(exchange: Exchange): TraceSlot | undefined {
   return exchange.properties[TRACE_SLOT_PROPERTY] as TraceSlot | undefined;
 }
 
-/** Puts `slot` on the exchange and returns what restores the previous one. */
+/**
+ * Puts `slot` on the exchange and returns what restores the previous one (`undefined` after the
+ * outermost traced route: set, not deleted, which keeps the properties object's shape).
+ */
 export function enterSlot(exchange: Exchange, slot: TraceSlot): () => void {
-  const previous = exchange.properties[TRACE_SLOT_PROPERTY];
-  exchange.properties[TRACE_SLOT_PROPERTY] = slot;
+  const properties = exchange.properties;
+  const previous = properties[TRACE_SLOT_PROPERTY];
+  properties[TRACE_SLOT_PROPERTY] = slot;
   return () => {
-    if (previous === undefined) delete exchange.properties[TRACE_SLOT_PROPERTY];
-    else exchange.properties[TRACE_SLOT_PROPERTY] = previous;
+    properties[TRACE_SLOT_PROPERTY] = previous;
   };
 }

@@ -58,27 +58,33 @@ export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Pr
     instruments.routeDuration.record((performance.now() - started) / 1000, attributes);
   };
 
+  // What the span says from the start is fixed per route (a sampler may read it); what depends on
+  // the exchange is added only to spans that record, so an unsampled trace costs no more.
+  const startAttributes: Record<string, string> = {
+    [ROUTEKIT.routeId]: route.routeId,
+    [ROUTEKIT.endpointUri]: endpoint.address,
+  };
+  if (server) startAttributes[SEMCONV.httpRoute] = endpoint.path;
+  else {
+    if (endpoint.system !== undefined) startAttributes[SEMCONV.messagingSystem] = endpoint.system;
+    startAttributes[SEMCONV.messagingDestinationName] = endpoint.path;
+    startAttributes[SEMCONV.messagingOperationType] = "process";
+  }
+  const consumerName = `process ${endpoint.address}`;
+
   const startSpan = (exchange: Exchange, parent: Context): Span => {
-    const attributes: Record<string, string> = {
-      [ROUTEKIT.routeId]: route.routeId,
-      [ROUTEKIT.exchangeId]: exchange.id,
-      [ROUTEKIT.endpointUri]: endpoint.address,
-    };
-    let name = `process ${endpoint.address}`;
-    if (server) {
-      const method = exchange.headers["http.method"];
-      const verb = typeof method === "string" && HTTP_METHOD.test(method) ? method : "HTTP";
-      name = `${verb} ${endpoint.path}`;
-      attributes[SEMCONV.httpRequestMethod] = verb === "HTTP" ? "_OTHER" : verb;
-      attributes[SEMCONV.httpRoute] = endpoint.path;
-      const path = exchange.headers["http.path"];
-      if (typeof path === "string") attributes[SEMCONV.urlPath] = path.slice(0, 2048);
-    } else {
-      if (endpoint.system !== undefined) attributes[SEMCONV.messagingSystem] = endpoint.system;
-      attributes[SEMCONV.messagingDestinationName] = endpoint.path;
-      attributes[SEMCONV.messagingOperationType] = "process";
-    }
-    return telemetry.tracer.startSpan(name, { kind, attributes }, parent);
+    if (!server)
+      return telemetry.tracer.startSpan(consumerName, { kind, attributes: startAttributes }, parent);
+    const method = exchange.headers["http.method"];
+    const verb = typeof method === "string" && HTTP_METHOD.test(method) ? method : "HTTP";
+    const attributes = { ...startAttributes, [SEMCONV.httpRequestMethod]: verb === "HTTP" ? "_OTHER" : verb };
+    return telemetry.tracer.startSpan(`${verb} ${endpoint.path}`, { kind, attributes }, parent);
+  };
+
+  const describeExchange = (span: Span, exchange: Exchange): void => {
+    span.setAttribute(ROUTEKIT.exchangeId, exchange.id);
+    const path = exchange.headers["http.path"];
+    if (server && typeof path === "string") span.setAttribute(SEMCONV.urlPath, path.slice(0, 2048));
   };
 
   return (exchange) => {
@@ -102,6 +108,7 @@ export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Pr
     const span = startSpan(exchange, parent);
     const active = trace.setSpan(parent, span);
     const sampled = (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;
+    if (span.isRecording()) describeExchange(span, exchange);
     const steps = sampled && telemetry.stepSample > 0 && Math.random() < telemetry.stepSample;
     const leave = enterSlot(exchange, { context: active, sampled, steps });
     const started = telemetry.instruments === undefined ? 0 : performance.now();
