@@ -39,7 +39,7 @@ function S(e, t) {
 }
 function C(t) {
 	var n, r = t.__v, i = r.__e, a = [], o = [], s = t.__P;
-	s && ((n = g({ constructor: u }, r)).__v = r.__v + 1, e.vnode && e.vnode(n), N(s, n, r, t.__n, s.namespaceURI, 32 & r.__u ? [i] : null, a, i || S(r), 32 & r.__u, o), n.__v = r.__v, n.__.__k[n.__i] = n, ne(a, n, o), r.__ = r.__e = null, n.__e != i && w(n));
+	s && ((n = g({ constructor: u }, r)).__v = r.__v + 1, e.vnode && e.vnode(n), N(s, n, r, t.__n, s.namespaceURI, 32 & r.__u ? [i] : null, a, i || S(r), 32 & r.__u, o), n.__v = r.__v, n.__.__k[n.__i] = n, re(a, n, o), r.__ = r.__e = null, n.__e != i && w(n));
 }
 function w(e) {
 	if ((e = e.__) && e.__c && !e.props.__P) return e.__e = null, e.__k.some(function(t) {
@@ -58,7 +58,7 @@ function E() {
 }
 function ee(e, t, n, r, i, a, o, s, c, l, u) {
 	var p, m, h, g, _, v, y = r.__k || f, b = t.length;
-	for (c = D(n, t, y, c, b), p = 0; p < b; p++) (h = n.__k[p]) != null && (m = ~h.__i && y[h.__i] || d, h.__i = p, v = N(e, h, m, i, a, o, s, c, l, u), g = h.__e, (m.ref != h.ref || 8 & m.__u) && (m.ref && F(m.ref, null, h, m), h.ref && u.push(h.ref, h.__c || g, h)), _ ||= g, 4 & h.__u ? (c = O(h, c, e, !m.__v), m.__e && (m.__e = null)) : typeof h.type == "function" && v !== void 0 ? c = v : g && (c = g.nextSibling), h.__u &= -21);
+	for (c = D(n, t, y, c, b), p = 0; p < b; p++) (h = n.__k[p]) != null && (m = ~h.__i && y[h.__i] || d, h.__i = p, v = N(e, h, m, i, a, o, s, c, l, u), g = h.__e, (m.ref != h.ref || 8 & m.__u) && (m.ref && P(m.ref, null, h, m), h.ref && u.push(h.ref, h.__c || g, h)), _ ||= g, 4 & h.__u ? (c = O(h, c, e, !m.__v), m.__e && (m.__e = null)) : typeof h.type == "function" && v !== void 0 ? c = v : g && (c = g.nextSibling), h.__u &= -21);
 	return n.__e = _, c;
 }
 function D(e, t, n, r, i) {
@@ -71,7 +71,7 @@ function D(e, t, n, r, i) {
 		}
 		for (v = d.length; a--;) f[a] && (f[a] == v ? v-- : C[a].__u |= 4);
 	}
-	if (_) for (a = 0; a < g; a++) !(s = n[a]) || 2 & s.__u || (s.__e == r && (r = S(s)), ie(s, s));
+	if (_) for (a = 0; a < g; a++) !(s = n[a]) || 2 & s.__u || (s.__e == r && (r = S(s)), ae(s, s));
 	return r;
 }
 function O(e, t, n, r) {
@@ -127,14 +127,14 @@ function M(t) {
 	};
 }
 function N(t, n, r, i, a, o, s, c, l, d) {
-	var p, h, v, y, C, w, T, E, D, O, k, A, j, M, N, ne, F, I, L = n.type;
+	var p, h, v, y, C, w, T, E, D, O, k, A, j, M, N, re, P, F, I = n.type;
 	if (n.constructor !== u) return null;
-	128 & r.__u && (l = 32 & r.__u, p = r.__c.__z) && (n.__u |= l, h = o = [], p.nodeType == 8 ? c = P(p, o) : o.push(p), c = o[0] || c), (p = e.__b) && p(n);
-	n: if (typeof L == "function") {
+	128 & r.__u && (l = 32 & r.__u, p = r.__c.__z) && (n.__u |= l, h = o = [], p.nodeType == 8 ? c = te(p, o) : o.push(p), c = o[0] || c), (p = e.__b) && p(n);
+	n: if (typeof I == "function") {
 		v = s.length;
 		try {
-			if (E = n.props, D = (p = L.prototype) && p.render, O = (p = L.contextType) && i[p.__c], k = p ? O ? O.props.value : p.__ : i, (y = r.__c) ? (n.__c = y, 2 & y.__g && (y.__g |= 1)) : (D ? n.__c = y = new L(E, k) : (n.__c = y = new x(E, k), y.constructor = L, y.render = ae), O && O.sub(y), y.state || (y.state = {}), y.__n = i, y.__g |= 8, y.__h = [], y.__k = []), D && (y.__s || (y.__s = y.state), L.getDerivedStateFromProps && (y.__s == y.state && (y.__s = g({}, y.__s)), g(y.__s, L.getDerivedStateFromProps(E, y.__s)))), C = y.props, w = y.state, y.__v = n, r.__c) {
-				if (E !== C && D && !L.getDerivedStateFromProps && y.componentWillReceiveProps && y.componentWillReceiveProps(E, k), n.__v == r.__v && !(8 & y.__g) || !(4 & y.__g) && y.shouldComponentUpdate && !1 === y.shouldComponentUpdate(E, y.__s, k)) {
+			if (E = n.props, D = (p = I.prototype) && p.render, O = (p = I.contextType) && i[p.__c], k = p ? O ? O.props.value : p.__ : i, (y = r.__c) ? (n.__c = y, 2 & y.__g && (y.__g |= 1)) : (D ? n.__c = y = new I(E, k) : (n.__c = y = new x(E, k), y.constructor = I, y.render = oe), O && O.sub(y), y.state || (y.state = {}), y.__n = i, y.__g |= 8, y.__h = [], y.__k = []), D && (y.__s || (y.__s = y.state), I.getDerivedStateFromProps && (y.__s == y.state && (y.__s = g({}, y.__s)), g(y.__s, I.getDerivedStateFromProps(E, y.__s)))), C = y.props, w = y.state, y.__v = n, r.__c) {
+				if (E !== C && D && !I.getDerivedStateFromProps && y.componentWillReceiveProps && y.componentWillReceiveProps(E, k), n.__v == r.__v && !(8 & y.__g) || !(4 & y.__g) && y.shouldComponentUpdate && !1 === y.shouldComponentUpdate(E, y.__s, k)) {
 					n.__v != r.__v && (y.props = E, y.state = y.__s, y.__g &= -9), n.__e = r.__e, n.__k = r.__k, n.__k.some(function(e) {
 						e && (e.__ = n);
 					}), f.push.apply(y.__h, y.__k), y.__k = [], y.__h.length && s.push(y), c = S(r);
@@ -143,25 +143,25 @@ function N(t, n, r, i, a, o, s, c, l, d) {
 				y.componentWillUpdate && y.componentWillUpdate(E, y.__s, k), D && y.componentDidUpdate && y.__h.push(function() {
 					y.componentDidUpdate(C, w, T);
 				});
-			} else D && !L.getDerivedStateFromProps && y.componentWillMount && y.componentWillMount(), D && y.componentDidMount && y.__h.push(y.componentDidMount);
+			} else D && !I.getDerivedStateFromProps && y.componentWillMount && y.componentWillMount(), D && y.componentDidMount && y.__h.push(y.componentDidMount);
 			y.context = k, y.props = E, y.__P = t, y.__g &= -5, A = e.__r, j = D ? 25 : 0;
 			do
 				y.__g &= -9, A && A(n), p = y.render(y.props, y.state = y.__s, y.context);
 			while (8 & y.__g && ++j < 25);
 			D && (f.push.apply(y.__h, y.__k), y.__k = []), y.state = y.__s, y.getChildContext && (i = g({}, i, y.getChildContext())), D && r.__c && y.getSnapshotBeforeUpdate && (T = y.getSnapshotBeforeUpdate(C, w)), M = p && p.type === b && p.key == null ? p.props.children : p, E.__P && (p = c, a = (t = E.__P).namespaceURI, l = o = null, r.props && r.props.__P != t && (r.__k.some(function(e) {
-				e && ie(e, e);
+				e && ae(e, e);
 			}), r.__k = null), c = r.__k ? S(r, 0) : null), c = ee(t, m(M) ? M : [M], n, r, i, a, o, s, c, l, d), E.__P && (n.__e = null, c = p), n.__u &= -161, h && h.some(_), y.__h.length && s.push(y), 1 & y.__g && (y.__g &= -4);
 		} catch (t) {
 			if (s.length = v, n.__v = null, l || o) {
 				if (t && t.then) {
 					if (n.__u |= 128 | l, o) {
-						for (~(F = o.indexOf(c || void 0)) || (F = o.length); (I = o[F - 1]) && I.nodeType == 8;) F--;
-						for (; F < o.length; F++) if (I = o[F]) {
-							if (o[F] = null, N) {
-								if (I == ne) break;
+						for (~(P = o.indexOf(c || void 0)) || (P = o.length); (F = o[P - 1]) && F.nodeType == 8;) P--;
+						for (; P < o.length; P++) if (F = o[P]) {
+							if (o[P] = null, N) {
+								if (F == re) break;
 							} else {
-								if (I.nodeType != 8) break;
-								I.data.startsWith("$s") && (ne = P(N = I));
+								if (F.nodeType != 8) break;
+								F.data.startsWith("$s") && (re = te(N = F));
 							}
 						}
 					}
@@ -169,15 +169,15 @@ function N(t, n, r, i, a, o, s, c, l, d) {
 						for (; c && c.nodeType == 8 && c.nextSibling;) c = c.nextSibling;
 						N = c;
 					}
-					(p = P(N = n.__c.__z || (n.__c.__z = N))) ? (n.__e = N, c = p) : n.__e = c, c &&= c.nextSibling;
+					(p = te(N = n.__c.__z || (n.__c.__z = N))) ? (n.__e = N, c = p) : n.__e = c, c &&= c.nextSibling;
 				} else o && o.some(_);
 			} else n.__e = r.__e;
-			n.__k ||= r.__k || [], t && t.then || te(n), e.__e(t, n, r);
+			n.__k ||= r.__k || [], t && t.then || ne(n), e.__e(t, n, r);
 		}
-	} else c = n.__e = re(r.__e, n, r, i, a, o, s, l, d, t);
+	} else c = n.__e = ie(r.__e, n, r, i, a, o, s, l, d, t);
 	return (p = e.diffed) && p(n), c;
 }
-function P(e, t) {
+function te(e, t) {
 	if (e && e.nodeType == 8 && e.data.startsWith("$s")) for (var n = 1; e = e.nextSibling;) {
 		if (e.nodeType == 8) {
 			if (e.data.startsWith("$s")) n++;
@@ -186,11 +186,11 @@ function P(e, t) {
 		t && t.push(e);
 	}
 }
-function te(e) {
-	e && (e.__c && (e.__c.__g |= 4), e.__k && e.__k.some(te));
+function ne(e) {
+	e && (e.__c && (e.__c.__g |= 4), e.__k && e.__k.some(ne));
 }
-function ne(t, n, r) {
-	for (var i = 0; i < r.length;) F(r[i++], r[i++], r[i++]);
+function re(t, n, r) {
+	for (var i = 0; i < r.length;) P(r[i++], r[i++], r[i++]);
 	e.__c && e.__c(n, t), t.some(function(n) {
 		try {
 			t = n.__h, n.__h = [], t.some(function(e) {
@@ -201,7 +201,7 @@ function ne(t, n, r) {
 		}
 	});
 }
-function re(t, n, r, i, a, o, s, c, l, u) {
+function ie(t, n, r, i, a, o, s, c, l, u) {
 	var f, g, v, y, b, x, C, w, T = r.props || d, E = n.props, D = n.type;
 	if (D == "svg" ? a = "http://www.w3.org/2000/svg" : D == "math" ? a = "http://www.w3.org/1998/Math/MathML" : a ||= "http://www.w3.org/1999/xhtml", o) {
 		for (f = 0; f < o.length; f++) if ((b = o[f]) && (D ? b.localName == D : b.nodeType == 3)) {
@@ -221,16 +221,16 @@ function re(t, n, r, i, a, o, s, c, l, u) {
 	} else T === E || c && t.data == E || (t.data = E);
 	return t;
 }
-function F(t, n, r, i) {
+function P(t, n, r, i) {
 	try {
 		typeof t == "function" ? n ? n.__x = t(n) || 1 : (i &&= i.__c || i.__e) && (n = i.__x) && (i.__x = null, typeof n == "function" ? n() : t(null)) : t.current = n;
 	} catch (t) {
 		e.__e(t, r);
 	}
 }
-function ie(t, n, r) {
+function ae(t, n, r) {
 	var i, a, o, s;
-	if (e.unmount && e.unmount(t), !(i = t.ref) || i.current && i.current != t.__e || F(i, null, n, t), i = t.__c) {
+	if (e.unmount && e.unmount(t), !(i = t.ref) || i.current && i.current != t.__e || P(i, null, n, t), i = t.__c) {
 		if (i.componentWillUnmount) try {
 			i.componentWillUnmount();
 		} catch (t) {
@@ -238,15 +238,15 @@ function ie(t, n, r) {
 		}
 		i.__P = i.__n = null;
 	}
-	if (i = t.__k) for (s = 0; s < i.length; s++) i[s] && ie(i[s], n, typeof t.type != "function" || r && !t.props.__P);
-	!r && (i = t.__c) && (i = i.__z) && (a = P(i, o = [])) && (i == t.__e && o.some(_), _(a), _(i)), r || _(t.__e), t.__e = t.__c = t.__ = null;
+	if (i = t.__k) for (s = 0; s < i.length; s++) i[s] && ae(i[s], n, typeof t.type != "function" || r && !t.props.__P);
+	!r && (i = t.__c) && (i = i.__z) && (a = te(i, o = [])) && (i == t.__e && o.some(_), _(a), _(i)), r || _(t.__e), t.__e = t.__c = t.__ = null;
 }
-function ae(e, t, n) {
+function oe(e, t, n) {
 	return this.constructor(e, n);
 }
-function I(t, n) {
+function F(t, n) {
 	var r, i, a, o;
-	e.__ && e.__(t, n), n.nodeType == 9 && (n = n.documentElement), i = (r = t && 32 & t.__u) ? null : n.__k, n.__k = y(b, { children: [t] }), a = [], o = [], N(n, n.__k, i || d, d, n.namespaceURI, i ? null : n.firstChild ? h.call(n.childNodes) : null, a, i ? i.__e : n.firstChild, r, o), ne(a, n.__k, o), n.__k.props.children = null;
+	e.__ && e.__(t, n), n.nodeType == 9 && (n = n.documentElement), i = (r = t && 32 & t.__u) ? null : n.__k, n.__k = y(b, { children: [t] }), a = [], o = [], N(n, n.__k, i || d, d, n.namespaceURI, i ? null : n.firstChild ? h.call(n.childNodes) : null, a, i ? i.__e : n.firstChild, r, o), re(a, n.__k, o), n.__k.props.children = null;
 }
 e = { __e: function(e, t, n, r) {
 	for (var a, o, s; t = t.__;) if ((a = t.__c) && !(1 & a.__g)) {
@@ -267,32 +267,32 @@ e = { __e: function(e, t, n, r) {
 	return e.__v.__b - t.__v.__b;
 }, o = Symbol(), s = /(PointerCapture)$|Capture$/i, c = 0, l = {};
 // ../../node_modules/.pnpm/preact@11.2.0/node_modules/preact/hooks/dist/hooks.mjs
-var L, R, oe, se, ce = Object.is, le = 0, ue = [], de = [], z = e, fe = z.__b, pe = z.__r, me = z.diffed, he = z.__c, ge = z.unmount, _e = z.__;
-function ve(e, t) {
-	z.__h && z.__h(R, e, le || t), le = 0;
-	var n = R.__H || (R.__H = {
+var I, L, se, ce, le = Object.is, ue = 0, de = [], fe = [], R = e, pe = R.__b, me = R.__r, he = R.diffed, ge = R.__c, _e = R.unmount, ve = R.__;
+function ye(e, t) {
+	R.__h && R.__h(L, e, ue || t), ue = 0;
+	var n = L.__H || (L.__H = {
 		__: [],
 		__h: []
 	});
 	return e >= n.__.length && n.__.push({}), n.__[e];
 }
-function B(e) {
-	return le = 1, ye(ke, e);
+function z(e) {
+	return ue = 1, be(Ae, e);
 }
-function ye(e, t, n) {
-	var r = ve(L++, 2);
-	if (r.t = e, !r.__c && (r.__ = [n ? n(t) : ke(void 0, t), function(e) {
+function be(e, t, n) {
+	var r = ye(I++, 2);
+	if (r.t = e, !r.__c && (r.__ = [n ? n(t) : Ae(void 0, t), function(e) {
 		var t = (r.__N || r.__)[0], n = r.t(t, e);
-		ce(t, n) || (r.__N = [n, r.__[1]], r.__c.setState({}));
-	}], r.__c = R, !R.__f)) {
-		R.__f = !0;
-		var i = R.shouldComponentUpdate;
-		R.shouldComponentUpdate = function(e, t, n) {
+		le(t, n) || (r.__N = [n, r.__[1]], r.__c.setState({}));
+	}], r.__c = L, !L.__f)) {
+		L.__f = !0;
+		var i = L.shouldComponentUpdate;
+		L.shouldComponentUpdate = function(e, t, n) {
 			var r = this.__H;
 			if (!r) return !0;
 			var a = !1, o = this.props != e;
 			if (r.__.some(function(e) {
-				e.__N && (a = !0, ce(e.__[0], e.__N[0]) || (o = !0));
+				e.__N && (a = !0, le(e.__[0], e.__N[0]) || (o = !0));
 			}), i) {
 				var s = i.call(this, e, t, n);
 				return a ? s || o : s;
@@ -302,67 +302,67 @@ function ye(e, t, n) {
 	}
 	return r.__;
 }
-function be(e, t) {
-	var n = ve(L++, 3);
-	!z.__s && Oe(n.__H, t) && (n.__P = !0, n.__ = e, n.u = t, R.__H.__h.push(n));
-}
 function xe(e, t) {
-	var n = ve(L++, 7);
-	return Oe(n.__H, t) && (n.__ = e(), n.__H = t), n.__;
+	var n = ye(I++, 3);
+	!R.__s && ke(n.__H, t) && (n.__P = !0, n.__ = e, n.u = t, L.__H.__h.push(n));
 }
 function Se(e, t) {
-	return le = 8, xe(function() {
+	var n = ye(I++, 7);
+	return ke(n.__H, t) && (n.__ = e(), n.__H = t), n.__;
+}
+function Ce(e, t) {
+	return ue = 8, Se(function() {
 		return e;
 	}, t);
 }
-function Ce() {
+function we() {
 	var e;
 	do {
-		for (; e = de.shift();) try {
-			V(e);
+		for (; e = fe.shift();) try {
+			B(e);
 		} catch (t) {
-			z.__e(t, { __: (e = e.__P) && e.__v });
+			R.__e(t, { __: (e = e.__P) && e.__v });
 		}
-		for (; e = ue.shift();) {
+		for (; e = de.shift();) {
 			var t = e.__H;
 			if (e.__P && t) try {
-				t.__h.some(V), t.__h.some(De), t.__h = [];
+				t.__h.some(B), t.__h.some(Oe), t.__h = [];
 			} catch (n) {
-				t.__h = [], z.__e(n, e.__v);
+				t.__h = [], R.__e(n, e.__v);
 			}
 		}
-	} while (de.length);
+	} while (fe.length);
 }
-z.__b = function(e) {
-	R = null, fe && fe(e);
-}, z.__ = function(e, t) {
-	e && t.__k && t.__k.__m && (e.__m = t.__k.__m), _e && _e(e, t);
-}, z.__r = function(e) {
-	pe && pe(e), L = 0;
-	var t = (R = e.__c).__H;
-	t && (oe == R ? R.__h = [] : (t.__h.some(V), t.__h.some(De), L = 0), t.__h = [], t.__.some(function(e) {
+R.__b = function(e) {
+	L = null, pe && pe(e);
+}, R.__ = function(e, t) {
+	e && t.__k && t.__k.__m && (e.__m = t.__k.__m), ve && ve(e, t);
+}, R.__r = function(e) {
+	me && me(e), I = 0;
+	var t = (L = e.__c).__H;
+	t && (se == L ? L.__h = [] : (t.__h.some(B), t.__h.some(Oe), I = 0), t.__h = [], t.__.some(function(e) {
 		e.__N && (e.__ = e.__N), e.u = e.__N = void 0;
-	})), oe = R;
-}, z.diffed = function(e) {
-	me && me(e);
+	})), se = L;
+}, R.diffed = function(e) {
+	he && he(e);
 	var t = e.__c;
-	t && t.__H && (t.__H.__h.length && Ee(ue.push(t)), t.__H.__.some(function(e) {
+	t && t.__H && (t.__H.__h.length && De(de.push(t)), t.__H.__.some(function(e) {
 		e.u && (e.__H = e.u);
-	})), oe = R = null;
-}, z.__c = function(e, t) {
+	})), se = L = null;
+}, R.__c = function(e, t) {
 	t.some(function(e) {
 		try {
-			e.__h.some(V), e.__h = e.__h.filter(function(e) {
-				return !e.__ || De(e);
+			e.__h.some(B), e.__h = e.__h.filter(function(e) {
+				return !e.__ || Oe(e);
 			});
 		} catch (t) {
 			e.__h = [function() {
 				throw t;
 			}];
 		}
-	}), he && he(e, t);
-}, z.unmount = function(e) {
-	ge && ge(e);
+	}), ge && ge(e, t);
+}, R.unmount = function(e) {
+	_e && _e(e);
 	var t, n, r = e.__c;
 	r && r.__H && (r.__H.__.some(function(r) {
 		try {
@@ -371,60 +371,60 @@ z.__b = function(e) {
 					for (n = e.__; n && (!n.__c || !n.__c.__P);) n = n.__;
 					n &&= n.__c;
 				}
-				r.__P = n, Ee(de.push(r));
-			} else V(r);
+				r.__P = n, De(fe.push(r));
+			} else B(r);
 		} catch (e) {
 			t = e;
 		}
-	}), r.__H = void 0, t && z.__e(t, r.__v));
+	}), r.__H = void 0, t && R.__e(t, r.__v));
 };
-var we = typeof requestAnimationFrame == "function";
-function Te(e) {
-	var t, n = function() {
-		clearTimeout(r), we && cancelAnimationFrame(t), setTimeout(e);
-	}, r = setTimeout(n, 35);
-	we && (t = requestAnimationFrame(n));
-}
+var Te = typeof requestAnimationFrame == "function";
 function Ee(e) {
-	e != 1 && se == z.requestAnimationFrame || ((se = z.requestAnimationFrame) || Te)(Ce);
-}
-function V(e) {
-	var t = R, n = e.__c;
-	typeof n == "function" && (e.__c = void 0, n()), R = t;
+	var t, n = function() {
+		clearTimeout(r), Te && cancelAnimationFrame(t), setTimeout(e);
+	}, r = setTimeout(n, 35);
+	Te && (t = requestAnimationFrame(n));
 }
 function De(e) {
-	var t = R;
-	e.__c = e.__(), R = t;
+	e != 1 && ce == R.requestAnimationFrame || ((ce = R.requestAnimationFrame) || Ee)(we);
 }
-function Oe(e, t) {
-	return !e || e.length != t.length || t.some(function(t, n) {
-		return !ce(t, e[n]);
-	});
+function B(e) {
+	var t = L, n = e.__c;
+	typeof n == "function" && (e.__c = void 0, n()), L = t;
+}
+function Oe(e) {
+	var t = L;
+	e.__c = e.__(), L = t;
 }
 function ke(e, t) {
+	return !e || e.length != t.length || t.some(function(t, n) {
+		return !le(t, e[n]);
+	});
+}
+function Ae(e, t) {
 	return typeof t == "function" ? t(e) : t;
 }
 // web/format.ts
-function H(e) {
+function V(e) {
 	return e === void 0 ? "–" : e >= 1e3 ? `${(e / 1e3).toFixed(2)} s` : e >= 10 ? `${e.toFixed(0)} ms` : `${e.toFixed(2)} ms`;
 }
-function Ae(e) {
+function je(e) {
 	let t = new Date(e), n = (e, t = 2) => String(e).padStart(t, "0");
 	return `${n(t.getHours())}:${n(t.getMinutes())}:${n(t.getSeconds())}.${n(t.getMilliseconds(), 3)}`;
 }
 // ../../node_modules/.pnpm/htm@3.1.1/node_modules/htm/dist/htm.module.js
-var je = function(e, t, n, r) {
+var Me = function(e, t, n, r) {
 	var i;
 	t[0] = 0;
 	for (var a = 1; a < t.length; a++) {
 		var o = t[a++], s = t[a] ? (t[0] |= o ? 1 : 2, n[t[a++]]) : t[++a];
-		o === 3 ? r[0] = s : o === 4 ? r[1] = Object.assign(r[1] || {}, s) : o === 5 ? (r[1] = r[1] || {})[t[++a]] = s : o === 6 ? r[1][t[++a]] += s + "" : o ? (i = e.apply(s, je(e, s, n, ["", null])), r.push(i), s[0] ? t[0] |= 2 : (t[a - 2] = 0, t[a] = i)) : r.push(s);
+		o === 3 ? r[0] = s : o === 4 ? r[1] = Object.assign(r[1] || {}, s) : o === 5 ? (r[1] = r[1] || {})[t[++a]] = s : o === 6 ? r[1][t[++a]] += s + "" : o ? (i = e.apply(s, Me(e, s, n, ["", null])), r.push(i), s[0] ? t[0] |= 2 : (t[a - 2] = 0, t[a] = i)) : r.push(s);
 	}
 	return r;
-}, Me = /* @__PURE__ */ new Map();
-function Ne(e) {
-	var t = Me.get(this);
-	return t || (t = /* @__PURE__ */ new Map(), Me.set(this, t)), (t = je(this, t.get(e) || (t.set(e, t = function(e) {
+}, Ne = /* @__PURE__ */ new Map();
+function Pe(e) {
+	var t = Ne.get(this);
+	return t || (t = /* @__PURE__ */ new Map(), Ne.set(this, t)), (t = Me(this, t.get(e) || (t.set(e, t = function(e) {
 		for (var t, n, r = 1, i = "", a = "", o = [0], s = function(e) {
 			r === 1 && (e || (i = i.replace(/^\s*\n\s*|\s*\n\s*$/g, ""))) ? o.push(0, e, i) : r === 3 && (e || i) ? (o.push(3, e, i), r = 2) : r === 2 && i === "..." && e ? o.push(4, e, 0) : r === 2 && i && !e ? o.push(5, 0, !0, i) : r >= 5 && ((i || !e && r === 5) && (o.push(r, 0, i, n), r = 6), e && (o.push(r, e, 0, n), r = 6)), i = "";
 		}, c = 0; c < e.length; c++) {
@@ -435,60 +435,60 @@ function Ne(e) {
 	}(e)), t), arguments, [])).length > 1 ? t : t[0];
 }
 // web/html.ts
-var U = Ne.bind(v);
+var H = Pe.bind(v);
 // web/agent-runs-view.ts
-function Pe(e) {
-	return U`<ul class="list" aria-label="agent runs">
-    ${e.runs.length === 0 ? U`<li class="empty">no agent runs yet</li>` : null}
-    ${e.runs.map((t) => U`<li key=${t.id}>
+function Fe(e) {
+	return H`<ul class="list" aria-label="agent runs">
+    ${e.runs.length === 0 ? H`<li class="empty">no agent runs yet</li>` : null}
+    ${e.runs.map((t) => H`<li key=${t.id}>
         <button class=${`row status-${t.status}${e.selected === t.id ? " selected" : ""}`}
           aria-pressed=${e.selected === t.id} onClick=${() => e.onOpen(t.id)}>
-          <span class="time">${Ae(t.startedAt)}</span>
+          <span class="time">${je(t.startedAt)}</span>
           <span class="route">${t.routeId ?? "?"}</span>
           <span class="status">${t.status}</span>
-          <span class="duration">${H(t.durationMs)}</span>
+          <span class="duration">${V(t.durationMs)}</span>
           <span class="steps">${t.modelCalls} turns · ${t.toolCalls} tool calls</span>
         </button>
       </li>`)}
   </ul>`;
 }
-function Fe(e) {
+function Ie(e) {
 	if (e.kind === "model") {
 		let t = e.inputTokens === void 0 ? "" : ` · ${e.inputTokens} in / ${e.outputTokens ?? 0} out tokens`;
 		return `model turn ${e.iteration}: ${e.name}${t}${e.stopReason ? ` · ${e.stopReason}` : ""}`;
 	}
 	return `tool ${e.name}${e.callId ? ` (${e.callId})` : ""}`;
 }
-function Ie(e) {
+function Le(e) {
 	let { run: t } = e, n = Math.max(t.durationMs ?? 0, ...t.calls.map((e) => e.startMs + (e.durationMs ?? 0)), .001);
-	return U`<section class="waterfall" aria-label=${`agent run ${t.id}`}>
+	return H`<section class="waterfall" aria-label=${`agent run ${t.id}`}>
     <h3>agent run <code>${t.id}</code></h3>
-    <p>route <strong>${t.routeId ?? "?"}</strong> · ${t.model ?? ""} · <span class=${`status-${t.status}`}>${t.status}</span> · ${H(t.durationMs)} · ${t.inputTokens} in / ${t.outputTokens} out tokens · ${t.toolCalls} tool calls${t.error ? U` · <span class="error">${t.error}</span>` : null}</p>
+    <p>route <strong>${t.routeId ?? "?"}</strong> · ${t.model ?? ""} · <span class=${`status-${t.status}`}>${t.status}</span> · ${V(t.durationMs)} · ${t.inputTokens} in / ${t.outputTokens} out tokens · ${t.toolCalls} tool calls${t.error ? H` · <span class="error">${t.error}</span>` : null}</p>
     <ol class="calls" aria-label="model turns and tool calls">
       ${t.calls.map((e, t) => {
 		let r = e.startMs / n * 100, i = Math.max((e.durationMs ?? 0) / n * 100, .5);
-		return U`<li key=${t} class=${`call ${e.kind} status-${e.status}`}>
+		return H`<li key=${t} class=${`call ${e.kind} status-${e.status}`}>
           <div class="call-head">
-            <span class="call-title">${Fe(e)}</span>
-            <span class="call-duration">${H(e.durationMs)}</span>
+            <span class="call-title">${Ie(e)}</span>
+            <span class="call-duration">${V(e.durationMs)}</span>
           </div>
           <div class="bar-track" aria-hidden="true"><div class="bar" style=${{
 			left: `${r}%`,
 			width: `${i}%`
 		}}></div></div>
-          ${e.arguments === void 0 ? null : U`<details class="arguments"><summary>arguments</summary><pre>${e.arguments}</pre></details>`}
-          ${e.output === void 0 ? null : U`<details class="result"><summary>result</summary><pre>${e.output}</pre></details>`}
-          ${e.error === void 0 ? null : U`<p class="error">${e.error}</p>`}
+          ${e.arguments === void 0 ? null : H`<details class="arguments"><summary>arguments</summary><pre>${e.arguments}</pre></details>`}
+          ${e.output === void 0 ? null : H`<details class="result"><summary>result</summary><pre>${e.output}</pre></details>`}
+          ${e.error === void 0 ? null : H`<p class="error">${e.error}</p>`}
         </li>`;
 	})}
     </ol>
-    ${t.droppedCalls > 0 ? U`<p class="muted">${t.droppedCalls} more calls not kept</p>` : null}
+    ${t.droppedCalls > 0 ? H`<p class="muted">${t.droppedCalls} more calls not kept</p>` : null}
   </section>`;
 }
 // web/api.ts
-var Le = new URLSearchParams(location.search).get("token") ?? void 0;
+var U = new URLSearchParams(location.search).get("token") ?? void 0;
 function Re() {
-	return Le === void 0 ? {} : { authorization: `Bearer ${Le}` };
+	return U === void 0 ? {} : { authorization: `Bearer ${U}` };
 }
 async function ze(e) {
 	let t = await e.json();
@@ -505,25 +505,25 @@ async function Be(e) {
 	}));
 }
 function Ve() {
-	let e = Le === void 0 ? "" : `?token=${encodeURIComponent(Le)}`;
+	let e = U === void 0 ? "" : `?token=${encodeURIComponent(U)}`;
 	return new EventSource(`/api/events${e}`);
 }
 // web/exchanges-view.ts
 function He(e) {
-	return U`<div class="exchanges">
+	return H`<div class="exchanges">
     <label class="search">search exchanges
       <input type="search" maxlength="200" value=${e.query} placeholder="id, route, status, body text…"
         onInput=${(t) => e.onQuery(t.target.value)} />
     </label>
     <ul class="list" aria-label="recent exchanges">
-      ${e.exchanges.length === 0 ? U`<li class="empty">no exchanges yet</li>` : null}
-      ${e.exchanges.map((t) => U`<li key=${t.id}>
+      ${e.exchanges.length === 0 ? H`<li class="empty">no exchanges yet</li>` : null}
+      ${e.exchanges.map((t) => H`<li key=${t.id}>
           <button class=${`row status-${t.status}${e.selected === t.id ? " selected" : ""}`}
             aria-pressed=${e.selected === t.id} onClick=${() => e.onOpen(t.id)}>
-            <span class="time">${Ae(t.startedAt)}</span>
+            <span class="time">${je(t.startedAt)}</span>
             <span class="route">${t.routeId}</span>
             <span class="status">${t.status}</span>
-            <span class="duration">${H(t.durationMs)}</span>
+            <span class="duration">${V(t.durationMs)}</span>
             <span class="steps">${t.steps} steps</span>
           </button>
         </li>`)}
@@ -2715,30 +2715,35 @@ function vi(e) {
 	}), t;
 }
 var yi = 46;
-function bi(e, t, n) {
+function bi(e) {
+	return e.length > yi ? `${e.slice(0, 45)}…` : e;
+}
+function xi(e, t, n) {
 	for (let r of e) {
 		n.push({
-			text: r.label,
+			text: bi(r.label),
+			full: r.label,
 			depth: t,
 			kind: "step",
 			path: r.path
 		});
 		for (let e of r.blocks) e.name !== "" && n.push({
-			text: e.name,
+			text: bi(e.name),
+			full: e.name,
 			depth: t + 1,
 			kind: "block",
 			path: void 0
-		}), bi(e.steps, t + (e.name === "" ? 1 : 2), n);
+		}), xi(e.steps, t + (e.name === "" ? 1 : 2), n);
 	}
 }
-function xi(e) {
+function Si(e) {
 	let t = [];
-	return bi(e.steps, 0, t), t;
+	return xi(e.steps, 0, t), t;
 }
 function Q(e, t = 0) {
 	return Math.min(e.length, yi) * 7 + t * 12;
 }
-function Si(e) {
+function Ci(e) {
 	let t = new qe.Graph({ multigraph: !0 });
 	t.setGraph({
 		rankdir: "TB",
@@ -2749,7 +2754,7 @@ function Si(e) {
 	}), t.setDefaultEdgeLabel(() => ({}));
 	let n = /* @__PURE__ */ new Map();
 	for (let r of e.routes) {
-		let e = xi(r), i = Math.max(Q(r.id) + 80, Q(r.from), Q(r.tool ? `tool ${r.tool.name}` : "")), a = Math.max(0, ...e.map((e) => Q(e.text, e.depth) + 64)), o = 2 + (r.tool === void 0 ? 0 : 1), s = `route:${r.id}`;
+		let e = Si(r), i = Math.max(Q(r.id) + 80, Q(r.from), Q(r.tool ? `tool ${r.tool.name}` : "")), a = Math.max(0, ...e.map((e) => Q(e.text, e.depth) + 64)), o = 2 + (r.tool === void 0 ? 0 : 1), s = `route:${r.id}`;
 		n.set(s, {
 			route: r,
 			lines: e
@@ -2808,15 +2813,15 @@ function Si(e) {
 }
 // web/graph-view.ts
 var $ = 10;
-function Ci(e) {
+function wi(e) {
 	return e.points.map((e, t) => `${t === 0 ? "M" : "L"}${e.x.toFixed(1)},${e.y.toFixed(1)}`).join(" ");
 }
-function wi(e) {
+function Ti(e) {
 	return e === void 0 ? "" : e.failures > 0 ? `${e.calls} ✕${e.failures}` : String(e.calls);
 }
-function Ti(e) {
+function Ei(e) {
 	let { node: t, counters: n } = e, r = t.route, i = new Map((n?.steps ?? []).map((e) => [e.path, e])), a = n?.state ?? r.state, o = 2 + (r.tool === void 0 ? 0 : 1), s = n === void 0 ? "" : `${n.exchanges} ex · ${n.failures} failed · ${n.inflight} in flight`;
-	return U`<g
+	return H`<g
     class=${`route-node state-${a}${e.selected ? " selected" : ""}`}
     transform=${`translate(${t.x},${t.y})`}
     role="button"
@@ -2828,20 +2833,21 @@ function Ti(e) {
     <rect class="box" width=${t.width} height=${t.height} rx="6" />
     <text class="route-id" x=${$} y=${22}>${r.id}</text>
     <text class="route-state" x=${t.width - $} y=${22} text-anchor="end">${a}</text>
-    <text class="route-from" x=${$} y=${38}>${r.from}</text>
-    ${r.tool === void 0 ? null : U`<text class="route-tool" x=${$} y=${54}>tool ${r.tool.name}</text>`}
+    <text class="route-from" x=${$} y=${38}>${bi(r.from)}<title>${r.from}</title></text>
+    ${r.tool === void 0 ? null : H`<text class="route-tool" x=${$} y=${54}>tool ${r.tool.name}</text>`}
     ${t.lines.map((e, n) => {
 		let r = 22 + 16 * (o + n), a = e.path === void 0 ? void 0 : i.get(e.path);
-		return U`<g key=${n} class=${`line ${e.kind}`}>
+		return H`<g key=${n} class=${`line ${e.kind}`}>
+        <title>${e.full}</title>
         <text x=${$ + e.depth * 12} y=${r}>${e.text}</text>
-        ${a === void 0 ? null : U`<text class=${`step-count${a.failures > 0 ? " failed" : ""}`} x=${t.width - $} y=${r} text-anchor="end">${wi(a)}</text>`}
+        ${a === void 0 ? null : H`<text class=${`step-count${a.failures > 0 ? " failed" : ""}`} x=${t.width - $} y=${r} text-anchor="end">${Ti(a)}</text>`}
       </g>`;
 	})}
   </g>`;
 }
-function Ei(e) {
-	let t = xe(() => Si(e.graph), [e.graph]), n = new Map(e.counters.map((e) => [e.routeId, e]));
-	return U`<svg
+function Di(e) {
+	let t = Se(() => Ci(e.graph), [e.graph]), n = new Map(e.counters.map((e) => [e.routeId, e]));
+	return H`<svg
     class="graph"
     role="group"
     aria-label=${`route graph: ${e.graph.routes.length} routes, ${e.graph.endpoints.length} endpoints, ${e.graph.edges.length} connections`}
@@ -2854,46 +2860,46 @@ function Ei(e) {
         <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head" />
       </marker>
     </defs>
-    ${t.edges.map((e, t) => U`<g key=${`edge${t}`} class=${`edge ${e.kind}`}>
+    ${t.edges.map((e, t) => H`<g key=${`edge${t}`} class=${`edge ${e.kind}`}>
         <title>${e.label}</title>
-        <path d=${Ci(e)} marker-end="url(#arrow)" />
+        <path d=${wi(e)} marker-end="url(#arrow)" />
       </g>`)}
-    ${t.nodes.map((t) => t.kind === "route" ? U`<${Ti} key=${t.id} node=${t} counters=${n.get(t.route.id)} selected=${e.selected === t.route.id} onSelect=${e.onSelect} />` : U`<g key=${t.id} class="endpoint-node" transform=${`translate(${t.x},${t.y})`} role="img" aria-label=${`endpoint ${t.uri}`}>
+    ${t.nodes.map((t) => t.kind === "route" ? H`<${Ei} key=${t.id} node=${t} counters=${n.get(t.route.id)} selected=${e.selected === t.route.id} onSelect=${e.onSelect} />` : H`<g key=${t.id} class="endpoint-node" transform=${`translate(${t.x},${t.y})`} role="img" aria-label=${`endpoint ${t.uri}`}>
             <rect width=${t.width} height=${t.height} rx=${t.height / 2} />
             <text x=${t.width / 2} y=${t.height / 2 + 4} text-anchor="middle">${t.uri}</text>
           </g>`)}
   </svg>`;
 }
 // web/routes-table.ts
-function Di(e) {
+function Oi(e) {
 	let t = new Map(e.counters.map((e) => [e.routeId, e]));
-	return U`<table class="routes" aria-label="routes and their counters">
+	return H`<table class="routes" aria-label="routes and their counters">
     <thead>
       <tr><th scope="col">route</th><th scope="col">state</th><th scope="col">exchanges</th><th scope="col">failures</th><th scope="col">in flight</th><th scope="col">p50</th><th scope="col">p99</th><th scope="col"><span class="visually-hidden">action</span></th></tr>
     </thead>
     <tbody>
       ${e.routes.map((n) => {
 		let r = t.get(n.id), i = r?.state ?? n.state, a = i === "started" ? "stop" : "start";
-		return U`<tr key=${n.id} data-route=${n.id}>
-          <th scope="row"><button class="link" onClick=${() => e.onSelect(n.id)}>${n.id}</button>${n.tool ? U` <span class="badge">tool ${n.tool.name}</span>` : null}</th>
+		return H`<tr key=${n.id} data-route=${n.id}>
+          <th scope="row"><button class="link" onClick=${() => e.onSelect(n.id)}>${n.id}</button>${n.tool ? H` <span class="badge">tool ${n.tool.name}</span>` : null}</th>
           <td class=${`state state-${i}`}>${i}</td>
           <td class="exchanges">${r?.exchanges ?? 0}</td>
           <td class=${`failures${(r?.failures ?? 0) > 0 ? " failed" : ""}`}>${r?.failures ?? 0}</td>
           <td class="inflight">${r?.inflight ?? 0}</td>
-          <td>${H(r?.p50)}</td>
-          <td>${H(r?.p99)}</td>
+          <td>${V(r?.p50)}</td>
+          <td>${V(r?.p99)}</td>
           <td><button class=${`action ${a}`} disabled=${e.busy === n.id} aria-label=${`${a} route ${n.id}`} onClick=${() => e.onAction(n.id, a)}>${a}</button></td>
         </tr>`;
 	})}
     </tbody>
   </table>`;
 }
-function Oi(e) {
+function ki(e) {
 	let { route: t } = e;
-	return U`<section class="route-details" aria-label=${`route ${t.id}`}>
+	return H`<section class="route-details" aria-label=${`route ${t.id}`}>
     <h3>${t.id}</h3>
-    <p>from <code>${t.from}</code>${t.description ? U` — ${t.description}` : null}</p>
-    ${t.tool === void 0 ? null : U`<div class="tool">
+    <p>from <code>${t.from}</code>${t.description ? H` — ${t.description}` : null}</p>
+    ${t.tool === void 0 ? null : H`<div class="tool">
             <p><span class="badge">tool ${t.tool.name}</span> ${t.tool.description}</p>
             <details open>
               <summary>input schema</summary>
@@ -2903,56 +2909,56 @@ function Oi(e) {
   </section>`;
 }
 // web/timeline-view.ts
-function ki(e) {
+function Ai(e) {
 	let { snapshot: t } = e;
 	if (t === void 0) return null;
 	let n = Object.entries(t.headers);
-	return U`<details class="snapshot">
+	return H`<details class="snapshot">
     <summary>${e.title} <span class="muted">(${t.bodyType}${t.truncated ? ", cut" : ""})</span></summary>
     <pre class="body">${t.body}</pre>
-    ${n.length === 0 ? null : U`<dl class="headers">${n.map(([e, t]) => U`<dt>${e}</dt><dd>${t}</dd>`)}</dl>`}
+    ${n.length === 0 ? null : H`<dl class="headers">${n.map(([e, t]) => H`<dt>${e}</dt><dd>${t}</dd>`)}</dl>`}
   </details>`;
 }
-function Ai(e) {
+function ji(e) {
 	let { record: t } = e, n = Math.max(t.durationMs ?? 0, ...t.steps.map((e) => e.startMs + (e.durationMs ?? 0)), .001);
-	return U`<section class="timeline" aria-label=${`exchange ${t.id}`}>
+	return H`<section class="timeline" aria-label=${`exchange ${t.id}`}>
     <h3>exchange <code>${t.id}</code></h3>
-    <p>route <strong>${t.routeId}</strong> · <span class=${`status-${t.status}`}>${t.status}</span> · ${H(t.durationMs)}${t.error ? U` · <span class="error">${t.error}</span>` : null}</p>
-    <${ki} title="received" snapshot=${t.input} />
+    <p>route <strong>${t.routeId}</strong> · <span class=${`status-${t.status}`}>${t.status}</span> · ${V(t.durationMs)}${t.error ? H` · <span class="error">${t.error}</span>` : null}</p>
+    <${Ai} title="received" snapshot=${t.input} />
     <ol class="steps" aria-label="steps">
       ${t.steps.map((e, t) => {
 		let r = e.startMs / n * 100, i = Math.max((e.durationMs ?? 0) / n * 100, .5);
-		return U`<li key=${t} class=${`step status-${e.status}`}>
+		return H`<li key=${t} class=${`step status-${e.status}`}>
           <div class="step-head">
             <span class="step-route">${e.routeId}</span>
             <span class="step-label">${e.path}</span>
-            <span class="step-duration">${H(e.durationMs)}</span>
+            <span class="step-duration">${V(e.durationMs)}</span>
           </div>
           <div class="bar-track" aria-hidden="true"><div class="bar" style=${{
 			left: `${r}%`,
 			width: `${i}%`
 		}}></div></div>
-          ${e.error ? U`<p class="error">${e.error}</p>` : null}
-          <${ki} title="after this step" snapshot=${e.after} />
+          ${e.error ? H`<p class="error">${e.error}</p>` : null}
+          <${Ai} title="after this step" snapshot=${e.after} />
         </li>`;
 	})}
     </ol>
-    ${t.droppedSteps > 0 ? U`<p class="muted">${t.droppedSteps} more steps not kept</p>` : null}
-    <${ki} title="result" snapshot=${t.output} />
+    ${t.droppedSteps > 0 ? H`<p class="muted">${t.droppedSteps} more steps not kept</p>` : null}
+    <${Ai} title="result" snapshot=${t.output} />
   </section>`;
 }
 // web/app.ts
-var ji = {
+var Mi = {
 	version: -1,
 	counters: [],
 	exchanges: [],
 	agentRuns: []
 };
-function Mi() {
-	let [e, t] = B(void 0), [n, r] = B(ji), [i, a] = B("connecting"), [o, s] = B(void 0), [c, l] = B(void 0), [u, d] = B(void 0), [f, p] = B(""), [m, h] = B(void 0), [g, _] = B(void 0), [v, y] = B(void 0), b = Se(() => {
+function Ni() {
+	let [e, t] = z(void 0), [n, r] = z(Mi), [i, a] = z("connecting"), [o, s] = z(void 0), [c, l] = z(void 0), [u, d] = z(void 0), [f, p] = z(""), [m, h] = z(void 0), [g, _] = z(void 0), [v, y] = z(void 0), b = Ce(() => {
 		W("/api/graph").then(t, (e) => s(e.message));
 	}, []);
-	be(() => {
+	xe(() => {
 		b();
 		let e = Ve();
 		return e.addEventListener("open", () => a("live")), e.addEventListener("error", () => a("disconnected")), e.addEventListener("snapshot", (e) => {
@@ -2960,9 +2966,9 @@ function Mi() {
 		}), () => e.close();
 	}, [b]);
 	let x = n.counters.map((e) => e.routeId).join("\n");
-	be(() => {
+	xe(() => {
 		e !== void 0 && n.version >= 0 && x !== e.routes.map((e) => e.id).join("\n") && b();
-	}, [x]), be(() => {
+	}, [x]), xe(() => {
 		g !== void 0 && g.status === "running" && W(`/api/exchanges/${encodeURIComponent(g.id)}`).then(_, () => {}), v !== void 0 && v.status === "running" && W(`/api/agent-runs/${encodeURIComponent(v.id)}`).then(y, () => {}), f !== "" && S(f);
 	}, [n.version]);
 	let S = (e) => {
@@ -2973,34 +2979,34 @@ function Mi() {
 			d(void 0), b();
 		});
 	}, E = e?.routes.find((e) => e.id === c);
-	return U`<header class="top">
+	return H`<header class="top">
       <h1>routekit console</h1>
       <p class="connection" role="status" aria-live="polite">events: <span class=${`connection-${i}`}>${i}</span></p>
     </header>
-    ${o === void 0 ? null : U`<p class="problem" role="alert">${o} <button onClick=${() => s(void 0)}>dismiss</button></p>`}
+    ${o === void 0 ? null : H`<p class="problem" role="alert">${o} <button onClick=${() => s(void 0)}>dismiss</button></p>`}
     <main>
       <section class="panel graph-panel" aria-labelledby="graph-title">
         <h2 id="graph-title">Route graph</h2>
-        <div class="graph-scroll">${e === void 0 ? U`<p>loading…</p>` : U`<${Ei} graph=${e} counters=${n.counters} selected=${c} onSelect=${l} />`}</div>
-        ${e !== void 0 && e.tools.length > 0 ? U`<p class="muted">tools without a route: ${e.tools.map((e) => e.name).join(", ")}</p>` : null}
+        <div class="graph-scroll">${e === void 0 ? H`<p>loading…</p>` : H`<${Di} graph=${e} counters=${n.counters} selected=${c} onSelect=${l} />`}</div>
+        ${e !== void 0 && e.tools.length > 0 ? H`<p class="muted">tools without a route: ${e.tools.map((e) => e.name).join(", ")}</p>` : null}
       </section>
       <section class="panel routes-panel" aria-labelledby="routes-title">
         <h2 id="routes-title">Routes</h2>
-        ${e === void 0 ? null : U`<${Di} routes=${e.routes} counters=${n.counters} busy=${u} onAction=${T} onSelect=${l} />`}
-        ${E === void 0 ? null : U`<${Oi} route=${E} counters=${n.counters.find((e) => e.routeId === E.id)} />`}
+        ${e === void 0 ? null : H`<${Oi} routes=${e.routes} counters=${n.counters} busy=${u} onAction=${T} onSelect=${l} />`}
+        ${E === void 0 ? null : H`<${ki} route=${E} counters=${n.counters.find((e) => e.routeId === E.id)} />`}
       </section>
       <section class="panel exchanges-panel" aria-labelledby="exchanges-title">
         <h2 id="exchanges-title">Recent exchanges</h2>
         <${He} exchanges=${m ?? n.exchanges} query=${f} selected=${g?.id} onQuery=${S} onOpen=${C} />
-        ${g === void 0 ? null : U`<${Ai} record=${g} />`}
+        ${g === void 0 ? null : H`<${ji} record=${g} />`}
       </section>
       <section class="panel runs-panel" aria-labelledby="runs-title">
         <h2 id="runs-title">Agent runs</h2>
-        <${Pe} runs=${n.agentRuns} selected=${v?.id} onOpen=${w} />
-        ${v === void 0 ? null : U`<${Ie} run=${v} />`}
+        <${Fe} runs=${n.agentRuns} selected=${v?.id} onOpen=${w} />
+        ${v === void 0 ? null : H`<${Le} run=${v} />`}
       </section>
     </main>`;
 }
 // web/main.ts
-var Ni = document.getElementById("app");
-Ni !== null && I(U`<${Mi} />`, Ni);
+var Pi = document.getElementById("app");
+Pi !== null && F(H`<${Ni} />`, Pi);

@@ -14,6 +14,7 @@ export class ConsoleServer {
   readonly #streams: EventStreams;
   #server: Server | undefined;
   #port = 0;
+  #listening = false;
 
   constructor(store: ConsoleStore) {
     this.#store = store;
@@ -22,13 +23,13 @@ export class ConsoleServer {
 
   /** `http://host:port/` once listening. */
   get url(): string | undefined {
-    if (this.#server === undefined) return undefined;
+    if (!this.#listening) return undefined;
     const host = this.#store.options.host;
     return `http://${host.includes(":") ? `[${host}]` : host}:${this.#port}/`;
   }
 
   get port(): number | undefined {
-    return this.#server === undefined ? undefined : this.#port;
+    return this.#listening ? this.#port : undefined;
   }
 
   /** Open connections (page loads, event streams). */
@@ -41,6 +42,8 @@ export class ConsoleServer {
     const options = this.#store.options;
     const api = createApi(this.#store, this.#streams);
     const server = createServer({ maxHeaderSize: 16 * 1024 }, (request, response) => {
+      // A request that arrives while the server closes gets no answer: its socket is being destroyed.
+      if (this.#server !== server) return void response.destroy();
       const raw = request.url ?? "/";
       if (raw.length > MAX_URL_LENGTH)
         return sendError(response, 414, `a URL is at most ${MAX_URL_LENGTH} characters`);
@@ -65,20 +68,22 @@ export class ConsoleServer {
       this.#sockets.add(socket);
       socket.on("close", () => this.#sockets.delete(socket));
     });
+    this.#server = server;
     await new Promise<void>((resolve, reject) => {
-      server.once("error", (error) =>
+      server.once("error", (error) => {
+        this.#server = undefined;
         reject(
           new ConsoleError(
             "LISTEN_FAILED",
             `console: cannot listen on ${options.host}:${options.port}: ${error.message}`,
             { cause: error },
           ),
-        ),
-      );
+        );
+      });
       server.listen(options.port, options.host, () => resolve());
     });
     this.#port = (server.address() as AddressInfo).port;
-    this.#server = server;
+    this.#listening = true;
   }
 
   /** Ends the event streams, closes the server and every open connection. */
@@ -86,6 +91,7 @@ export class ConsoleServer {
     const server = this.#server;
     if (server === undefined) return;
     this.#server = undefined;
+    this.#listening = false;
     this.#streams.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const socket of this.#sockets) socket.destroy();

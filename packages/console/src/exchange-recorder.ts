@@ -28,7 +28,7 @@ function errorText(error: unknown): string {
  * keeps the most recent in a ring. Exchanges not being recorded cost a field read per step.
  */
 export class ExchangeRecorder {
-  /** Records with a step running now: while 0, steps skip the lookup of their exchange's record. */
+  /** Records not finished yet: while 0, steps skip the lookup of their exchange's record. */
   active = 0;
   /** New records allowed before the next top-up. */
   tokens: number;
@@ -111,6 +111,7 @@ export class ExchangeRecorder {
       visits: new Map(),
     };
     this.#live.set(exchange, created);
+    this.active++;
     const dropped = this.records.push(record);
     if (dropped !== undefined) this.#byId.delete(dropped.id);
     this.#byId.set(record.id, record);
@@ -121,7 +122,7 @@ export class ExchangeRecorder {
   /** Runs one step of a recorded exchange, timing it and keeping a snapshot of what it left. */
   runStep(live: LiveRecord, stats: StepStats, exchange: Exchange, next: Processor): void | Promise<void> {
     stats.calls++;
-    if (live.stepsInFlight++ === 0) this.active++;
+    live.stepsInFlight++;
     const started = performance.now();
     const record = live.record;
     if (stats.topLevel) {
@@ -167,8 +168,13 @@ export class ExchangeRecorder {
         );
       }
       live.lastEnd = ended;
-      if (--live.stepsInFlight === 0) {
-        this.active--;
+      if (--live.stepsInFlight !== 0) return;
+      // The last step of the route the exchange entered ended well: the exchange is done. Else
+      // (an error the route may still handle, a filter that ended the route early) it is done
+      // once no step started again by the next turn of the event loop.
+      if (error === undefined && stats.routeId === record.routeId && this.#isLastStep(stats))
+        this.#finish(live);
+      else {
         this.#toFinish.add(live);
         this.#finishing ??= setImmediate(() => this.#finishPending());
       }
@@ -193,6 +199,12 @@ export class ExchangeRecorder {
     );
   }
 
+  #isLastStep(stats: StepStats): boolean {
+    if (!stats.topLevel) return false;
+    const steps = this.#routes(stats.routeId)?.topLevel() ?? [];
+    return steps[steps.length - 1] === stats;
+  }
+
   /** Records whose steps all ended and did not start again by now are finished. */
   #finishPending(): void {
     this.#finishing = undefined;
@@ -204,6 +216,7 @@ export class ExchangeRecorder {
     const record = live.record;
     const exchange = live.exchange;
     if (exchange === undefined) return;
+    this.active--;
     const error = exchange.error;
     record.status = error === undefined ? "completed" : "failed";
     record.error = error === undefined ? undefined : errorText(error);

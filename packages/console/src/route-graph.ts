@@ -1,6 +1,8 @@
 import type { RouteContext, RouteStatus } from "@routekit/core";
 import { type StepShape, safeUri, stepShape, urisOf } from "./step-shape.js";
-import type { StatsRegistry } from "./step-stats.js";
+import type { StatsRegistry, StepStats } from "./step-stats.js";
+
+type Known = Parameters<typeof stepShape>[2];
 
 /** A tool the llm step can call, as the registry describes it. */
 export interface GraphTool {
@@ -82,6 +84,34 @@ function llmTools(uri: string): string[] {
 }
 
 /**
+ * Steps like `filter` without a block, `idempotentConsumer` or `aggregate` take over the rest of
+ * their block: the compiler runs the following steps inside them. They are drawn as the step's
+ * block "then", as the counters and step events name them (`#2 filter > #1 to(...)`).
+ */
+function withRestOfBlock(shape: StepShape, steps: readonly StepStats[], known: Known): StepShape {
+  if (shape.path === undefined) return shape;
+  const prefix = `${shape.path} > `;
+  const inBlocks = new Set<string>();
+  const collect = (nested: StepShape): void => {
+    for (const block of nested.blocks) {
+      for (const step of block.steps) {
+        if (step.path !== undefined) inBlocks.add(step.path);
+        collect(step);
+      }
+    }
+  };
+  collect(shape);
+  const rest = steps.filter((step) => step.path === prefix + step.label && !inBlocks.has(step.path));
+  if (rest.length === 0) return shape;
+  rest.sort((left, right) => left.index - right.index);
+  const block = {
+    name: "then",
+    steps: rest.map((step) => withRestOfBlock(stepShape(step.definition, step.label, known), steps, known)),
+  };
+  return { ...shape, blocks: [...shape.blocks, block] };
+}
+
+/**
  * The route graph from what the console saw compiled (every step, nested blocks included), the
  * context's routes (from URIs, states) and its tool registry (schemas).
  */
@@ -99,7 +129,9 @@ export function buildGraph(context: RouteContext, registry: StatsRegistry): Cons
     registry.ofDefinition(definition);
   const routes: GraphRoute[] = context.routes().map((status) => {
     const stats = registry.routes.get(status.id);
-    const steps = (stats?.topLevel() ?? []).map((step) => stepShape(step.definition, step.label, known));
+    const steps = (stats?.topLevel() ?? []).map((step) =>
+      withRestOfBlock(stepShape(step.definition, step.label, known), stats?.steps ?? [], known),
+    );
     return {
       id: status.id,
       from: safeUri(status.from),

@@ -41,9 +41,19 @@ export class RouteStats {
     this.durations = new DurationSamples(samples);
   }
 
+  #topLevel: StepStats[] | undefined;
+
+  add(step: StepStats): void {
+    this.steps.push(step);
+    this.#topLevel = undefined;
+  }
+
   /** The route's own steps (not those inside blocks), in order. */
   topLevel(): StepStats[] {
-    return this.steps.filter((step) => step.topLevel).sort((left, right) => left.index - right.index);
+    this.#topLevel ??= this.steps
+      .filter((step) => step.topLevel)
+      .sort((left, right) => left.index - right.index);
+    return this.#topLevel;
   }
 }
 
@@ -65,7 +75,7 @@ export class StatsRegistry {
       this.routes.set(step.routeId, route);
     }
     const stats = new StepStats(step, this.#samples);
-    route.steps.push(stats);
+    route.add(stats);
     this.#byDefinition.set(step.definition, stats);
     return stats;
   }

@@ -3,7 +3,10 @@ import type { ConsoleGraph, GraphRoute, StepShape } from "./types.js";
 
 /** One text line inside a route's box: a step (with its path for counters) or a block's name. */
 export interface BoxLine {
+  /** The text shown, cut to fit the box. */
   readonly text: string;
+  /** The whole text (the line's tooltip). */
+  readonly full: string;
   readonly depth: number;
   readonly kind: "step" | "block";
   readonly path: string | undefined;
@@ -53,12 +56,23 @@ export const COUNTER_WIDTH = 64;
 const PADDING = 10;
 const MAX_CHARS = 46;
 
+/** Text cut to what a box shows. */
+export function cut(text: string): string {
+  return text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS - 1)}…` : text;
+}
+
 function flatten(steps: readonly StepShape[], depth: number, lines: BoxLine[]): void {
   for (const step of steps) {
-    lines.push({ text: step.label, depth, kind: "step", path: step.path });
+    lines.push({ text: cut(step.label), full: step.label, depth, kind: "step", path: step.path });
     for (const block of step.blocks) {
       if (block.name !== "")
-        lines.push({ text: block.name, depth: depth + 1, kind: "block", path: undefined });
+        lines.push({
+          text: cut(block.name),
+          full: block.name,
+          depth: depth + 1,
+          kind: "block",
+          path: undefined,
+        });
       flatten(block.steps, depth + (block.name === "" ? 1 : 2), lines);
     }
   }

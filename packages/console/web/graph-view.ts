@@ -1,5 +1,12 @@
 import { useMemo } from "preact/hooks";
-import { HEADER_LINES, type LaidEdge, type LaidRoute, LINE_HEIGHT, layoutGraph } from "./graph-layout.js";
+import {
+  cut,
+  HEADER_LINES,
+  type LaidEdge,
+  type LaidRoute,
+  LINE_HEIGHT,
+  layoutGraph,
+} from "./graph-layout.js";
 import { html } from "./html.js";
 import type { ConsoleGraph, RouteCounters, StepCounters } from "./types.js";
 
@@ -43,12 +50,13 @@ function RouteBox(props: {
     <rect class="box" width=${node.width} height=${node.height} rx="6" />
     <text class="route-id" x=${PADDING} y=${PADDING + 12}>${route.id}</text>
     <text class="route-state" x=${node.width - PADDING} y=${PADDING + 12} text-anchor="end">${state}</text>
-    <text class="route-from" x=${PADDING} y=${PADDING + 12 + LINE_HEIGHT}>${route.from}</text>
+    <text class="route-from" x=${PADDING} y=${PADDING + 12 + LINE_HEIGHT}>${cut(route.from)}<title>${route.from}</title></text>
     ${route.tool === undefined ? null : html`<text class="route-tool" x=${PADDING} y=${PADDING + 12 + LINE_HEIGHT * 2}>tool ${route.tool.name}</text>`}
     ${node.lines.map((line, index) => {
       const y = PADDING + 12 + LINE_HEIGHT * (header + index);
       const counter = line.path === undefined ? undefined : byPath.get(line.path);
       return html`<g key=${index} class=${`line ${line.kind}`}>
+        <title>${line.full}</title>
         <text x=${PADDING + line.depth * 12} y=${y}>${line.text}</text>
         ${counter === undefined ? null : html`<text class=${`step-count${counter.failures > 0 ? " failed" : ""}`} x=${node.width - PADDING} y=${y} text-anchor="end">${stepCount(counter)}</text>`}
       </g>`;

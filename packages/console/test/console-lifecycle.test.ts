@@ -1,0 +1,48 @@
+import { consoleOf, consolePlugin } from "@routekit/console";
+import { createContext } from "@routekit/core";
+import { describe, expect, it } from "vitest";
+import { silentLogger, startOrderContext, TOKEN } from "./support/order-context.js";
+import { rawRequest } from "./support/raw-request.js";
+
+describe("consolePlugin options", () => {
+  it("refuses a non-loopback host without a token and bad sizes, naming the option", () => {
+    expect(() => consolePlugin({ host: "0.0.0.0" })).toThrow(/host '0.0.0.0' is not loopback: set a 'token'/);
+    expect(() => consolePlugin({ bufferSizes: { exchanges: 0 } })).toThrow(
+      /'bufferSizes.exchanges' expects an integer from 1/,
+    );
+    expect(() => consolePlugin({ token: "short" })).toThrow(/'token' expects a text of 8 to 512 characters/);
+    expect(() => consolePlugin({ port: 70_000 })).toThrow(/'port'/);
+  });
+
+  it("is not there until installed, and listens only while the context runs", async () => {
+    const context = createContext({ logger: silentLogger });
+    expect(consoleOf(context)).toBeUndefined();
+    context.use(consolePlugin());
+    expect(consoleOf(context)?.url).toBeUndefined();
+    await context.start();
+    expect(consoleOf(context)?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    await context.stop();
+    expect(consoleOf(context)?.url).toBeUndefined();
+  });
+});
+
+describe("releasing what the console started", () => {
+  it("closes open event streams and every connection when the context stops", async () => {
+    const { context, url } = await startOrderContext();
+    const handle = consoleOf(context)!;
+    const response = await fetch(`${url}api/events?token=${TOKEN}`);
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toMatch(/^event: snapshot\ndata: \{/);
+    expect(handle.connections).toBe(1);
+    await context.stop();
+    // The stream ends (the server closed it), it does not hang.
+    for (
+      let chunk = await reader.read().catch(() => ({ done: true }));
+      !chunk.done;
+      chunk = await reader.read()
+    ) {}
+    expect(handle.connections).toBe(0);
+    await expect(rawRequest(url)).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
