@@ -1,3 +1,4 @@
+import { boundedCall, isBoundedByCaller } from "../bounded-call.js";
 import { LlmError } from "../errors.js";
 import type { ToolCallContext, ToolResult } from "../tool-types.js";
 import { errorResult, errorText, toToolResult } from "./tool-result.js";
@@ -16,7 +17,7 @@ export function runToolHandler(
   invoke: ToolInvocation,
   context: ToolCallContext = {},
 ): Promise<ToolResult> {
-  const { signal: outer, timeoutMs } = context;
+  const { signal, timeoutMs } = context;
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs < 2 ** 31)) {
     return Promise.resolve(
       errorResult(
@@ -24,30 +25,26 @@ export function runToolHandler(
       ),
     );
   }
-  if (outer?.aborted) return Promise.resolve(abortedResult(toolName, outer.reason));
-  if (timeoutMs === undefined && outer === undefined) return settle(toolName, invoke, context);
-
-  return new Promise<ToolResult>((resolve) => {
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const finish = (result: ToolResult): void => {
-      clearTimeout(timer);
-      outer?.removeEventListener("abort", onAbort);
-      resolve(result);
-    };
-    const onAbort = (): void => {
-      controller.abort(outer?.reason);
-      finish(abortedResult(toolName, outer?.reason));
-    };
-    if (timeoutMs !== undefined) {
-      timer = setTimeout(() => {
-        const message = `tool '${toolName}' timed out after ${timeoutMs} ms`;
-        controller.abort(new LlmError("TOOL_TIMEOUT", message));
-        finish(errorResult(message));
-      }, timeoutMs);
+  if (signal?.aborted) return Promise.resolve(abortedResult(toolName, signal.reason));
+  // The llm loop already bounds the call by the same signal and deadline: not a second time.
+  if (isBoundedByCaller(context)) return settle(toolName, invoke, context);
+  const timeoutMessage = `tool '${toolName}' timed out after ${timeoutMs} ms`;
+  return boundedCall(
+    (bounded) => settle(toolName, invoke, bounded === signal ? context : { ...context, signal: bounded }),
+    signal,
+    timeoutMs,
+    () => new LlmError("TOOL_TIMEOUT", timeoutMessage),
+  ).then((outcome) => {
+    switch (outcome.status) {
+      case "done":
+        return outcome.value;
+      case "timed-out":
+        return errorResult(timeoutMessage);
+      case "aborted":
+        return abortedResult(toolName, outcome.reason);
+      case "failed":
+        return errorResult(errorText(outcome.error));
     }
-    outer?.addEventListener("abort", onAbort, { once: true });
-    settle(toolName, invoke, { ...context, signal: controller.signal }).then(finish);
   });
 }
 

@@ -24,7 +24,7 @@ export interface AnthropicMessagesOptions extends HttpProviderOptions {
   dispatcher?: Dispatcher;
   /** Retries on 429, 5xx (529 overloaded included) and transport failures; default 2. */
   maxRetries?: number;
-  /** Deadline of each HTTP attempt; default 60000. */
+  /** Longest wait, in ms, for the reply's head and for each chunk of its body (a streamed answer may take longer in all); default 60000. */
   timeoutMs?: number;
   /** Sent as `anthropic-version`; default "2023-06-01". */
   anthropicVersion?: string;

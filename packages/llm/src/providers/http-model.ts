@@ -68,10 +68,10 @@ export function createHttpModel(spec: HttpModelSpec): LanguageModel {
       }
       post.body = JSON.stringify(stream.toBody(request));
       const streamWhere = `${provider} stream from POST ${url}`;
-      return postStreamWithRetry(post, async (body, touch) => {
+      return postStreamWithRetry(post, async (body) => {
         // A retry never reaches here twice: the assembler belongs to the one attempt that started.
         const assembler = stream.assembler(request, streamWhere);
-        await readServerSentEvents(body, streamWhere, (event) => assembler.accept(event.data), touch);
+        await readServerSentEvents(body, streamWhere, (event) => assembler.accept(event.data));
         return assembler.finish();
       });
     },

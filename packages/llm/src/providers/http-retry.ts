@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { createDeadline } from "@routekit/core";
 import { type Dispatcher, request } from "undici";
 import { LlmError, ModelRequestError } from "../errors.js";
 import { redactSecrets } from "./redact-secrets.js";
@@ -67,25 +66,38 @@ export async function withRetries<TValue>(
 }
 
 async function attemptPost(options: JsonPostOptions): Promise<AttemptOutcome<string>> {
-  const deadline = createDeadline(options.timeoutMs, options.signal);
-  const signal = deadline.signal;
   try {
-    const response = await request(options.url, {
-      method: "POST",
-      headers: options.headers,
-      body: options.body,
-      dispatcher: options.dispatcher,
-      signal,
-    });
+    const response = await request(options.url, postRequestOptions(options));
     const text = await response.body.text();
     const status = response.statusCode;
     if (status >= 200 && status < 300) return { value: text };
     return statusFailure(response, text, options);
   } catch (error) {
-    return transportFailure(error, options, deadline.timedOut());
-  } finally {
-    deadline.clear();
+    return transportFailure(error, options);
   }
+}
+
+/**
+ * The undici options of one attempt. `timeoutMs` bounds the wait for the head and each silence
+ * while the body arrives, enforced by undici's own timers: an attempt allocates no timer,
+ * controller or listener of ours, and the caller's signal is handed over as it is.
+ */
+export function postRequestOptions(options: JsonPostOptions) {
+  return {
+    method: "POST" as const,
+    headers: options.headers,
+    body: options.body,
+    dispatcher: options.dispatcher,
+    signal: options.signal,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  };
+}
+
+/** True for undici's own head or body timeout. */
+export function isTimeout(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT";
 }
 
 /** The failure of an answer that is not 2xx: 429 and 5xx are retried unless `x-should-retry` says otherwise. */
@@ -108,13 +120,9 @@ export function statusFailure(
 }
 
 /** The failure of an attempt that got no answer; a caller abort rejects with the caller's reason. */
-export function transportFailure(
-  error: unknown,
-  options: JsonPostOptions,
-  timedOut: boolean,
-): AttemptFailure {
+export function transportFailure(error: unknown, options: JsonPostOptions): AttemptFailure {
   if (options.signal?.aborted) throw options.signal.reason;
-  if (timedOut) {
+  if (isTimeout(error)) {
     return { reason: `no reply within ${options.timeoutMs} ms (timeoutMs)`, retryable: true, cause: error };
   }
   const message = error instanceof Error ? error.message : String(error);

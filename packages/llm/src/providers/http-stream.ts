@@ -2,22 +2,23 @@ import { request } from "undici";
 import { LlmError, ModelRequestError } from "../errors.js";
 import {
   type AttemptOutcome,
+  isTimeout,
   type JsonPostOptions,
+  postRequestOptions,
   statusFailure,
   transportFailure,
   withRetries,
 } from "./http-retry.js";
-import { createIdleDeadline } from "./idle-deadline.js";
 import { redactSecrets } from "./redact-secrets.js";
 
-/** Reads a started stream's body; `touch` pushes the idle deadline back. */
-export type StreamReader<TValue> = (body: AsyncIterable<Uint8Array>, touch: () => void) => Promise<TValue>;
+/** Reads a started stream's body. */
+export type StreamReader<TValue> = (body: AsyncIterable<Uint8Array>) => Promise<TValue>;
 
 /**
  * POSTs JSON and reads a streamed (server-sent events) answer with `read`. Until a 2xx head
  * arrives the call is retried as `postJsonWithRetry` is; once the stream has started it is never
  * retried (the deltas already went out), and a stream that breaks — transport error, abrupt
- * close, `timeoutMs` without data — fails with a `ModelRequestError` saying it broke mid-way. A
+ * close, `timeoutMs` without data (undici's body timeout) — fails with a `ModelRequestError` saying it broke mid-way. A
  * caller abort rejects with the signal's reason; an error `read` raises (an error event, a
  * malformed event) rejects as it is.
  */
@@ -32,33 +33,23 @@ async function attemptStream<TValue>(
   options: JsonPostOptions,
   read: StreamReader<TValue>,
 ): Promise<AttemptOutcome<TValue>> {
-  const deadline = createIdleDeadline(options.timeoutMs, options.signal);
   let started = false;
   try {
-    const response = await request(options.url, {
-      method: "POST",
-      headers: options.headers,
-      body: options.body,
-      dispatcher: options.dispatcher,
-      signal: deadline.signal,
-    });
+    const response = await request(options.url, postRequestOptions(options));
     const status = response.statusCode;
     if (status < 200 || status >= 300) return statusFailure(response, await response.body.text(), options);
     started = true;
-    deadline.touch();
-    return { value: await read(response.body, deadline.touch) };
+    return { value: await read(response.body) };
   } catch (error) {
-    if (!started) return transportFailure(error, options, deadline.timedOut());
+    if (!started) return transportFailure(error, options);
     if (options.signal?.aborted) throw options.signal.reason;
     if (error instanceof LlmError) throw error;
-    throw brokenStream(options, error, deadline.timedOut());
-  } finally {
-    deadline.clear();
+    throw brokenStream(options, error);
   }
 }
 
-function brokenStream(options: JsonPostOptions, error: unknown, timedOut: boolean): ModelRequestError {
-  const reason = timedOut
+function brokenStream(options: JsonPostOptions, error: unknown): ModelRequestError {
+  const reason = isTimeout(error)
     ? `no data for ${options.timeoutMs} ms (timeoutMs)`
     : `transport error: ${error instanceof Error ? error.message : String(error)}`;
   return new ModelRequestError(

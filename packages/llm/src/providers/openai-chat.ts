@@ -22,7 +22,7 @@ export interface OpenAiChatOptions extends HttpProviderOptions {
   dispatcher?: Dispatcher;
   /** Retries on 429, 5xx and transport failures; default 2. */
   maxRetries?: number;
-  /** Deadline of each HTTP attempt; default 60000. */
+  /** Longest wait, in ms, for the reply's head and for each chunk of its body (a streamed answer may take longer in all); default 60000. */
   timeoutMs?: number;
   /** Sent as `OpenAI-Organization`. */
   organization?: string;

@@ -7,14 +7,12 @@ const MAX_EVENT_BYTES = 8 * 1024 * 1024;
 /**
  * Reads a `text/event-stream` body and hands each event to `onEvent`, in order. Bytes are decoded
  * as a UTF-8 stream (a character split across chunks is joined), lines are parsed by
- * eventsource-parser, comments (keep-alives) are skipped, and `onChunk` runs for every chunk read
- * (to push an idle deadline back). An event larger than 8 MiB fails with `MODEL_RESPONSE_INVALID`.
+ * eventsource-parser and comments (keep-alives) are skipped. An event larger than 8 MiB fails with `MODEL_RESPONSE_INVALID`.
  */
 export async function readServerSentEvents(
   body: AsyncIterable<Uint8Array>,
   where: string,
   onEvent: (event: EventSourceMessage) => void,
-  onChunk: () => void,
 ): Promise<void> {
   let parseError: Error | undefined;
   const parser = createParser({
@@ -29,7 +27,6 @@ export async function readServerSentEvents(
   });
   const decoder = new TextDecoder("utf-8");
   for await (const chunk of body) {
-    onChunk();
     parser.feed(decoder.decode(chunk, { stream: true }));
     if (parseError !== undefined) throw parseError;
   }

@@ -1,7 +1,7 @@
+import { boundedByCaller, boundedCall } from "../bounded-call.js";
 import type { ToolCall, ToolCallResult } from "../model-types.js";
 import { validateToolArgumentsAsync } from "../schema/validate-arguments.js";
 import type { Tool, ToolCallContext, ToolResult } from "../tool-types.js";
-import { callWithDeadline } from "./call-with-deadline.js";
 import type { LlmStreamPart, ToolResultPart } from "./stream-parts.js";
 import { describeToolError, type ToolErrorPolicy } from "./tool-error-policy.js";
 import type { ToolLoopEvent } from "./tool-loop-types.js";
@@ -85,11 +85,12 @@ async function answer(call: ToolCall, environment: ToolCallEnvironment): Promise
   const validated = await validateToolArgumentsAsync(tool, parsed.value);
   if (!validated.ok) return { result: errorResult(call, validated.message) };
   const { toolTimeoutMs } = environment;
-  const outcome = await callWithDeadline(
+  const outcome = await boundedCall(
     (signal) => tool.execute(validated.value, toolContext(call, environment, signal)),
     environment.signal,
     toolTimeoutMs,
   );
+  if (outcome.status === "aborted") throw outcome.reason;
   if (outcome.status === "timed-out") {
     return { result: errorResult(call, `tool '${call.name}' timed out after ${toolTimeoutMs} ms`) };
   }
@@ -118,7 +119,7 @@ function toolContext(call: ToolCall, environment: ToolCallEnvironment, signal: A
   if (signal !== undefined) context.signal = signal;
   if (environment.toolTimeoutMs !== undefined) context.timeoutMs = environment.toolTimeoutMs;
   if (environment.headers !== undefined) context.headers = environment.headers;
-  return context;
+  return boundedByCaller(context);
 }
 
 function parseArguments(call: ToolCall): { value: unknown } | string {

@@ -1,3 +1,4 @@
+import { type RunDeadline, runDeadline } from "../bounded-call.js";
 import { LlmError, OutputValidationError } from "../errors.js";
 import type {
   ChatMessage,
@@ -12,7 +13,6 @@ import { checkOutput } from "../structured-output/check-output.js";
 import { readAnswer, refusalMessage } from "../structured-output/read-answer.js";
 import { checkLoopOptions } from "./check-loop-options.js";
 import { executeToolCall, type ToolCallEnvironment } from "./execute-tool-call.js";
-import { createRunDeadline, type RunDeadline } from "./run-deadline.js";
 import type { ToolCallPart } from "./stream-parts.js";
 import type { RunToolLoopOptions, ToolLoopResult, ToolLoopStopReason } from "./tool-loop-types.js";
 
@@ -28,7 +28,7 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
   const messages: ChatMessage[] =
     typeof options.input === "string" ? [{ role: "user", content: options.input }] : options.input.slice();
   const toolList = Array.from(tools.values());
-  const deadline = createRunDeadline(options.signal, options.timeoutMs);
+  const deadline = runDeadline(options.signal, options.timeoutMs);
   const signal = deadline?.signal;
   const parallel = options.parallelToolCalls ?? true;
   const { output } = options;
@@ -135,7 +135,7 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
       }
     }
   } finally {
-    deadline?.dispose();
+    deadline?.clear();
   }
 }
 
@@ -196,7 +196,7 @@ function runAborted(
   options: RunToolLoopOptions,
   iteration: number,
 ): unknown {
-  if (deadline?.timedOut) {
+  if (deadline?.timedOut()) {
     return new LlmError(
       "LOOP_LIMIT",
       `runToolLoop: the run's timeoutMs of ${options.timeoutMs} ms passed during iteration ${iteration} ` +
