@@ -24,7 +24,6 @@ class ExchangeState {
 
 /** The runtime exchange. Internal fields carry engine state that never leaves the process. */
 export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
-  readonly #sequence: number;
   /** The rarely set engine state, folded into one field so a plain exchange stays small. */
   #state: ExchangeState | undefined = undefined;
   body: TBody;
@@ -33,10 +32,12 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   #properties: Record<string, unknown> | undefined;
   /**
    * A part's origin (a split part): its headers and properties are copied from there on first
-   * use, and `#extra` properties added (e.g. `split.index`). The origin waits while its parts run.
+   * use, and `#extra` adds the part's own (e.g. `split.index`) for part `#part` (index × 2, plus 1
+   * for the last part). The origin waits while its parts run.
    */
   #origin: Exchange | undefined = undefined;
-  #extra: Record<string, unknown> | undefined = undefined;
+  #extra: PartProperties | undefined = undefined;
+  #part = 0;
   pattern: ExchangePattern;
   error: Error | undefined = undefined;
   readonly context: RouteContext;
@@ -47,7 +48,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   /** Unique in this process; built on first read (most exchanges never need it). */
   get id(): string {
     const state = this.#more();
-    state.id ??= `${prefix}-${this.#sequence}`;
+    state.id ??= `${prefix}-${++sequence}`;
     return state.id;
   }
 
@@ -145,7 +146,8 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
     if (properties === undefined) {
       const origin = this.#origin;
       properties = origin === undefined ? {} : { ...origin.properties };
-      if (this.#extra !== undefined) Object.assign(properties, this.#extra);
+      const part = this.#part;
+      this.#extra?.add(properties, Math.floor(part / 2), part % 2 === 1);
       this.#properties = properties;
     }
     return properties;
@@ -162,7 +164,9 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   static partOf(
     origin: RuntimeExchange,
     body: unknown,
-    extra: Record<string, unknown> | undefined,
+    extra: PartProperties | undefined,
+    index: number,
+    last: boolean,
   ): RuntimeExchange {
     const part = new RuntimeExchange(
       origin.context,
@@ -174,6 +178,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
     );
     part.#origin = origin;
     part.#extra = extra;
+    part.#part = index * 2 + (last ? 1 : 0);
     part.routeId = origin.routeId;
     part.fromEndpoint = origin.fromEndpoint;
     return part;
@@ -192,7 +197,6 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
     properties: Record<string, unknown> | undefined,
     pattern: ExchangePattern,
   ) {
-    this.#sequence = ++sequence;
     this.context = context;
     this.#signal = signal;
     this.body = body;
@@ -256,14 +260,24 @@ export function copyExchange<TBody>(
 }
 
 /**
- * A part of `origin` (a split part) carrying `body`: its headers and properties are copies of the
- * origin's made on first use (with `extra` properties added), so a part whose steps never touch
- * them costs no copy. Only for an origin that waits, unchanged, while its parts run.
+ * Adds a part's own properties (e.g. `split.index`) when its properties are first made: one
+ * object per fan-out, so parts allocate nothing for them.
+ */
+export interface PartProperties {
+  add(properties: Record<string, unknown>, index: number, last: boolean): void;
+}
+
+/**
+ * Part `index` of `origin` (a split part) carrying `body`: its headers and properties are copies
+ * of the origin's made on first use (with `extra`'s properties added), so a part whose steps
+ * never touch them costs no copy. Only for an origin that waits, unchanged, while its parts run.
  */
 export function partOf(
   origin: Exchange,
   body: unknown,
-  extra: Record<string, unknown> | undefined,
+  extra: PartProperties | undefined,
+  index: number,
+  last: boolean,
 ): Exchange {
-  return RuntimeExchange.partOf(origin as RuntimeExchange, body, extra);
+  return RuntimeExchange.partOf(origin as RuntimeExchange, body, extra, index, last);
 }

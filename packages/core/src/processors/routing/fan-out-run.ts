@@ -1,7 +1,7 @@
 import { RoutekitError } from "../../errors/errors.js";
-import { describeValue } from "../../expressions/expression-errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
+import { describeValue } from "../../expressions/expression-errors.js";
 import type { AggregationStrategy } from "./aggregation-strategies.js";
 import type { PartSource, Pulled } from "./part-source.js";
 
@@ -36,6 +36,13 @@ export interface StartedPart {
   readonly item: unknown;
   readonly index: number;
   readonly result: void | Promise<void>;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A part slot a sequential run reuses for parts that complete synchronously. */
+export function partSlot(): StartedPart {
+  return { exchange: undefined as never, item: undefined, index: 0, result: undefined };
 }
 
 function toError(error: unknown): Error {
@@ -79,7 +86,11 @@ export class FanOutRun {
     return !this.stopping;
   }
 
-  start(pulled: Pulled & { done: false }): StartedPart {
+  /**
+   * Starts the part for a pulled item. With `slot`, a part that completed synchronously is
+   * returned in that object (refilled, not allocated: a sequential run settles it at once).
+   */
+  start(pulled: Pulled & { done: false }, slot?: StartedPart): StartedPart {
     const index = this.#started++;
     const item = pulled.value;
     const exchange = runtime(this.plan.prepare(this.original, item, index, pulled.last, this.source.size));
@@ -94,13 +105,20 @@ export class FanOutRun {
         exchange.error ??= toError(error);
       });
     }
+    if (slot !== undefined && result === undefined) {
+      const reused = slot as Mutable<StartedPart>;
+      reused.exchange = exchange;
+      reused.item = item;
+      reused.index = index;
+      return reused;
+    }
     return { exchange, item, index, result };
   }
 
   /** A part finished (completion order); false when the run must stop. */
   finished(part: StartedPart): boolean {
     if (part.exchange.error === undefined || !this.plan.stopOnError) return true;
-    this.#failure ??= { error: part.exchange.error, part };
+    this.#failure ??= { error: part.exchange.error, part: { ...part } };
     this.stopping = true;
     return false;
   }
@@ -109,7 +127,7 @@ export class FanOutRun {
   collect(part: StartedPart): boolean {
     const error = part.exchange.error;
     if (error !== undefined) {
-      this.#failure ??= { error, part };
+      this.#failure ??= { error, part: { ...part } };
       return true;
     }
     const aggregate = this.plan.aggregate;

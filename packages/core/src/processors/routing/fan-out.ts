@@ -1,5 +1,5 @@
 import type { Exchange } from "../../model/exchange.js";
-import { type FanOutPlan, FanOutRun, type StartedPart } from "./fan-out-run.js";
+import { type FanOutPlan, FanOutRun, partSlot, type StartedPart } from "./fan-out-run.js";
 import type { PartSource, Pulled } from "./part-source.js";
 
 /**
@@ -18,6 +18,7 @@ function settle(run: FanOutRun, part: StartedPart): boolean {
 }
 
 function sequential(run: FanOutRun): void | Promise<void> {
+  const slot = partSlot();
   for (;;) {
     if (!run.canStart()) return run.finish();
     let pulled: Pulled | Promise<Pulled>;
@@ -32,7 +33,7 @@ function sequential(run: FanOutRun): void | Promise<void> {
       run.exhausted = true;
       return run.finish();
     }
-    const part = run.start(pulled);
+    const part = run.start(pulled, slot);
     if (part.result !== undefined) return sequentialAsync(run, undefined, part);
     if (!settle(run, part)) return run.finish();
   }

@@ -1,10 +1,10 @@
 import type { Step } from "../../dsl/route-dsl.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
-import { describeValue } from "../../expressions/expression-errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { SplitDefinition } from "../../model/step-definition.js";
-import { partOf } from "../../runtime/create-exchange.js";
+import { type PartProperties, partOf } from "../../runtime/create-exchange.js";
+import { describeValue } from "../../expressions/expression-errors.js";
 import type { AggregationStrategy } from "./aggregation-strategies.js";
 import {
   checkBoolean,
@@ -17,7 +17,7 @@ import {
 import { runFanOut } from "./fan-out.js";
 import type { FanOutPlan } from "./fan-out-run.js";
 import { partSourceOf } from "./part-source.js";
-import { SPLIT_INDEX } from "./routing-properties.js";
+import { SPLIT_COMPLETE, SPLIT_INDEX, SPLIT_SIZE } from "./routing-properties.js";
 
 /** What a split expression may yield: an iterable or async iterable of parts; null/undefined = none. */
 export type SplitParts<TPart> = Iterable<TPart> | AsyncIterable<TPart> | null | undefined;
@@ -38,6 +38,30 @@ export interface SplitOptions<TPart = unknown, TResult = unknown> {
 }
 
 const OPTIONS = ["aggregate", "parallel", "stopOnError"] as const;
+
+/** Adds split.index, split.complete and split.size to a part's properties; one per source size. */
+function splitPropertiesFor(size: number | undefined): PartProperties {
+  return {
+    add(properties, index, last) {
+      properties[SPLIT_INDEX] = index;
+      properties[SPLIT_COMPLETE] = last;
+      const known = size ?? (last ? index + 1 : undefined);
+      if (known !== undefined) properties[SPLIT_SIZE] = known;
+    },
+  };
+}
+
+let lastSize: number | undefined;
+let lastProperties = splitPropertiesFor(undefined);
+
+/** The part properties for a source of `size` items (the last one made is reused). */
+function splitProperties(size: number | undefined): PartProperties {
+  if (size !== lastSize) {
+    lastSize = size;
+    lastProperties = splitPropertiesFor(size);
+  }
+  return lastProperties;
+}
 
 defineVerb(
   "split",
@@ -67,15 +91,7 @@ defineVerb(
       prepare(original, item, index, last, size) {
         // The original waits while its parts run: each part copies its headers and properties on
         // first use only (a part that never reads them costs no copy).
-        const known = size ?? (last ? index + 1 : undefined);
-        return partOf(
-          original,
-          item,
-          // Literal keys (SPLIT_INDEX, SPLIT_COMPLETE, SPLIT_SIZE): an object literal V8 builds fast.
-          known === undefined
-            ? { "split.index": index, "split.complete": last }
-            : { "split.index": index, "split.complete": last, "split.size": known },
-        );
+        return partOf(original, item, splitProperties(size), index, last);
       },
       process: block,
       name: (_item, index) => `${SPLIT_INDEX}=${index}`,
