@@ -38,7 +38,7 @@ describe("onException and errorHandler options are validated when the route is a
       "option 'maximumRedeliveries' must be an integer >= 0 (or -1) (found number 1.5)",
     ],
     [{ redeliveryDelay: -100 }, "option 'redeliveryDelay' must be a number >= 0 (found number -100)"],
-    [{ redeliveryDelay: "100" }, "option 'redeliveryDelay' must be a number >= 0 (found \"100\")"],
+    [{ redeliveryDelay: "100" }, "option 'redeliveryDelay' must be a number >= 0 (found string \"100\")"],
     [{ backOffMultiplier: 0.5 }, "option 'backOffMultiplier' must be a number >= 1 (found number 0.5)"],
     [
       { maximumRedeliveryDelay: Number.NaN },
@@ -85,7 +85,7 @@ describe("onException and errorHandler options are validated when the route is a
       "Route 'orders': onException() expects an Error class or a non-empty array of Error classes",
     );
     expect((await addFailure(onRoute((route) => route.onException("TypeError" as never)))).message).toContain(
-      "found string TypeError",
+      'found string "TypeError"',
     );
     expect((await addFailure(onRoute((route) => route.onException((() => 1) as never)))).message).toContain(
       "(not an Error class)",
@@ -94,7 +94,7 @@ describe("onException and errorHandler options are validated when the route is a
 
   it("errorHandler options: dead letter URI, redelivery, unknown names", async () => {
     expect((await addFailure(onRoute((route) => route.errorHandler({ deadLetterUri: "" })))).message).toBe(
-      "Route 'orders': errorHandler() option 'deadLetterUri' must be an endpoint URI like 'seda:dead' or 'mock:dead' (found \"\")",
+      "Route 'orders': errorHandler() option 'deadLetterUri' must be an endpoint URI like 'seda:dead' or 'mock:dead' (found string \"\")",
     );
     expect(
       (

@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { describeValue } from "../support/describe-value.js";
 import { BudgetError } from "./budget-error.js";
 
 /** The limits of a budget: how untrusted work may run, how long, in how much memory, with how much output. */
@@ -49,7 +50,7 @@ const DELAYS: readonly string[] = ["timeoutMs", "idleTimeoutMs", "startupTimeout
 /** Checks budget options; every error names the option, what was expected and what was found. */
 export function resolveBudgetOptions(options: BudgetOptions = {}, where = "budget"): ResolvedBudgetOptions {
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw optionError(where, "options", `options must be an object (found ${describeOption(options)})`);
+    throw optionError(where, "options", `options must be an object (found ${describeValue(options)})`);
   }
   const resolved: Record<string, number> = { ...BUDGET_DEFAULTS };
   for (const [key, value] of Object.entries(options)) {
@@ -68,7 +69,7 @@ export function checkLimit(where: string, key: string, value: unknown): number {
     throw optionError(
       where,
       key,
-      `option '${key}' must be a positive integer (found ${describeOption(value)})`,
+      `option '${key}' must be a positive integer (found ${describeValue(value)})`,
     );
   }
   if (DELAYS.includes(key) && value > LONGEST_TIMER_MS) {
@@ -79,12 +80,4 @@ export function checkLimit(where: string, key: string, value: unknown): number {
 
 function optionError(where: string, option: string, message: string): BudgetError {
   return new BudgetError("BUDGET_OPTION_INVALID", `${where}: ${message}`, { task: undefined, limit: option });
-}
-
-function describeOption(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `the string ${JSON.stringify(value.slice(0, 40))}`;
-  if (typeof value === "object") return "an object";
-  return `${typeof value} ${String(value)}`;
 }

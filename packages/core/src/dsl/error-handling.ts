@@ -1,5 +1,6 @@
 import { RoutekitError } from "../errors/errors.js";
 import type { ErrorClass, OnExceptionDefinition, StepDefinition } from "../model/route-definition.js";
+import { describeValue } from "../support/describe-value.js";
 import { checkOnExceptionOptions, type OnExceptionOptions } from "./error-handling-options.js";
 
 export type { OnExceptionOptions } from "./error-handling-options.js";
@@ -11,7 +12,7 @@ export function isErrorClass(value: unknown): value is ErrorClass {
 
 function describeNotAClass(value: unknown): string {
   if (typeof value === "function") return `function ${value.name || "(anonymous)"} (not an Error class)`;
-  return value === null ? "null" : `${typeof value} ${String(value)}`;
+  return describeValue(value);
 }
 
 /**

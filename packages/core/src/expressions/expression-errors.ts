@@ -28,19 +28,3 @@ export function evaluationError(expression: string, error: unknown): RoutekitErr
 export function operationError(detail: string, position: number): RoutekitError {
   return new RoutekitError("EXPRESSION_FAILED", `${detail} (at column ${position + 1})`);
 }
-
-/** A short, bounded description of a value for error messages: `string "abc"`, `number 5`, `an object`. */
-export function describeValue(value: unknown): string {
-  if (value === undefined) return "undefined";
-  if (value === null) return "null";
-  if (typeof value === "string") {
-    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-    return `string ${JSON.stringify(shown)}`;
-  }
-  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") {
-    return `${typeof value} ${String(value)}`;
-  }
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (value instanceof Date) return "a date";
-  return typeof value === "function" ? "a function" : "an object";
-}

@@ -1,6 +1,6 @@
 import { JSONPath } from "jsonpath-plus";
 import { ExpressionError, RoutekitError } from "../errors/errors.js";
-import { describeValue } from "./expression-errors.js";
+import { describeValue } from "../support/describe-value.js";
 import { scanJsonPath } from "./jsonpath-syntax.js";
 
 /** Longest JSONPath accepted. */

@@ -1,6 +1,6 @@
 import { type Document, parseXmlDocument } from "slimdom";
 import { RoutekitError } from "../errors/errors.js";
-import { describeValue } from "./expression-errors.js";
+import { describeValue } from "../support/describe-value.js";
 import { checkXmlShape } from "./xml-shape.js";
 
 const textDecoder = new TextDecoder();

@@ -1,4 +1,5 @@
-import { describeValue, operationError } from "./expression-errors.js";
+import { describeValue } from "../support/describe-value.js";
+import { operationError } from "./expression-errors.js";
 import type { ExpressionExchange } from "./expression-exchange.js";
 import type { ArithmeticOperator, ComparisonOperator, RootName, SimpleNode } from "./simple-ast.js";
 import { findSimpleFunction } from "./simple-functions.js";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { RoutekitError } from "../errors/errors.js";
-import { describeValue } from "./expression-errors.js";
+import { describeValue } from "../support/describe-value.js";
 import { checkJsonPath, evaluateJsonPath } from "./jsonpath.js";
 import { toXmlInput } from "./parse-xml.js";
 import { asNumber, textMatches, toText } from "./simple-values.js";

@@ -1,5 +1,5 @@
 import { RoutekitError } from "../errors/errors.js";
-import { describeValue } from "./expression-errors.js";
+import { describeValue } from "../support/describe-value.js";
 
 /** Keys that would lead into prototypes; no expression can read them. */
 export const BLOCKED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);

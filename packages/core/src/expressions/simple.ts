@@ -1,6 +1,7 @@
 import { ExpressionError } from "../errors/errors.js";
+import { describeValue } from "../support/describe-value.js";
 import { BoundedCache } from "./bounded-cache.js";
-import { describeValue, evaluationError } from "./expression-errors.js";
+import { evaluationError } from "./expression-errors.js";
 import type { CompiledExpression, Expression, ExpressionExchange } from "./expression-exchange.js";
 import { checkJsonPath, evaluateJsonPath } from "./jsonpath.js";
 import { toXmlInput } from "./parse-xml.js";

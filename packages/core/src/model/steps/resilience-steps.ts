@@ -1,4 +1,4 @@
-import type { IdempotentRepository } from "../../processors/resilience/memory-idempotent-repository.js";
+import type { IdempotentRepository } from "../repositories.js";
 import type { ExpressionInput } from "../step-inputs.js";
 
 /** `throttle(...)`: a rate (`maxRequests` per `periodMs`) or a bound on concurrent exchanges. */

@@ -1,8 +1,5 @@
-import type {
-  AggregationRepository,
-  SharedAggregationRepository,
-} from "../../processors/routing/aggregation-repository.js";
 import type { Exchange } from "../exchange.js";
+import type { AggregationRepository, SharedAggregationRepository } from "../repositories.js";
 import type { AggregationStrategy, ExpressionInput, PredicateInput } from "../step-inputs.js";
 
 /** Merges the enrichment resource into the original: returns the exchange whose body and headers continue. */

@@ -1,4 +1,5 @@
 import { RoutekitError } from "../../errors/errors.js";
+import { describeValue } from "../../support/describe-value.js";
 import { didYouMean } from "../../support/nearest.js";
 
 /** Where a verb was called, for error messages: `Route 'orders': throttle()`. */
@@ -6,16 +7,6 @@ export interface OptionSite {
   /** `Route 'orders'` or `RouteBuilder`. */
   readonly where: string;
   readonly verb: string;
-}
-
-function found(value: unknown): string {
-  if (value === undefined) return "undefined";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "function") return "a function";
-  if (typeof value === "object") return "an object";
-  return `${typeof value} ${String(value)}`;
 }
 
 /** A clear ROUTE_INVALID error: `Route 'r': throttle() option 'periodMs' must be ... (found ...)`. */
@@ -27,7 +18,7 @@ export function optionError(
 ): RoutekitError {
   return new RoutekitError(
     "ROUTE_INVALID",
-    `${site.where}: ${site.verb}() option '${option}' must be ${expected} (found ${found(value)})`,
+    `${site.where}: ${site.verb}() option '${option}' must be ${expected} (found ${describeValue(value)})`,
   );
 }
 
@@ -41,7 +32,7 @@ export function checkOptionKeys<TOptions extends object>(
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
     throw new RoutekitError(
       "ROUTE_INVALID",
-      `${site.where}: ${site.verb}() expects an options object with ${known.join(", ")} (found ${found(options)})`,
+      `${site.where}: ${site.verb}() expects an options object with ${known.join(", ")} (found ${describeValue(options)})`,
     );
   }
   for (const key of Object.keys(options)) {

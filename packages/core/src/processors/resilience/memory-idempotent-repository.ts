@@ -1,23 +1,8 @@
 import { RoutekitError } from "../../errors/errors.js";
+import type { IdempotentRepository } from "../../model/repositories.js";
 
-/**
- * Where an idempotent consumer remembers the keys it has seen. `add` claims a key atomically:
- * it returns false when the key is already there. Methods may return promises (a database).
- * A repository shared between processes (`@routekit/redis`, `@routekit/postgres`) may also
- * throw from `add` while another instance holds the key unconfirmed: the exchange then fails
- * without running the rest of the block, so a broker delivers its message again later instead of
- * it being dropped while the first delivery may still fail. A rejected `confirm` fails the
- * exchange too.
- */
-export interface IdempotentRepository {
-  /** Adds `key`; false when it was already present (a duplicate). */
-  add(key: string): boolean | Promise<boolean>;
-  contains(key: string): boolean | Promise<boolean>;
-  /** Forgets `key` (processing failed: a retry may go through). */
-  remove(key: string): void | Promise<void> | boolean | Promise<boolean>;
-  /** Called once the exchange completed without an error (e.g. to commit a pending claim). */
-  confirm?(key: string): void | Promise<void>;
-}
+// The repository contract is part of the route model (an idempotentConsumer step holds its repository).
+export type { IdempotentRepository };
 
 /** Options of `createMemoryIdempotentRepository`. */
 export interface MemoryIdempotentRepositoryOptions {

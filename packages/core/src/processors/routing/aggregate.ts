@@ -1,8 +1,8 @@
 import type { ExpressionOf, PredicateOf } from "../../dsl/route-dsl.js";
 import { defineVerb, type Recorder } from "../../dsl/verbs.js";
-import { describeValue } from "../../expressions/expression-errors.js";
 import type { AggregateDefinition } from "../../model/steps/routing-steps.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
+import { describeValue } from "../../support/describe-value.js";
 import {
   type AggregationRepository,
   createMemoryAggregationRepository,

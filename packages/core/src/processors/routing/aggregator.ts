@@ -1,8 +1,8 @@
 import { messageOf, RoutekitError } from "../../errors/errors.js";
-import { describeValue } from "../../expressions/expression-errors.js";
 import type { Exchange, Processor } from "../../model/exchange.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
 import { copyExchange, runtime } from "../../runtime/create-exchange.js";
+import { describeValue } from "../../support/describe-value.js";
 import type { AggregationRepository } from "./aggregation-repository.js";
 import type { AggregationStrategy } from "./aggregation-strategies.js";
 import { KeyLock } from "./key-lock.js";

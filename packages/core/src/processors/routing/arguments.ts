@@ -1,7 +1,7 @@
 import type { Recorder } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
-import { describeValue } from "../../expressions/expression-errors.js";
 import type { ExpressionInput, PredicateInput, StepDefinition } from "../../model/route-definition.js";
+import { describeValue } from "../../support/describe-value.js";
 import { didYouMean } from "../../support/nearest.js";
 
 /** `Route 'orders'`, or the route's `from` URI while it has no id yet. */

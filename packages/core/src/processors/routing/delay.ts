@@ -1,9 +1,9 @@
 import type { ExpressionOf } from "../../dsl/route-dsl.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
-import { describeValue } from "../../expressions/expression-errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { DelayDefinition } from "../../model/steps/routing-steps.js";
+import { describeValue } from "../../support/describe-value.js";
 import { sleep } from "../../support/sleep.js";
 import { checkExpression, invalid } from "./arguments.js";
 

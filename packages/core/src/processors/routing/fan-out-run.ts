@@ -1,7 +1,7 @@
 import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
-import { describeValue } from "../../expressions/expression-errors.js";
+import { describeValue } from "../../support/describe-value.js";
 import type { AggregationStrategy } from "./aggregation-strategies.js";
 import type { PartSource, Pulled } from "./part-source.js";
 

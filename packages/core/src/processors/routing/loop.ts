@@ -1,11 +1,11 @@
 import type { ExpressionOf, Step } from "../../dsl/route-dsl.js";
 import { type CompileScope, defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
-import { describeValue } from "../../expressions/expression-errors.js";
 import { parseTemplate } from "../../expressions/simple-parser.js";
 import type { Exchange, Processor } from "../../model/exchange.js";
 import type { LoopDefinition } from "../../model/step-definition.js";
 import { runtime } from "../../runtime/create-exchange.js";
+import { describeValue } from "../../support/describe-value.js";
 import { checkExpression, checkOptions, checkStep, invalid } from "./arguments.js";
 import { LOOP_INDEX, LOOP_SIZE } from "./routing-properties.js";
 

@@ -1,6 +1,6 @@
 import { defineVerb } from "../../dsl/verbs.js";
-import { describeValue } from "../../expressions/expression-errors.js";
 import type { MulticastDefinition } from "../../model/steps/routing-steps.js";
+import { describeValue } from "../../support/describe-value.js";
 import { checkOptions, invalid } from "./arguments.js";
 import {
   checkEndpointFanOut,

@@ -2,10 +2,10 @@ import type { Endpoint } from "../../components/component.js";
 import type { ExpressionOf } from "../../dsl/route-dsl.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
-import { describeValue } from "../../expressions/expression-errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { RecipientListDefinition } from "../../model/steps/routing-steps.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
+import { describeValue } from "../../support/describe-value.js";
 import { DynamicEndpointCache, TO_DYNAMIC_CACHE_SIZE } from "../dynamic-endpoint-cache.js";
 import { checkExpression, checkOptions, invalid } from "./arguments.js";
 import {

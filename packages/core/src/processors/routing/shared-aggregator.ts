@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { messageOf, RoutekitError } from "../../errors/errors.js";
-import { describeValue } from "../../expressions/expression-errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import { copyExchange, runtime } from "../../runtime/create-exchange.js";
+import { describeValue } from "../../support/describe-value.js";
 import type {
   SharedAggregationRepository,
   SharedGroupWrite,

@@ -4,7 +4,7 @@ import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { SplitDefinition } from "../../model/step-definition.js";
 import { type PartProperties, partOf } from "../../runtime/create-exchange.js";
-import { describeValue } from "../../expressions/expression-errors.js";
+import { describeValue } from "../../support/describe-value.js";
 import type { AggregationStrategy } from "./aggregation-strategies.js";
 import {
   checkBoolean,
