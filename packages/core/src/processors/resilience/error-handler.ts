@@ -1,6 +1,6 @@
 import type { ErrorHandlerDefinition } from "../../model/route-definition.js";
 import { defineVerb } from "../../dsl/verbs.js";
-import { checkErrorHandlerOptions } from "./error-handling-options.js";
+import { checkErrorHandlerOptions } from "../../dsl/error-handling-options.js";
 import { onRouteItself, routeName } from "./on-exception.js";
 
 /** Options of `errorHandler(...)`: redelivery plus an optional dead letter channel. */
