@@ -15,6 +15,7 @@ const BENCHES: Record<string, () => Promise<(options: BenchOptions) => Promise<B
   amqp: async () => (await import("./amqp.js")).runAmqpBench,
   http: async () => (await import("./http.js")).runHttpBench,
   stores: async () => (await import("./stores.js")).runStoresBench,
+  otel: async () => (await import("./otel.js")).runOtelBench,
   // Last: Node-RED stays loaded in the process once started.
   peers: async () => (await import("./peers.js")).runPeersBench,
 };
