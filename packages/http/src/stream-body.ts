@@ -48,6 +48,8 @@ export function encodeStreamItem(item: unknown, mode: StreamMode): string | Uint
     return `${JSON.stringify(item) ?? "null"}\n`;
   }
   if (item instanceof Uint8Array) item = Buffer.from(item).toString("utf8");
-  const data = typeof item === "string" ? item : (JSON.stringify(item) ?? "null");
-  return `data: ${data.replace(/\r\n|\r|\n/g, "\ndata: ")}\n\n`;
+  // JSON text never holds a raw line break; a string may, and each line becomes a data line.
+  if (typeof item !== "string") return `data: ${JSON.stringify(item) ?? "null"}\n\n`;
+  const data = item.includes("\n") || item.includes("\r") ? item.replace(/\r\n|\r|\n/g, "\ndata: ") : item;
+  return `data: ${data}\n\n`;
 }

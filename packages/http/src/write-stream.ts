@@ -71,19 +71,43 @@ async function pump(
   const keepAlive =
     mode === "events" ? setInterval(() => response.write(": keep-alive\n\n"), KEEP_ALIVE_MS) : undefined;
   keepAlive?.unref();
+  // Items that come in one tick (a burst the model sent in one packet) leave in one write.
+  let pending = "";
+  let scheduled = false;
+  let full: Promise<void> | undefined;
+  const flush = (): void => {
+    scheduled = false;
+    if (pending === "" || response.destroyed) return;
+    const text = pending;
+    pending = "";
+    if (!response.write(text)) full ??= drained(response).then(() => (full = undefined));
+  };
   try {
     let item = first;
     while (item.done !== true) {
-      if (!response.write(encodeStreamItem(item.value, mode))) await drained(response);
+      const encoded = encodeStreamItem(item.value, mode);
+      if (typeof encoded === "string") {
+        pending += encoded;
+        if (!scheduled) {
+          scheduled = true;
+          process.nextTick(flush);
+        }
+      } else {
+        flush();
+        if (!response.write(encoded)) await drained(response);
+      }
+      if (full !== undefined) await full;
       if (gone()) return;
       item = await iterator.next();
       if (gone()) return;
     }
+    flush();
     response.end();
   } catch (error) {
     const detail = options.describeError(error);
     if (gone()) return;
     if (mode === "events") {
+      flush();
       response.end(encodeStreamItem({ type: "error", ...detail }, mode));
     } else {
       response.destroy();
