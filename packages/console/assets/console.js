@@ -2714,36 +2714,40 @@ function vi(e) {
 		typeof e == "string" && (e = e.toLowerCase()), t[e] = n;
 	}), t;
 }
-var yi = 46;
-function bi(e) {
-	return e.length > yi ? `${e.slice(0, 45)}…` : e;
+// web/graph-layout.ts
+var yi = 7.4, bi = 46;
+function xi(e) {
+	return e.length > bi ? `${e.slice(0, 45)}…` : e;
 }
-function xi(e, t, n) {
+function Si(e, t, n) {
 	for (let r of e) {
 		n.push({
-			text: bi(r.label),
+			text: xi(r.label),
 			full: r.label,
 			depth: t,
 			kind: "step",
 			path: r.path
 		});
-		for (let e of r.blocks) e.name !== "" && n.push({
-			text: bi(e.name),
-			full: e.name,
-			depth: t + 1,
-			kind: "block",
-			path: void 0
-		}), xi(e.steps, t + (e.name === "" ? 1 : 2), n);
+		for (let e of r.blocks) {
+			let r = e.name !== "steps", i = e.options.predicate, a = typeof i == "string" ? `${e.name}: ${i}` : e.name;
+			r && n.push({
+				text: xi(a),
+				full: a,
+				depth: t + 1,
+				kind: "block",
+				path: void 0
+			}), Si(e.steps, t + (r ? 2 : 1), n);
+		}
 	}
 }
-function Si(e) {
+function Ci(e) {
 	let t = [];
-	return xi(e.steps, 0, t), t;
+	return Si(e.steps, 0, t), t;
 }
 function Q(e, t = 0) {
-	return Math.min(e.length, yi) * 7 + t * 12;
+	return Math.min(e.length, bi) * yi + t * 12;
 }
-function Ci(e) {
+function wi(e) {
 	let t = new qe.Graph({ multigraph: !0 });
 	t.setGraph({
 		rankdir: "TB",
@@ -2754,7 +2758,7 @@ function Ci(e) {
 	}), t.setDefaultEdgeLabel(() => ({}));
 	let n = /* @__PURE__ */ new Map();
 	for (let r of e.routes) {
-		let e = Si(r), i = Math.max(Q(r.id) + 80, Q(r.from), Q(r.tool ? `tool ${r.tool.name}` : "")), a = Math.max(0, ...e.map((e) => Q(e.text, e.depth) + 64)), o = 2 + (r.tool === void 0 ? 0 : 1), s = `route:${r.id}`;
+		let e = Ci(r), i = Math.max(Q(r.id) + 80, Q(r.from), Q(r.tool ? `tool ${r.tool.name}` : "")), a = Math.max(0, ...e.map((e) => Q(e.text, e.depth) + 64)), o = 2 + (r.tool === void 0 ? 0 : 1), s = `route:${r.id}`;
 		n.set(s, {
 			route: r,
 			lines: e
@@ -2813,13 +2817,13 @@ function Ci(e) {
 }
 // web/graph-view.ts
 var $ = 10;
-function wi(e) {
+function Ti(e) {
 	return e.points.map((e, t) => `${t === 0 ? "M" : "L"}${e.x.toFixed(1)},${e.y.toFixed(1)}`).join(" ");
 }
-function Ti(e) {
+function Ei(e) {
 	return e === void 0 ? "" : e.failures > 0 ? `${e.calls} ✕${e.failures}` : String(e.calls);
 }
-function Ei(e) {
+function Di(e) {
 	let { node: t, counters: n } = e, r = t.route, i = new Map((n?.steps ?? []).map((e) => [e.path, e])), a = n?.state ?? r.state, o = 2 + (r.tool === void 0 ? 0 : 1), s = n === void 0 ? "" : `${n.exchanges} ex · ${n.failures} failed · ${n.inflight} in flight`;
 	return H`<g
     class=${`route-node state-${a}${e.selected ? " selected" : ""}`}
@@ -2833,20 +2837,20 @@ function Ei(e) {
     <rect class="box" width=${t.width} height=${t.height} rx="6" />
     <text class="route-id" x=${$} y=${22}>${r.id}</text>
     <text class="route-state" x=${t.width - $} y=${22} text-anchor="end">${a}</text>
-    <text class="route-from" x=${$} y=${38}>${bi(r.from)}<title>${r.from}</title></text>
+    <text class="route-from" x=${$} y=${38}>${xi(r.from)}<title>${r.from}</title></text>
     ${r.tool === void 0 ? null : H`<text class="route-tool" x=${$} y=${54}>tool ${r.tool.name}</text>`}
     ${t.lines.map((e, n) => {
 		let r = 22 + 16 * (o + n), a = e.path === void 0 ? void 0 : i.get(e.path);
 		return H`<g key=${n} class=${`line ${e.kind}`}>
         <title>${e.full}</title>
         <text x=${$ + e.depth * 12} y=${r}>${e.text}</text>
-        ${a === void 0 ? null : H`<text class=${`step-count${a.failures > 0 ? " failed" : ""}`} x=${t.width - $} y=${r} text-anchor="end">${Ti(a)}</text>`}
+        ${a === void 0 ? null : H`<text class=${`step-count${a.failures > 0 ? " failed" : ""}`} x=${t.width - $} y=${r} text-anchor="end">${Ei(a)}</text>`}
       </g>`;
 	})}
   </g>`;
 }
-function Di(e) {
-	let t = Se(() => Ci(e.graph), [e.graph]), n = new Map(e.counters.map((e) => [e.routeId, e]));
+function Oi(e) {
+	let t = Se(() => wi(e.graph), [e.graph]), n = new Map(e.counters.map((e) => [e.routeId, e]));
 	return H`<svg
     class="graph"
     role="group"
@@ -2862,16 +2866,16 @@ function Di(e) {
     </defs>
     ${t.edges.map((e, t) => H`<g key=${`edge${t}`} class=${`edge ${e.kind}`}>
         <title>${e.label}</title>
-        <path d=${wi(e)} marker-end="url(#arrow)" />
+        <path d=${Ti(e)} marker-end="url(#arrow)" />
       </g>`)}
-    ${t.nodes.map((t) => t.kind === "route" ? H`<${Ei} key=${t.id} node=${t} counters=${n.get(t.route.id)} selected=${e.selected === t.route.id} onSelect=${e.onSelect} />` : H`<g key=${t.id} class="endpoint-node" transform=${`translate(${t.x},${t.y})`} role="img" aria-label=${`endpoint ${t.uri}`}>
+    ${t.nodes.map((t) => t.kind === "route" ? H`<${Di} key=${t.id} node=${t} counters=${n.get(t.route.id)} selected=${e.selected === t.route.id} onSelect=${e.onSelect} />` : H`<g key=${t.id} class="endpoint-node" transform=${`translate(${t.x},${t.y})`} role="img" aria-label=${`endpoint ${t.uri}`}>
             <rect width=${t.width} height=${t.height} rx=${t.height / 2} />
             <text x=${t.width / 2} y=${t.height / 2 + 4} text-anchor="middle">${t.uri}</text>
           </g>`)}
   </svg>`;
 }
 // web/routes-table.ts
-function Oi(e) {
+function ki(e) {
 	let t = new Map(e.counters.map((e) => [e.routeId, e]));
 	return H`<table class="routes" aria-label="routes and their counters">
     <thead>
@@ -2894,7 +2898,7 @@ function Oi(e) {
     </tbody>
   </table>`;
 }
-function ki(e) {
+function Ai(e) {
 	let { route: t } = e;
 	return H`<section class="route-details" aria-label=${`route ${t.id}`}>
     <h3>${t.id}</h3>
@@ -2909,7 +2913,7 @@ function ki(e) {
   </section>`;
 }
 // web/timeline-view.ts
-function Ai(e) {
+function ji(e) {
 	let { snapshot: t } = e;
 	if (t === void 0) return null;
 	let n = Object.entries(t.headers);
@@ -2919,12 +2923,12 @@ function Ai(e) {
     ${n.length === 0 ? null : H`<dl class="headers">${n.map(([e, t]) => H`<dt>${e}</dt><dd>${t}</dd>`)}</dl>`}
   </details>`;
 }
-function ji(e) {
+function Mi(e) {
 	let { record: t } = e, n = Math.max(t.durationMs ?? 0, ...t.steps.map((e) => e.startMs + (e.durationMs ?? 0)), .001);
 	return H`<section class="timeline" aria-label=${`exchange ${t.id}`}>
     <h3>exchange <code>${t.id}</code></h3>
     <p>route <strong>${t.routeId}</strong> · <span class=${`status-${t.status}`}>${t.status}</span> · ${V(t.durationMs)}${t.error ? H` · <span class="error">${t.error}</span>` : null}</p>
-    <${Ai} title="received" snapshot=${t.input} />
+    <${ji} title="received" snapshot=${t.input} />
     <ol class="steps" aria-label="steps">
       ${t.steps.map((e, t) => {
 		let r = e.startMs / n * 100, i = Math.max((e.durationMs ?? 0) / n * 100, .5);
@@ -2939,23 +2943,23 @@ function ji(e) {
 			width: `${i}%`
 		}}></div></div>
           ${e.error ? H`<p class="error">${e.error}</p>` : null}
-          <${Ai} title="after this step" snapshot=${e.after} />
+          <${ji} title="after this step" snapshot=${e.after} />
         </li>`;
 	})}
     </ol>
     ${t.droppedSteps > 0 ? H`<p class="muted">${t.droppedSteps} more steps not kept</p>` : null}
-    <${Ai} title="result" snapshot=${t.output} />
+    <${ji} title="result" snapshot=${t.output} />
   </section>`;
 }
 // web/app.ts
-var Mi = {
+var Ni = {
 	version: -1,
 	counters: [],
 	exchanges: [],
 	agentRuns: []
 };
-function Ni() {
-	let [e, t] = z(void 0), [n, r] = z(Mi), [i, a] = z("connecting"), [o, s] = z(void 0), [c, l] = z(void 0), [u, d] = z(void 0), [f, p] = z(""), [m, h] = z(void 0), [g, _] = z(void 0), [v, y] = z(void 0), b = Ce(() => {
+function Pi() {
+	let [e, t] = z(void 0), [n, r] = z(Ni), [i, a] = z("connecting"), [o, s] = z(void 0), [c, l] = z(void 0), [u, d] = z(void 0), [f, p] = z(""), [m, h] = z(void 0), [g, _] = z(void 0), [v, y] = z(void 0), b = Ce(() => {
 		W("/api/graph").then(t, (e) => s(e.message));
 	}, []);
 	xe(() => {
@@ -2987,18 +2991,18 @@ function Ni() {
     <main>
       <section class="panel graph-panel" aria-labelledby="graph-title">
         <h2 id="graph-title">Route graph</h2>
-        <div class="graph-scroll">${e === void 0 ? H`<p>loading…</p>` : H`<${Di} graph=${e} counters=${n.counters} selected=${c} onSelect=${l} />`}</div>
+        <div class="graph-scroll">${e === void 0 ? H`<p>loading…</p>` : H`<${Oi} graph=${e} counters=${n.counters} selected=${c} onSelect=${l} />`}</div>
         ${e !== void 0 && e.tools.length > 0 ? H`<p class="muted">tools without a route: ${e.tools.map((e) => e.name).join(", ")}</p>` : null}
       </section>
       <section class="panel routes-panel" aria-labelledby="routes-title">
         <h2 id="routes-title">Routes</h2>
-        ${e === void 0 ? null : H`<${Oi} routes=${e.routes} counters=${n.counters} busy=${u} onAction=${T} onSelect=${l} />`}
-        ${E === void 0 ? null : H`<${ki} route=${E} counters=${n.counters.find((e) => e.routeId === E.id)} />`}
+        ${e === void 0 ? null : H`<${ki} routes=${e.routes} counters=${n.counters} busy=${u} onAction=${T} onSelect=${l} />`}
+        ${E === void 0 ? null : H`<${Ai} route=${E} counters=${n.counters.find((e) => e.routeId === E.id)} />`}
       </section>
       <section class="panel exchanges-panel" aria-labelledby="exchanges-title">
         <h2 id="exchanges-title">Recent exchanges</h2>
         <${He} exchanges=${m ?? n.exchanges} query=${f} selected=${g?.id} onQuery=${S} onOpen=${C} />
-        ${g === void 0 ? null : H`<${ji} record=${g} />`}
+        ${g === void 0 ? null : H`<${Mi} record=${g} />`}
       </section>
       <section class="panel runs-panel" aria-labelledby="runs-title">
         <h2 id="runs-title">Agent runs</h2>
@@ -3008,5 +3012,5 @@ function Ni() {
     </main>`;
 }
 // web/main.ts
-var Pi = document.getElementById("app");
-Pi !== null && F(H`<${Ni} />`, Pi);
+var Fi = document.getElementById("app");
+Fi !== null && F(H`<${Pi} />`, Fi);

@@ -101,7 +101,7 @@ export function createApi(store: ConsoleStore, streams: EventStreams) {
   const gets: Record<string, Handler> = {
     "/": (request, response, url) =>
       sendBody(response, "text/html; charset=utf-8", pageHtml(tokenOf(request, url))),
-    "/api/graph": (_request, response) => sendJson(response, 200, buildGraph(context, store.registry)),
+    "/api/graph": (_request, response) => sendJson(response, 200, buildGraph(context)),
     "/api/counters": (_request, response) => sendJson(response, 200, readCounters(context, store.registry)),
     "/api/exchanges": exchangeList,
     "/api/agent-runs": (_request, response) =>

@@ -1,7 +1,18 @@
-import type { Exchange, Processor, StepInterceptor } from "@routekit/core";
+import type { Exchange, Processor, StepDefinition, StepInterceptor } from "@routekit/core";
 import type { AgentRuns } from "./agent-runs.js";
 import type { ExchangeRecorder } from "./exchange-recorder.js";
 import type { StatsRegistry, StepStats } from "./step-stats.js";
+
+/**
+ * A log step at level off does nothing; left unwrapped, the compiler leaves it out of the route, so
+ * the console adds no step where there was none.
+ */
+function isSilentLog(definition: StepDefinition): boolean {
+  if (definition.type === "log") return definition.level === "off";
+  return (
+    definition.type === "to" && definition.uri.startsWith("log:") && /[?&]level=off(&|$)/.test(definition.uri)
+  );
+}
 
 /** A step that is an llm step: `to("llm:...")`. */
 function isLlmStep(stats: StepStats): boolean {
@@ -22,6 +33,7 @@ export function createConsoleInterceptor(
   return {
     name: "console",
     wrapStep(step, next) {
+      if (isSilentLog(step.definition)) return next;
       const stats = registry.addStep(step);
       const entry = stats.topLevel && step.index === 0;
       const routeId = step.routeId;

@@ -2,7 +2,8 @@ import type { RouteContext } from "@routekit/core";
 import type { StatsRegistry, StepStats } from "./step-stats.js";
 
 /** Live counters of one step. */
-export interface StepCounters {
+export interface LiveStepCounters {
+  /** The step's path, as `context.describe()` and step events name it. */
   readonly path: string;
   readonly calls: number;
   readonly failures: number;
@@ -13,21 +14,22 @@ export interface StepCounters {
 }
 
 /** Live counters of one route and its steps. */
-export interface RouteCounters {
+export interface LiveRouteCounters {
   readonly routeId: string;
   readonly state: "started" | "stopped";
-  /** Exchanges that entered the route (counted at its first step). */
+  /** Exchanges the route finished or is running (since it was added). */
   readonly exchanges: number;
-  /** Runs of the route's own steps that ended with an error. */
+  /** Exchanges the route finished with an error. */
   readonly failures: number;
   /** Exchanges inside the route now. */
   readonly inflight: number;
+  /** Median and 99th percentile duration (ms) of the route for the recorded exchanges. */
   readonly p50: number | undefined;
   readonly p99: number | undefined;
-  readonly steps: readonly StepCounters[];
+  readonly steps: readonly LiveStepCounters[];
 }
 
-function stepCounters(step: StepStats): StepCounters {
+function stepCounters(step: StepStats): LiveStepCounters {
   return {
     path: step.path,
     calls: step.calls,
@@ -38,20 +40,20 @@ function stepCounters(step: StepStats): StepCounters {
   };
 }
 
-/** Every route's counters now. */
-export function readCounters(context: RouteContext, registry: StatsRegistry): RouteCounters[] {
-  return context.routes().map((status) => {
-    const route = registry.routes.get(status.id);
-    const topLevel = route?.topLevel() ?? [];
+/** Every route's counters now: the route's own from `context.describe()`, its steps' from the console. */
+export function readCounters(context: RouteContext, registry: StatsRegistry): LiveRouteCounters[] {
+  return context.describe().routes.map((route) => {
+    const stats = registry.routes.get(route.id);
+    const { inflight, completed, failed } = route.counters;
     return {
-      routeId: status.id,
-      state: status.state,
-      exchanges: topLevel[0]?.calls ?? 0,
-      failures: topLevel.reduce((sum, step) => sum + step.failures, 0),
-      inflight: status.inflight,
-      p50: route?.durations.percentile(0.5),
-      p99: route?.durations.percentile(0.99),
-      steps: (route?.steps ?? []).map(stepCounters),
+      routeId: route.id,
+      state: route.state,
+      exchanges: completed + failed + inflight,
+      failures: failed,
+      inflight,
+      p50: stats?.durations.percentile(0.5),
+      p99: stats?.durations.percentile(0.99),
+      steps: (stats?.steps ?? []).map(stepCounters),
     };
   });
 }

@@ -1,27 +1,24 @@
-import type { RouteContext, RouteStatus } from "@routekit/core";
-import { type StepShape, safeUri, stepShape, urisOf } from "./step-shape.js";
-import type { StatsRegistry, StepStats } from "./step-stats.js";
+import type { RouteContext, RouteDescription, StepDescription } from "@routekit/core";
 
-type Known = Parameters<typeof stepShape>[2];
-
-/** A tool the llm step can call, as the registry describes it. */
+/** A tool the llm step can call, with the schema the model sees. */
 export interface GraphTool {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: unknown;
 }
 
+/** A route as the graph draws it: `context.describe()`'s route, its tool picked out. */
 export interface GraphRoute {
   readonly id: string;
   readonly from: string;
-  readonly description: string | undefined;
-  readonly state: RouteStatus["state"];
-  readonly steps: readonly StepShape[];
-  /** Set when the route is an LLM tool. */
+  readonly description: string | null;
+  readonly state: RouteDescription["state"];
+  readonly steps: readonly StepDescription[];
+  /** Set when the route is an LLM tool (`asLlmTool`). */
   readonly tool: GraphTool | undefined;
 }
 
-/** An endpoint no route of this context consumes from or produces to (a timer, http:, mock:, ...). */
+/** An endpoint no route of this context consumes from (a timer, http:, mock:, ...). */
 export interface GraphEndpoint {
   readonly id: string;
   readonly uri: string;
@@ -49,22 +46,32 @@ interface RegistryTool {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: unknown;
-  readonly original?: unknown;
+  readonly source?: unknown;
 }
 
-/** The context's tools when @routekit/llm is installed (`context.tools`), read without importing it. */
-function toolsOf(context: RouteContext): RegistryTool[] {
+/** The context's tools that no route backs, when @routekit/llm is installed (read without importing it). */
+function looseTools(context: RouteContext): GraphTool[] {
   const registry = (context as unknown as { tools?: { list?: () => RegistryTool[] } }).tools;
   try {
-    return typeof registry?.list === "function" ? registry.list() : [];
+    const tools = typeof registry?.list === "function" ? registry.list() : [];
+    return tools
+      .filter((tool) => tool.source !== "route")
+      .map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
   } catch {
     return [];
   }
 }
 
-function routeIdOf(tool: RegistryTool): string | undefined {
-  const original = tool.original as { routeId?: unknown } | undefined;
-  return typeof original?.routeId === "string" ? original.routeId : undefined;
+/** The `llmTool` aspect as `describe()` gives it (name, description, schema), if the route has one. */
+function toolOf(route: RouteDescription): GraphTool | undefined {
+  const aspect = route.aspects.llmTool;
+  if (typeof aspect !== "object" || aspect === null || Array.isArray(aspect)) return undefined;
+  if (typeof aspect.name !== "string") return undefined;
+  return {
+    name: aspect.name,
+    description: typeof aspect.description === "string" ? aspect.description : "",
+    inputSchema: aspect.inputSchema ?? null,
+  };
 }
 
 /** `direct:a?x=1` and `direct:a` are one endpoint. */
@@ -76,74 +83,49 @@ function endpointKey(uri: string): string {
 /** The tool names an `llm:` URI names (`tools=a,b`; `*` for every tool). */
 function llmTools(uri: string): string[] {
   const match = /[?&]tools=([^&]*)/.exec(uri);
-  return match === null
-    ? []
-    : decodeURIComponent(match[1]!)
-        .split(",")
-        .filter((name) => name !== "");
-}
-
-/**
- * Steps like `filter` without a block, `idempotentConsumer` or `aggregate` take over the rest of
- * their block: the compiler runs the following steps inside them. They are drawn as the step's
- * block "then", as the counters and step events name them (`#2 filter > #1 to(...)`).
- */
-function withRestOfBlock(shape: StepShape, steps: readonly StepStats[], known: Known): StepShape {
-  if (shape.path === undefined) return shape;
-  const prefix = `${shape.path} > `;
-  const inBlocks = new Set<string>();
-  const collect = (nested: StepShape): void => {
-    for (const block of nested.blocks) {
-      for (const step of block.steps) {
-        if (step.path !== undefined) inBlocks.add(step.path);
-        collect(step);
-      }
-    }
-  };
-  collect(shape);
-  const rest = steps.filter((step) => step.path === prefix + step.label && !inBlocks.has(step.path));
-  if (rest.length === 0) return shape;
-  rest.sort((left, right) => left.index - right.index);
-  const block = {
-    name: "then",
-    steps: rest.map((step) => withRestOfBlock(stepShape(step.definition, step.label, known), steps, known)),
-  };
-  return { ...shape, blocks: [...shape.blocks, block] };
-}
-
-/**
- * The route graph from what the console saw compiled (every step, nested blocks included), the
- * context's routes (from URIs, states) and its tool registry (schemas).
- */
-export function buildGraph(context: RouteContext, registry: StatsRegistry): ConsoleGraph {
-  const tools = toolsOf(context);
-  const toolByRoute = new Map<string, GraphTool>();
-  const looseTools: GraphTool[] = [];
-  for (const tool of tools) {
-    const described = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
-    const routeId = routeIdOf(tool);
-    if (routeId === undefined) looseTools.push(described);
-    else toolByRoute.set(routeId, described);
+  if (match === null) return [];
+  try {
+    return decodeURIComponent(match[1]!)
+      .split(",")
+      .filter((name) => name !== "");
+  } catch {
+    return [];
   }
-  const known = (definition: Parameters<StatsRegistry["ofDefinition"]>[0]) =>
-    registry.ofDefinition(definition);
-  const routes: GraphRoute[] = context.routes().map((status) => {
-    const stats = registry.routes.get(status.id);
-    const steps = (stats?.topLevel() ?? []).map((step) =>
-      withRestOfBlock(stepShape(step.definition, step.label, known), stats?.steps ?? [], known),
-    );
-    return {
-      id: status.id,
-      from: safeUri(status.from),
-      description: status.description,
-      state: status.state,
-      steps,
-      tool: toolByRoute.get(status.id),
-    };
-  });
-  const consumers = new Map(routes.map((route) => [endpointKey(route.from), route.id]));
-  const endpoints = new Map<string, GraphEndpoint>();
+}
+
+/**
+ * The route graph from `context.describe()`: its routes and the edges between them, plus the
+ * endpoints no route consumes (drawn as their own nodes) and, for each llm step, an edge to every
+ * tool route it may call.
+ */
+export function buildGraph(context: RouteContext): ConsoleGraph {
+  const description = context.describe();
+  const routes: GraphRoute[] = description.routes.map((route) => ({
+    id: route.id,
+    from: route.from,
+    description: route.description,
+    state: route.state,
+    steps: route.steps,
+    tool: toolOf(route),
+  }));
+  const consumed = new Set(description.routes.map((route) => endpointKey(route.from)));
   const edges: GraphEdge[] = [];
+  const seen = new Set<string>();
+  const addEdge = (edge: GraphEdge): void => {
+    const key = `${edge.from}\n${edge.to}\n${edge.label}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    edges.push(edge);
+  };
+  for (const edge of description.edges) {
+    addEdge({
+      from: `route:${edge.from}`,
+      to: `route:${edge.to}`,
+      label: endpointKey(edge.uri),
+      kind: "message",
+    });
+  }
+  const endpoints = new Map<string, GraphEndpoint>();
   const endpointNode = (uri: string): string => {
     const key = endpointKey(uri);
     const id = `endpoint:${key}`;
@@ -151,21 +133,18 @@ export function buildGraph(context: RouteContext, registry: StatsRegistry): Cons
     return id;
   };
   const produced = new Set<string>();
-  for (const route of routes) {
-    const seen = new Set<string>();
-    for (const uri of route.steps.flatMap(urisOf)) {
-      const key = endpointKey(uri);
-      if (seen.has(key)) continue;
-      seen.add(key);
+  for (const route of description.routes) {
+    for (const use of route.endpoints) {
+      if (use.direction !== "out" || use.dynamic) continue;
+      const key = endpointKey(use.uri);
       if (key.startsWith("llm:")) {
-        const names = llmTools(uri);
-        for (const tool of tools) {
-          const target = routeIdOf(tool);
-          if (target !== undefined && (names.includes("*") || names.includes(tool.name))) {
-            edges.push({
+        const names = llmTools(use.uri);
+        for (const target of routes) {
+          if (target.tool !== undefined && (names.includes("*") || names.includes(target.tool.name))) {
+            addEdge({
               from: `route:${route.id}`,
-              to: `route:${target}`,
-              label: `tool ${tool.name}`,
+              to: `route:${target.id}`,
+              label: `tool ${target.tool.name}`,
               kind: "tool",
             });
           }
@@ -173,15 +152,15 @@ export function buildGraph(context: RouteContext, registry: StatsRegistry): Cons
         continue;
       }
       produced.add(key);
-      const consumer = consumers.get(key);
-      const to = consumer === undefined ? endpointNode(uri) : `route:${consumer}`;
-      edges.push({ from: `route:${route.id}`, to, label: key, kind: "message" });
+      if (!consumed.has(key)) {
+        addEdge({ from: `route:${route.id}`, to: endpointNode(use.uri), label: key, kind: "message" });
+      }
     }
   }
-  for (const route of routes) {
+  for (const route of description.routes) {
     const key = endpointKey(route.from);
     if (produced.has(key) || key.startsWith("direct:")) continue;
-    edges.push({ from: endpointNode(route.from), to: `route:${route.id}`, label: key, kind: "message" });
+    addEdge({ from: endpointNode(route.from), to: `route:${route.id}`, label: key, kind: "message" });
   }
-  return { routes, endpoints: [...endpoints.values()], edges, tools: looseTools };
+  return { routes, endpoints: [...endpoints.values()], edges, tools: looseTools(context) };
 }

@@ -60,7 +60,6 @@ export class RouteStats {
 /** Every route's and step's counters, created as routes are compiled. */
 export class StatsRegistry {
   readonly routes = new Map<string, RouteStats>();
-  readonly #byDefinition = new WeakMap<StepDefinition, StepStats>();
   readonly #samples: number;
 
   constructor(samples: number) {
@@ -76,13 +75,7 @@ export class StatsRegistry {
     }
     const stats = new StepStats(step, this.#samples);
     route.add(stats);
-    this.#byDefinition.set(step.definition, stats);
     return stats;
-  }
-
-  /** The counters of a step by its definition (the same object the route's step list holds). */
-  ofDefinition(definition: StepDefinition): StepStats | undefined {
-    return this.#byDefinition.get(definition);
   }
 
   forget(routeId: string): void {

@@ -1,4 +1,4 @@
-import type { ConsoleGraph, ExchangeRecord, ExchangeSummary, RouteCounters } from "@routekit/console";
+import type { ConsoleGraph, ExchangeRecord, ExchangeSummary, LiveRouteCounters } from "@routekit/console";
 import { consoleOf } from "@routekit/console";
 import type { RouteContext } from "@routekit/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 const countersOf = async (routeId: string) =>
-  (await getWithToken<RouteCounters[]>(url, "/api/counters")).body.find(
+  (await getWithToken<LiveRouteCounters[]>(url, "/api/counters")).body.find(
     (route) => route.routeId === routeId,
   )!;
 
@@ -33,8 +33,9 @@ describe("the console's API", () => {
       "#3 to(mock:done)",
     ]);
     const choice = orders.steps[1]!;
-    expect(choice.blocks.map((block) => block.name)).toEqual(["when ${header.kind} == 'book'", "otherwise"]);
-    expect(choice.blocks[0]!.steps[0]!.uri).toBe("direct:books");
+    expect(choice.blocks.map((block) => block.name)).toEqual(["when #1", "otherwise"]);
+    expect(choice.blocks[0]!.options.predicate).toBe("${header.kind} == 'book'");
+    expect(choice.blocks[0]!.steps[0]!.options.uri).toBe("direct:books");
     expect(choice.blocks[0]!.steps[0]!.path).toMatch(/to\(direct:books\)$/);
     expect(graph.edges).toContainEqual({
       from: "route:orders",
@@ -106,7 +107,7 @@ describe("the console's API", () => {
 
   it("streams counters and exchanges to pages over server-sent events", async () => {
     const snapshot = (await firstSnapshot(`${url}api/events?token=${TOKEN}`)) as {
-      counters: RouteCounters[];
+      counters: LiveRouteCounters[];
       exchanges: ExchangeSummary[];
     };
     expect(snapshot.counters.map((route) => route.routeId)).toEqual(["orders", "books"]);

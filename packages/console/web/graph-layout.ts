@@ -1,5 +1,5 @@
 import { graphlib, layout } from "@dagrejs/dagre";
-import type { ConsoleGraph, GraphRoute, StepShape } from "./types.js";
+import type { ConsoleGraph, GraphRoute, StepDescription } from "./types.js";
 
 /** One text line inside a route's box: a step (with its path for counters) or a block's name. */
 export interface BoxLine {
@@ -48,7 +48,7 @@ export interface GraphLayout {
   readonly edges: readonly LaidEdge[];
 }
 
-export const CHAR_WIDTH = 7;
+export const CHAR_WIDTH = 7.4;
 export const LINE_HEIGHT = 16;
 /** Header lines of a route box: its id, its from URI, and its tool name when it is one. */
 export const HEADER_LINES = 2;
@@ -61,19 +61,22 @@ export function cut(text: string): string {
   return text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS - 1)}…` : text;
 }
 
-function flatten(steps: readonly StepShape[], depth: number, lines: BoxLine[]): void {
+function flatten(steps: readonly StepDescription[], depth: number, lines: BoxLine[]): void {
   for (const step of steps) {
     lines.push({ text: cut(step.label), full: step.label, depth, kind: "step", path: step.path });
     for (const block of step.blocks) {
-      if (block.name !== "")
+      const named = block.name !== "steps";
+      const predicate = block.options.predicate;
+      const name = typeof predicate === "string" ? `${block.name}: ${predicate}` : block.name;
+      if (named)
         lines.push({
-          text: cut(block.name),
-          full: block.name,
+          text: cut(name),
+          full: name,
           depth: depth + 1,
           kind: "block",
           path: undefined,
         });
-      flatten(block.steps, depth + (block.name === "" ? 1 : 2), lines);
+      flatten(block.steps, depth + (named ? 2 : 1), lines);
     }
   }
 }

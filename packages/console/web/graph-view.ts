@@ -8,7 +8,7 @@ import {
   layoutGraph,
 } from "./graph-layout.js";
 import { html } from "./html.js";
-import type { ConsoleGraph, RouteCounters, StepCounters } from "./types.js";
+import type { ConsoleGraph, LiveRouteCounters, LiveStepCounters } from "./types.js";
 
 const PADDING = 10;
 
@@ -18,14 +18,14 @@ function edgePath(edge: LaidEdge): string {
     .join(" ");
 }
 
-function stepCount(counters: StepCounters | undefined): string {
+function stepCount(counters: LiveStepCounters | undefined): string {
   if (counters === undefined) return "";
   return counters.failures > 0 ? `${counters.calls} ✕${counters.failures}` : String(counters.calls);
 }
 
 function RouteBox(props: {
   node: LaidRoute;
-  counters: RouteCounters | undefined;
+  counters: LiveRouteCounters | undefined;
   selected: boolean;
   onSelect: (routeId: string) => void;
 }) {
@@ -67,7 +67,7 @@ function RouteBox(props: {
 /** The route graph as SVG: route boxes with their steps, endpoints, and the edges between them. */
 export function GraphView(props: {
   graph: ConsoleGraph;
-  counters: readonly RouteCounters[];
+  counters: readonly LiveRouteCounters[];
   selected: string | undefined;
   onSelect: (routeId: string) => void;
 }) {

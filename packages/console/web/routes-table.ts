@@ -1,11 +1,11 @@
 import { formatMs } from "./format.js";
 import { html } from "./html.js";
-import type { GraphRoute, RouteCounters } from "./types.js";
+import type { GraphRoute, LiveRouteCounters } from "./types.js";
 
 /** Every route's live counters with its start/stop button. */
 export function RoutesTable(props: {
   routes: readonly GraphRoute[];
-  counters: readonly RouteCounters[];
+  counters: readonly LiveRouteCounters[];
   busy: string | undefined;
   onAction: (routeId: string, action: "start" | "stop") => void;
   onSelect: (routeId: string) => void;
@@ -36,7 +36,7 @@ export function RoutesTable(props: {
 }
 
 /** The selected route: where it consumes from, its tool and the tool's input schema. */
-export function RouteDetails(props: { route: GraphRoute; counters: RouteCounters | undefined }) {
+export function RouteDetails(props: { route: GraphRoute; counters: LiveRouteCounters | undefined }) {
   const { route } = props;
   return html`<section class="route-details" aria-label=${`route ${route.id}`}>
     <h3>${route.id}</h3>

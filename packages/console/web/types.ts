@@ -1,19 +1,20 @@
 // The JSON the console's API sends, typed by the server's own declarations.
+
+export type { StepDescription } from "@routekit/core";
 export type { AgentCall, AgentRun, AgentRunSummary } from "../src/agent-run.js";
-export type { RouteCounters, StepCounters } from "../src/counters.js";
+export type { LiveRouteCounters, LiveStepCounters } from "../src/counters.js";
 export type { ExchangeRecord, ExchangeSummary, StepRun } from "../src/exchange-record.js";
 export type { ConsoleGraph, GraphEdge, GraphRoute, GraphTool } from "../src/route-graph.js";
 export type { MessageSnapshot } from "../src/snapshot.js";
-export type { StepShape } from "../src/step-shape.js";
 
 import type { AgentRunSummary } from "../src/agent-run.js";
-import type { RouteCounters } from "../src/counters.js";
+import type { LiveRouteCounters } from "../src/counters.js";
 import type { ExchangeSummary } from "../src/exchange-record.js";
 
 /** One message of the live event stream. */
 export interface LiveSnapshot {
   readonly version: number;
-  readonly counters: readonly RouteCounters[];
+  readonly counters: readonly LiveRouteCounters[];
   readonly exchanges: readonly ExchangeSummary[];
   readonly agentRuns: readonly AgentRunSummary[];
 }
