@@ -58,6 +58,7 @@ export function mergeResults(existing: string, results: PartialResults): string 
   const notesStart = merged.indexOf("## Notes");
   end = merged.findIndex((line, index) => notesStart !== -1 && index > notesStart + 1 && line === "");
   merged = replace(merged, ownsNote, results.notes, (index) => index === end);
+  if (results.benchmarks.length === 0) return merged.join("\n");
   const stamp = `Rows of ${results.benchmarks.filter((name, index, all) => all.indexOf(name) === index).join("; ")} re-measured by \`${results.command}\` on ${results.date}.`;
   const withoutOldStamp = merged.filter(
     (line) => !(line.startsWith("Rows of ") && line.includes(results.command)),
