@@ -43,3 +43,8 @@ export class ToolInputError extends LlmToolsError {
     this.key = key;
   }
 }
+
+/** What a caught value says: an error's message, or the value as text. */
+export function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

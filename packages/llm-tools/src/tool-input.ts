@@ -1,4 +1,4 @@
-import { ToolInputError } from "./errors.js";
+import { reasonOf, ToolInputError } from "./errors.js";
 
 /** A tool's input after parsing: a plain JSON object. */
 export type ToolInput = Record<string, unknown>;
@@ -16,7 +16,7 @@ export function parseToolInput(body: unknown, toolName: string): ToolInput {
     try {
       value = JSON.parse(body);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = reasonOf(error);
       throw new ToolInputError(
         toolName,
         `${toolName}: input is not valid JSON (${reason}); expected a JSON object`,

@@ -1,5 +1,5 @@
 import { request } from "undici";
-import { LlmToolsError, ToolInputError } from "../errors.js";
+import { LlmToolsError, reasonOf, ToolInputError } from "../errors.js";
 import { describe } from "../tool-input.js";
 import { createDeadline, type Deadline } from "./deadline.js";
 import { isHostAllowed, normalizeHost } from "./host-allowlist.js";
@@ -129,7 +129,7 @@ function toFetchError(
     // a refusal of the guarded dispatcher, raised while connecting
     return new HttpFetchError(error.code, error.message, { url: shown, retryable: false, cause: error });
   }
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = reasonOf(error);
   if (reason.startsWith("Redirect loop detected")) {
     return new HttpFetchError(
       "TOOL_FAILED",

@@ -1,6 +1,7 @@
 import type { LookupFunction } from "node:net";
 import type { Dispatcher } from "undici";
 import { LlmToolsError } from "../errors.js";
+import { resolveOncePerObject } from "../resolve-once.js";
 import { createGuardedDispatcher } from "./guarded-dispatcher.js";
 import { type HostAllowlist, prepareHostAllowlist } from "./host-allowlist.js";
 import { checkKnownOptions, dispatcherOption, integerOption, optionError } from "./option-checks.js";
@@ -47,18 +48,20 @@ const KNOWN = [
   "lookup",
 ] as const;
 const NO_OPTIONS: HttpFetchOptions = {};
-const resolved = new WeakMap<HttpFetchOptions, ResolvedHttpFetchOptions>();
+const resolveOnce = resolveOncePerObject(resolveOptions);
 
 /**
  * Checks http_fetch options and builds their dispatcher once per options object (later calls
  * with the same object reuse it; options are read once, so change them by passing a new object).
  */
 export function resolveHttpFetchOptions(options: HttpFetchOptions = NO_OPTIONS): ResolvedHttpFetchOptions {
+  return resolveOnce(options);
+}
+
+function resolveOptions(options: HttpFetchOptions): ResolvedHttpFetchOptions {
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw optionError(TOOL, "options", "an object", options);
   }
-  const cached = resolved.get(options);
-  if (cached !== undefined) return cached;
   checkKnownOptions(options, KNOWN, TOOL);
   const hostAllowlist = options.hostAllowlist ?? [];
   if (!Array.isArray(hostAllowlist))
@@ -93,6 +96,5 @@ export function resolveHttpFetchOptions(options: HttpFetchOptions = NO_OPTIONS):
         ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
       }),
   };
-  resolved.set(options, result);
   return result;
 }

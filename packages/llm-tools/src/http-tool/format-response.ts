@@ -1,4 +1,5 @@
 import type { ToolResult } from "@routekit/llm/tool";
+import { reasonOf } from "../errors.js";
 import type { HttpToolResultMode } from "./http-tool-options.js";
 import { reencodeJson } from "./result-format.js";
 
@@ -24,7 +25,7 @@ export function formatResponse(
   try {
     return { output: reencodeJson(text), isError: false, metadata };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = reasonOf(error);
     const excerpt = Array.from(text).slice(0, EXCERPT_CHARACTERS).join("");
     return { output: `response is not valid JSON (${reason}): ${excerpt}`, isError: true, metadata };
   }

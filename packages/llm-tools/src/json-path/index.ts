@@ -1,4 +1,3 @@
-export { checkDocumentSize } from "./document-size.js";
 export {
   JSON_PATH_DEFAULTS,
   type JsonPathOptions,

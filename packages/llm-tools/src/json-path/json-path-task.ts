@@ -1,6 +1,6 @@
 // The json_path job a budget worker runs (a module of its own: functions cannot cross threads).
 import { checkJsonPath, checkUntrustedJsonPath } from "@routekit/core";
-import { ToolInputError } from "../errors.js";
+import { reasonOf, ToolInputError } from "../errors.js";
 import { parseDocumentText, queryDocument } from "./run-json-path.js";
 
 /** One json_path job: the document's JSON text and a path, the route author's (`trusted`) or untrusted. */
@@ -17,7 +17,7 @@ export function jsonPathJob(job: JsonPathJob): string {
     multiMatch = checkJsonPath(job.path).multiMatch;
     if (!job.trusted) checkUntrustedJsonPath(job.path);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = reasonOf(error);
     throw new ToolInputError("json_path", `json_path: key 'path' is invalid: ${reason}`, "path");
   }
   return queryDocument(parseDocumentText(job.documentText), job.path, multiMatch);

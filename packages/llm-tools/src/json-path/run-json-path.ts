@@ -1,8 +1,8 @@
 import { checkJsonPath, checkUntrustedJsonPath, defineBudgetTask, evaluateJsonPath } from "@routekit/core";
-import { LlmToolsError, ToolInputError } from "../errors.js";
-import { runToolJob } from "../tool-budget.js";
+import { checkDocumentSize } from "../document-query/document-size.js";
+import { runQueryJob } from "../document-query/run-query-job.js";
+import { LlmToolsError, reasonOf, ToolInputError } from "../errors.js";
 import { describe, optionalString, parseToolInput } from "../tool-input.js";
-import { checkDocumentSize } from "./document-size.js";
 import { type JsonPathOptions, resolveJsonPathOptions } from "./json-path-options.js";
 import type { JsonPathJob } from "./json-path-task.js";
 import { jsonSizeBound } from "./json-size-bound.js";
@@ -62,7 +62,7 @@ function documentText(value: unknown, maxBytes: number): string {
   try {
     serialized = JSON.stringify(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = reasonOf(error);
     throw new ToolInputError(TOOL, `${TOOL}: key 'json' cannot be read as JSON (${reason})`, "json");
   }
   if (serialized === undefined) {
@@ -90,7 +90,7 @@ export function parseDocumentText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = reasonOf(error);
     throw new ToolInputError(TOOL, `${TOOL}: key 'json' is not valid JSON (${reason})`, "json");
   }
 }
@@ -137,7 +137,7 @@ function checkPath(path: string, untrusted: boolean): boolean {
     if (untrusted) checkUntrustedJsonPath(path);
     return multiMatch;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = reasonOf(error);
     throw new ToolInputError(TOOL, `${TOOL}: key 'path' is invalid: ${reason}`, "path");
   }
 }
@@ -148,7 +148,7 @@ export function queryDocument(document: unknown, path: string, multiMatch: boole
   try {
     result = evaluateJsonPath(document, path);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = reasonOf(error);
     throw new LlmToolsError("TOOL_FAILED", TOOL, `${TOOL}: key 'path' failed: ${reason}`, { cause: error });
   }
   if (result === undefined || (multiMatch && Array.isArray(result) && result.length === 0)) return "null";
@@ -218,16 +218,6 @@ function runInBudget(
   options: JsonPathOptions | undefined,
   signal: AbortSignal | undefined,
 ): Promise<string> {
-  const resolved = resolveJsonPathOptions(options);
-  return runToolJob({
-    toolName: TOOL,
-    task: JSON_PATH_TASK,
-    input: { documentText, path, trusted },
-    budget: resolved.budget,
-    timeoutMs: resolved.timeoutMs,
-    timeoutOption: "timeoutMs",
-    activity: "the query",
-    maxOutputBytes: resolved.maxOutputBytes,
-    signal,
-  });
+  const input = { documentText, path, trusted };
+  return runQueryJob(TOOL, JSON_PATH_TASK, input, resolveJsonPathOptions(options), signal);
 }

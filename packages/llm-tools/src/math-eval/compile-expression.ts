@@ -1,5 +1,5 @@
 import type { EvalFunction } from "mathjs";
-import { LlmToolsError, ToolInputError } from "../errors.js";
+import { LlmToolsError, reasonOf, ToolInputError } from "../errors.js";
 import { prepareExpression } from "./check-expression.js";
 import { hardenedMath } from "./hardened-math.js";
 import { translateLogicalWords } from "./logical-words.js";
@@ -22,7 +22,7 @@ export function compileExpression(expression: string): EvalFunction {
     compiled = prepareExpression(math.parse(translateLogicalWords(expression)), math).compile();
   } catch (error) {
     if (error instanceof LlmToolsError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = reasonOf(error);
     throw new ToolInputError(
       TOOL_NAME,
       `${TOOL_NAME}: key 'expression' is not a valid expression: ${reason}`,

@@ -1,4 +1,4 @@
-import { LlmToolsError, ToolInputError } from "../errors.js";
+import { LlmToolsError, reasonOf, ToolInputError } from "../errors.js";
 import { describe, parseToolInput, requireString, startsAsJsonObject } from "../tool-input.js";
 import { compileExpression } from "./compile-expression.js";
 import { EvaluationMeter, withMeter } from "./evaluation-meter.js";
@@ -40,7 +40,7 @@ export function mathEval(expression: string, options?: MathEvalOptions): string 
     } catch (error) {
       if (meter.failure !== undefined) throw meter.failure;
       if (error instanceof LlmToolsError) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = reasonOf(error);
       throw new ToolInputError(
         TOOL_NAME,
         `${TOOL_NAME}: evaluating the expression failed: ${reason}`,

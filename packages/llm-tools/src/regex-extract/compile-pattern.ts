@@ -1,5 +1,5 @@
 import { RE2JS } from "re2js";
-import { ToolInputError } from "../errors.js";
+import { reasonOf, ToolInputError } from "../errors.js";
 import { javascriptPatternGroups, splitLeadingFlags, translateUnicodeEscapes } from "./pattern-syntax.js";
 
 /** Which engine runs a pattern: re2js (linear time) or JavaScript's RegExp in a worker. */
@@ -43,7 +43,7 @@ export function compilePattern(pattern: string): CompiledPattern {
       groupNames: Object.keys(re2.namedGroups()),
     };
   } catch (error) {
-    re2Reason = error instanceof Error ? error.message : String(error);
+    re2Reason = reasonOf(error);
   }
   const { body, flags } = splitLeadingFlags(pattern);
   if (flags === undefined) {
@@ -54,7 +54,7 @@ export function compilePattern(pattern: string): CompiledPattern {
   try {
     new RegExp(body, flags);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = reasonOf(error);
     throw invalidPattern(`${reason} (RE2 engine: ${re2Reason})`);
   }
   const groups = javascriptPatternGroups(body);

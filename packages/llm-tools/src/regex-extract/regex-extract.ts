@@ -1,6 +1,7 @@
 import { defineBudgetTask } from "@routekit/core";
 import type { RE2JS } from "re2js";
 import { LlmToolsError } from "../errors.js";
+import { resolveOncePerObject } from "../resolve-once.js";
 import { runToolJob } from "../tool-budget.js";
 import { type CompiledPattern, compilePattern } from "./compile-pattern.js";
 import {
@@ -42,12 +43,9 @@ export function regexExtract(
   signal?: AbortSignal,
 ): Promise<string> {
   try {
-    return Promise.resolve(
-      run(() => {
-        const resolved = resolveRegexExtractOptions(options);
-        return [checkRegexExtractInput(input, resolved), resolved];
-      }, signal),
-    );
+    signal?.throwIfAborted();
+    const resolved = resolveRegexExtractOptions(options);
+    return Promise.resolve(extract(checkRegexExtractInput(input, resolved), resolved, signal));
   } catch (error) {
     return Promise.reject(error);
   }
@@ -78,35 +76,61 @@ export function extractFromBody(
   options: RegexExtractOptions | undefined,
   signal: AbortSignal | undefined,
 ): string | Promise<string> {
-  return run(() => {
-    const resolved = resolveOnce(options);
-    return [readRegexExtractInput(body, resolved), resolved];
-  }, signal);
+  signal?.throwIfAborted();
+  const resolved = resolveOnce(options);
+  return extract(readRegexExtractInput(body, resolved), resolved, signal);
 }
 
-function run(
-  read: () => [RegexExtractRequest, ResolvedRegexExtractOptions],
+/** A request's compiled pattern and what to take from its matches. */
+interface MatchPlan {
+  readonly pattern: CompiledPattern;
+  readonly selection: ValueSelection;
+}
+
+/**
+ * The plan of requests whose pattern, group and `all` all come from the options (a step with a
+ * fixed pattern), made by the first such call that passes the checks and reused by the next ones.
+ */
+const fixedPlans = new WeakMap<ResolvedRegexExtractOptions, MatchPlan>();
+
+function extract(
+  request: RegexExtractRequest,
+  options: ResolvedRegexExtractOptions,
   signal: AbortSignal | undefined,
 ): string | Promise<string> {
-  signal?.throwIfAborted();
-  const [request, options] = read();
-  checkLength("pattern", request.pattern, options.maxPatternChars, "maxPatternChars");
+  const fixed =
+    request.pattern === options.pattern &&
+    request.group === options.group &&
+    request.all === (options.all ?? false);
+  let plan = fixed ? fixedPlans.get(options) : undefined;
+  if (plan === undefined) {
+    checkLength("pattern", request.pattern, options.maxPatternChars, "maxPatternChars");
+  }
   checkLength("text", request.text, options.maxTextChars, "maxTextChars");
-  const pattern = cachedPattern(request.pattern);
-  const selection: ValueSelection = {
-    group: selectGroup(request.group, pattern),
-    all: request.all,
-    maxMatches: options.maxMatches,
-  };
-  const render = (values: string[]): string => {
-    const text = values.length === 0 ? "null" : JSON.stringify(request.all ? values : values[0]);
-    if (text.length > options.maxOutputBytes / 3 && Buffer.byteLength(text) > options.maxOutputBytes) {
-      throw outputLimitError(options.maxOutputBytes);
-    }
-    return text;
-  };
-  const found = findValues(pattern, request.text, selection, options, signal);
-  return Array.isArray(found) ? render(found) : found.then(render);
+  if (plan === undefined) {
+    const pattern = cachedPattern(request.pattern);
+    const selection = {
+      group: selectGroup(request.group, pattern),
+      all: request.all,
+      maxMatches: options.maxMatches,
+    };
+    plan = { pattern, selection };
+    if (fixed) fixedPlans.set(options, plan);
+  }
+  const { all } = plan.selection;
+  const { maxOutputBytes } = options;
+  const found = findValues(plan.pattern, request.text, plan.selection, options, signal);
+  if (Array.isArray(found)) return render(found, all, maxOutputBytes);
+  return found.then((values) => render(values, all, maxOutputBytes));
+}
+
+/** The values as JSON text: `null` for none, the first one, or all of them (`all`); bounded by `maxOutputBytes`. */
+function render(values: string[], all: boolean, maxOutputBytes: number): string {
+  const text = values.length === 0 ? "null" : JSON.stringify(all ? values : values[0]);
+  if (text.length > maxOutputBytes / 3 && Buffer.byteLength(text) > maxOutputBytes) {
+    throw outputLimitError(maxOutputBytes);
+  }
+  return text;
 }
 
 /**
@@ -177,18 +201,7 @@ function collectRe2Values(
 }
 
 /** Resolved options per options object: a step resolves its fixed options once, not per call. */
-const resolvedOptions = new WeakMap<RegexExtractOptions, ResolvedRegexExtractOptions>();
-
-function resolveOnce(options: RegexExtractOptions | undefined): ResolvedRegexExtractOptions {
-  if (options === undefined || typeof options !== "object" || options === null)
-    return resolveRegexExtractOptions(options);
-  let resolved = resolvedOptions.get(options);
-  if (resolved === undefined) {
-    resolved = resolveRegexExtractOptions(options);
-    resolvedOptions.set(options, resolved);
-  }
-  return resolved;
-}
+const resolveOnce = resolveOncePerObject(resolveRegexExtractOptions);
 
 /** Compiled patterns in a bounded cache; the oldest entry leaves first (hits do not reorder). */
 function cachedPattern(source: string): CompiledPattern {

@@ -1,7 +1,7 @@
 import { defineStep, type Exchange } from "@routekit/core";
 import { type JsonPathOptions, resolveJsonPathOptions } from "../json-path/json-path-options.js";
 import { runFixedJsonPath, runJsonPathBounded } from "../json-path/run-json-path.js";
-import { type StepOutputOption, splitStepOutput, stepBody } from "./step-output.js";
+import { type StepOutputOption, splitStepOutput, stepBody, writeBody } from "./step-output.js";
 
 /** Options of the `.jsonPath()` step: json_path's, plus `output` (`"json"` text or the `"value"`). */
 export type JsonPathStepOptions = JsonPathOptions & StepOutputOption;
@@ -18,22 +18,18 @@ export type JsonPathStepOptions = JsonPathOptions & StepOutputOption;
 export const jsonPath = defineStep("jsonPath", (options: JsonPathStepOptions = {}) => {
   const { output, toolOptions } = splitStepOutput(options, "json_path");
   const resolved = resolveJsonPathOptions(toolOptions);
+  const toBody = (text: string) => stepBody(text, output);
   if (resolved.path !== undefined) {
     // Synchronous when the document is small enough to query here: no promise on the fast path.
-    return (exchange: Exchange): void | Promise<void> => {
-      const result = runFixedJsonPath(exchange.body, toolOptions, exchange.signal);
-      if (typeof result === "string") {
-        exchange.body = stepBody(result, output);
-        return;
-      }
-      return result.then((text) => {
-        exchange.body = stepBody(text, output);
-      });
-    };
+    return (exchange: Exchange): void | Promise<void> =>
+      writeBody(exchange, runFixedJsonPath(exchange.body, toolOptions, exchange.signal), toBody);
   }
-  return async (exchange: Exchange): Promise<void> => {
-    exchange.body = stepBody(await runJsonPathBounded(exchange.body, toolOptions, exchange.signal), output);
-  };
+  return (exchange: Exchange): Promise<void> =>
+    writeBody(
+      exchange,
+      runJsonPathBounded(exchange.body, toolOptions, exchange.signal),
+      toBody,
+    ) as Promise<void>;
 });
 
 declare module "@routekit/core" {

@@ -4,7 +4,7 @@ import {
   type RegexExtractOptions,
   resolveRegexExtractOptions,
 } from "../regex-extract/index.js";
-import { type StepOutputOption, splitStepOutput, stepBody } from "./step-output.js";
+import { type StepOutputOption, splitStepOutput, stepBody, writeBody } from "./step-output.js";
 
 /** Options of the `.regexExtract()` step: regex_extract's, plus `output` (`"json"` text or the `"value"`). */
 export type RegexExtractStepOptions = RegexExtractOptions & StepOutputOption;
@@ -18,17 +18,10 @@ export type RegexExtractStepOptions = RegexExtractOptions & StepOutputOption;
 export const regexExtract = defineStep("regexExtract", (options: RegexExtractStepOptions = {}) => {
   const { output, toolOptions } = splitStepOutput(options, "regex_extract");
   resolveRegexExtractOptions(toolOptions);
+  const toBody = (text: string) => stepBody(text, output);
   // Synchronous when the match ran on this thread: no promise for the common small job.
-  return (exchange: Exchange): void | Promise<void> => {
-    const extracted = extractFromBody(exchange.body, toolOptions, exchange.signal);
-    if (typeof extracted === "string") {
-      exchange.body = stepBody(extracted, output);
-      return;
-    }
-    return extracted.then((text) => {
-      exchange.body = stepBody(text, output);
-    });
-  };
+  return (exchange: Exchange): void | Promise<void> =>
+    writeBody(exchange, extractFromBody(exchange.body, toolOptions, exchange.signal), toBody);
 });
 
 declare module "@routekit/core" {

@@ -1,3 +1,4 @@
+import type { Exchange } from "@routekit/core";
 import { optionError } from "../http-fetch/option-checks.js";
 
 /**
@@ -33,4 +34,22 @@ export function splitStepOutput<TOptions extends object>(
 /** The body a step writes: the tool's JSON text as it is, or the value it holds. */
 export function stepBody(text: string, output: StepOutput): unknown {
   return output === "value" ? JSON.parse(text) : text;
+}
+
+/**
+ * Writes a tool's result to the body: at once when the tool ran on this thread (no promise on that
+ * path), or when it settles when the tool went to a worker.
+ */
+export function writeBody<TResult>(
+  exchange: Exchange,
+  result: TResult | Promise<TResult>,
+  toBody: (result: TResult) => unknown,
+): void | Promise<void> {
+  if (!(result instanceof Promise)) {
+    exchange.body = toBody(result);
+    return;
+  }
+  return result.then((value) => {
+    exchange.body = toBody(value);
+  });
 }

@@ -1,6 +1,10 @@
 import { defineStep, type Exchange } from "@routekit/core";
 import { runFixedXPath, runXPathBounded } from "../xpath/run-xpath.js";
 import { resolveXPathOptions, type XPathOptions } from "../xpath/xpath-options.js";
+import { writeBody } from "./step-output.js";
+
+/** The XPath result is the body as it is: a string, or `null`. */
+const asBody = (result: string | null): unknown => result;
 
 /**
  * The `.xpath(options)` step: the body is `{xml, xpath}` (object or JSON text), or, with a fixed
@@ -14,20 +18,11 @@ export const xpath = defineStep("xpath", (options: XPathOptions = {}) => {
   const resolved = resolveXPathOptions(options);
   if (resolved.xpath !== undefined) {
     // Synchronous when the document is small enough to query here: no promise on the fast path.
-    return (exchange: Exchange): void | Promise<void> => {
-      const result = runFixedXPath(exchange.body, options, exchange.signal);
-      if (!(result instanceof Promise)) {
-        exchange.body = result;
-        return;
-      }
-      return result.then((value) => {
-        exchange.body = value;
-      });
-    };
+    return (exchange: Exchange): void | Promise<void> =>
+      writeBody(exchange, runFixedXPath(exchange.body, options, exchange.signal), asBody);
   }
-  return async (exchange: Exchange): Promise<void> => {
-    exchange.body = await runXPathBounded(exchange.body, options, exchange.signal);
-  };
+  return (exchange: Exchange): Promise<void> =>
+    writeBody(exchange, runXPathBounded(exchange.body, options, exchange.signal), asBody) as Promise<void>;
 });
 
 declare module "@routekit/core" {

@@ -1,6 +1,6 @@
 import { createRedactor } from "@routekit/core";
 import { request } from "undici";
-import { LlmToolsError, ToolInputError } from "../errors.js";
+import { LlmToolsError, reasonOf, ToolInputError } from "../errors.js";
 import { createDeadline } from "../http-fetch/deadline.js";
 import { decodeUtf8, readBody } from "../http-fetch/read-body.js";
 import { describe } from "../tool-input.js";
@@ -92,7 +92,7 @@ export async function tavilySearch(
     }
     if (signal?.aborted) throw signal.reason;
     if (error instanceof LlmToolsError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = reasonOf(error);
     throw failed(redact(`request to ${resolved.searchUrl} failed: ${reason}`));
   } finally {
     deadline.clear();

@@ -6,9 +6,9 @@ import {
   parseXml,
   refuseDoctype,
 } from "@routekit/core";
-import { LlmToolsError, ToolInputError } from "../errors.js";
-import { checkDocumentSize } from "../json-path/document-size.js";
-import { runToolJob } from "../tool-budget.js";
+import { checkDocumentSize } from "../document-query/document-size.js";
+import { runQueryJob } from "../document-query/run-query-job.js";
+import { LlmToolsError, reasonOf, ToolInputError } from "../errors.js";
 import { parseToolInput, requireString, startsAsJsonObject } from "../tool-input.js";
 import { resolveXPathOptions, type XPathOptions } from "./xpath-options.js";
 import type { XPathJob } from "./xpath-task.js";
@@ -78,13 +78,13 @@ export function queryXml(xml: string, xpath: string, untrusted: boolean): string
   try {
     document = parseXml(xml);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = reasonOf(error);
     throw new ToolInputError(TOOL, `${TOOL}: key 'xml': ${reason}`, "xml");
   }
   try {
     return evaluateXPath(document, xpath);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = reasonOf(error);
     if (error instanceof ExpressionError) {
       throw new ToolInputError(TOOL, `${TOOL}: key 'xpath' is invalid: ${reason}`, "xpath");
     }
@@ -97,7 +97,7 @@ export function checkUntrustedExpression(xpath: string): void {
   try {
     checkUntrustedXPath(xpath);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = reasonOf(error);
     throw new ToolInputError(TOOL, `${TOOL}: key 'xpath' is refused: ${reason}`, "xpath");
   }
 }
@@ -165,18 +165,8 @@ function runInBudget(
   try {
     refuseDoctype(xml);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = reasonOf(error);
     throw new ToolInputError(TOOL, `${TOOL}: key 'xml': ${reason}`, "xml");
   }
-  return runToolJob({
-    toolName: TOOL,
-    task: XPATH_TASK,
-    input: { xml, xpath, trusted },
-    budget: resolved.budget,
-    timeoutMs: resolved.timeoutMs,
-    timeoutOption: "timeoutMs",
-    activity: "the query",
-    maxOutputBytes: resolved.maxOutputBytes,
-    signal,
-  });
+  return runQueryJob(TOOL, XPATH_TASK, { xml, xpath, trusted }, resolved, signal);
 }

@@ -1,6 +1,7 @@
 import { createBudget, createContext, type RouteContext } from "@routekit/core";
 import { expect } from "vitest";
-import { type EventLoopReport, watchEventLoop } from "./event-loop-watch.js";
+// The event-loop watch is the one in the core package's test support.
+import { type EventLoopReport, watchEventLoop } from "../../../../core/test/support/event-loop-watch.js";
 
 /** What an attack did: its outcome (a value or the error) and what the event loop saw meanwhile. */
 export interface AttackReport extends EventLoopReport {

@@ -1,3 +1,5 @@
+// An event-loop watch for tests that must show an attack never blocks this thread: one helper for
+// every package's attack tests (the llm-tools ones import it from here).
 /** What a watch saw: how many times its timer fired and the longest gap between two firings. */
 export interface EventLoopReport {
   readonly ticks: number;

@@ -1,0 +1,104 @@
+import type { Budget } from "@routekit/core";
+import { budgetOption } from "../budget-option.js";
+import { LlmToolsError, reasonOf } from "../errors.js";
+import { checkKnownOptions, integerOption, optionError } from "../http-fetch/option-checks.js";
+import { resolveOncePerObject } from "../resolve-once.js";
+
+/** The limits json_path and xpath share. */
+export interface DocumentQueryLimits {
+  /**
+   * Largest document accepted, in UTF-8 bytes of its text (for json_path, a document given as an
+   * object is measured as JSON text too). Default 1 MiB.
+   */
+  maxDocumentBytes?: number;
+  /**
+   * Longest time a query from the input may take, from submission to result, in milliseconds
+   * (default 1000). Such a query runs in a worker of the budget, terminated at this deadline.
+   */
+  timeoutMs?: number;
+  /** Largest result accepted, in UTF-8 bytes of its text (default 1 MiB). */
+  maxOutputBytes?: number;
+  /**
+   * With a fixed query (`path`, `xpath`): documents whose text has up to this many characters are
+   * queried on the route's thread; larger ones in a worker of the budget (default 16384).
+   */
+  inlineDocumentChars?: number;
+  /** The budget queries from the input run under (default: the shared budget, `sharedBudget()`). */
+  budget?: Budget;
+}
+
+/** The limits json_path and xpath share, checked, with defaults applied. */
+export interface ResolvedDocumentQueryLimits {
+  readonly maxDocumentBytes: number;
+  readonly timeoutMs: number;
+  readonly maxOutputBytes: number;
+  readonly inlineDocumentChars: number;
+  readonly budget: Budget | undefined;
+}
+
+/** Default limits of json_path and xpath. */
+export const DOCUMENT_QUERY_DEFAULTS = {
+  maxDocumentBytes: 1024 * 1024,
+  timeoutMs: 1000,
+  maxOutputBytes: 1024 * 1024,
+  inlineDocumentChars: 16 * 1024,
+} as const;
+
+/** How one query tool names and checks its fixed query option (`path`, `xpath`). */
+export interface DocumentQueryTool<TQueryKey extends string> {
+  readonly toolName: string;
+  readonly queryKey: TQueryKey;
+  /** What the query option must be, for the message: "a non-empty JSONPath text". */
+  readonly expected: string;
+  /** Throws when a query's syntax is wrong. */
+  readonly checkSyntax: (query: string) => void;
+}
+
+const NO_OPTIONS = {};
+const LIMIT_KEYS = ["maxDocumentBytes", "timeoutMs", "maxOutputBytes", "inlineDocumentChars", "budget"];
+
+/**
+ * The options resolver of a query tool: checks an options object once (unknown keys, the fixed
+ * query's syntax, so a bad one fails when the route is added, then each limit) and returns the
+ * fixed query under its own key beside the limits.
+ */
+export function documentQueryResolver<TQueryKey extends string>(
+  tool: DocumentQueryTool<TQueryKey>,
+): (options?: object) => ResolvedDocumentQueryLimits & { readonly [Key in TQueryKey]: string | undefined } {
+  const { toolName, queryKey } = tool;
+  const known = [queryKey, ...LIMIT_KEYS];
+  const resolve = resolveOncePerObject((options: object) => {
+    if (typeof options !== "object" || options === null || Array.isArray(options)) {
+      throw optionError(toolName, "options", "an object", options);
+    }
+    checkKnownOptions(options, known, toolName);
+    const values = options as Record<string, unknown>;
+    const query = values[queryKey];
+    if (query !== undefined) {
+      if (typeof query !== "string" || query.trim() === "") {
+        throw optionError(toolName, queryKey, tool.expected, query);
+      }
+      try {
+        tool.checkSyntax(query);
+      } catch (error) {
+        throw new LlmToolsError(
+          "TOOL_OPTION_INVALID",
+          toolName,
+          `${toolName}: option '${queryKey}' is invalid: ${reasonOf(error)}`,
+          { cause: error },
+        );
+      }
+    }
+    const limit = (key: keyof typeof DOCUMENT_QUERY_DEFAULTS, minimum: number) =>
+      integerOption(values[key], key, minimum, DOCUMENT_QUERY_DEFAULTS[key], toolName);
+    return {
+      [queryKey]: query,
+      maxDocumentBytes: limit("maxDocumentBytes", 1),
+      timeoutMs: limit("timeoutMs", 1),
+      maxOutputBytes: limit("maxOutputBytes", 1),
+      inlineDocumentChars: limit("inlineDocumentChars", 0),
+      budget: budgetOption(values.budget, toolName),
+    } as ResolvedDocumentQueryLimits & { readonly [Key in TQueryKey]: string | undefined };
+  });
+  return (options = NO_OPTIONS) => resolve(options);
+}
