@@ -11,6 +11,7 @@ const BENCHES: Record<string, () => Promise<(options: BenchOptions) => Promise<B
   steps: async () => (await import("./steps.js")).runStepsBench,
   scaling: async () => (await import("./scaling.js")).runScalingBench,
   llm: async () => (await import("./llm.js")).runLlmBench,
+  stream: async () => (await import("./stream.js")).runStreamBench,
   tools: async () => (await import("./tools.js")).runToolsBench,
   amqp: async () => (await import("./amqp.js")).runAmqpBench,
   http: async () => (await import("./http.js")).runHttpBench,
