@@ -1,5 +1,9 @@
 import { RoutekitError } from "../errors/errors.js";
-import type { ErrorHandlerDefinition, OnExceptionDefinition } from "../model/route-definition.js";
+import {
+  type ErrorHandlerDefinition,
+  type OnExceptionDefinition,
+  REDELIVERY_OPTION_NAMES,
+} from "../model/route-definition.js";
 import {
   checkBoolean,
   checkFlag,
@@ -18,17 +22,8 @@ export type OnExceptionOptions = Omit<OnExceptionDefinition, "errors" | "steps">
   step?: (route: RouteDsl<unknown>) => unknown;
 };
 
-const REDELIVERY_OPTIONS = [
-  "maximumRedeliveries",
-  "redeliveryDelay",
-  "backOffMultiplier",
-  "useExponentialBackOff",
-  "maximumRedeliveryDelay",
-  "retryWhile",
-] as const;
-
 const ON_EXCEPTION_OPTIONS = [
-  ...REDELIVERY_OPTIONS,
+  ...REDELIVERY_OPTION_NAMES,
   "handled",
   "continued",
   "useOriginalMessage",
@@ -36,7 +31,7 @@ const ON_EXCEPTION_OPTIONS = [
   "onWhen",
 ] as const;
 
-const ERROR_HANDLER_OPTIONS = [...REDELIVERY_OPTIONS, "deadLetterUri", "useOriginalMessage"] as const;
+const ERROR_HANDLER_OPTIONS = [...REDELIVERY_OPTION_NAMES, "deadLetterUri", "useOriginalMessage"] as const;
 
 function checkRedelivery(site: OptionSite, options: Record<string, unknown>): void {
   checkNumber(site, "maximumRedeliveries", options.maximumRedeliveries, {

@@ -1,19 +1,20 @@
+import type { FailurePolicy } from "../compile/pipeline.js";
+import { compilePredicate } from "../expressions/index.js";
+import type { Processor } from "../model/exchange.js";
+import {
+  type ErrorHandlerDefinition,
+  type ErrorHandlingDefinition,
+  type OnExceptionDefinition,
+  type PredicateInput,
+  REDELIVERY_OPTION_NAMES,
+  type RedeliveryOptions,
+  type RouteDefinition,
+  type StepDefinition,
+} from "../model/route-definition.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
 import type { RuntimeExchange } from "../runtime/create-exchange.js";
-import { RoutekitError } from "./errors.js";
-import type { Processor } from "../model/exchange.js";
-import { compilePredicate } from "../expressions/index.js";
-import type { FailurePolicy } from "../compile/pipeline.js";
-import type {
-  ErrorHandlerDefinition,
-  ErrorHandlingDefinition,
-  OnExceptionDefinition,
-  PredicateInput,
-  RedeliveryOptions,
-  RouteDefinition,
-  StepDefinition,
-} from "../model/route-definition.js";
 import { sleep } from "../support/sleep.js";
+import { RoutekitError } from "./errors.js";
 
 /** Header names the error handler sets; visible to steps and expressions. */
 export const REDELIVERY_COUNTER = "routekit.redeliveryCounter";
@@ -93,19 +94,10 @@ export function redeliveryDelayFor(options: RedeliveryOptions, attempt: number):
   return Math.min(base * multiplier ** (attempt - 1), options.maximumRedeliveryDelay ?? 60_000);
 }
 
-const REDELIVERY_KEYS = [
-  "maximumRedeliveries",
-  "redeliveryDelay",
-  "backOffMultiplier",
-  "useExponentialBackOff",
-  "maximumRedeliveryDelay",
-  "retryWhile",
-] as const;
-
 /** `own`'s redelivery options, each missing one taken from `inherited`. */
 function inherit(own: RedeliveryOptions, inherited: RedeliveryOptions): RedeliveryOptions {
   const result: Record<string, unknown> = {};
-  for (const key of REDELIVERY_KEYS) {
+  for (const key of REDELIVERY_OPTION_NAMES) {
     const value = own[key] ?? inherited[key];
     if (value !== undefined) result[key] = value;
   }

@@ -92,3 +92,8 @@ export function messageOf(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return String(error);
 }
+
+/** Anything thrown, as an Error: a thrown string or object becomes an Error with its text. */
+export function toError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

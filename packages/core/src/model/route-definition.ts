@@ -33,6 +33,16 @@ export interface RedeliveryOptions {
   retryWhile?: PredicateInput;
 }
 
+/** The names of the redelivery options, shared by `onException` and `errorHandler`. */
+export const REDELIVERY_OPTION_NAMES = [
+  "maximumRedeliveries",
+  "redeliveryDelay",
+  "backOffMultiplier",
+  "useExponentialBackOff",
+  "maximumRedeliveryDelay",
+  "retryWhile",
+] as const satisfies readonly (keyof RedeliveryOptions)[];
+
 /** One `onException` clause. */
 export interface OnExceptionDefinition extends RedeliveryOptions {
   errors: ErrorClass[];

@@ -1,11 +1,12 @@
-import { RoutekitError } from "../errors/errors.js";
 import { defineVerb, type Recorder } from "../dsl/verbs.js";
+import { RoutekitError } from "../errors/errors.js";
 
-function onRouteItself(recorder: Recorder, verb: string): void {
+/** Verbs that configure the route (its id, its error handling) refuse to be called inside a block. */
+export function onRouteItself(recorder: Recorder, verb: string, hint = ""): void {
   if (!recorder.isRoot) {
     throw new RoutekitError(
       "ROUTE_INVALID",
-      `Route '${recorder.route.id || recorder.route.from}': ${verb}() belongs on the route itself, not inside a block`,
+      `Route '${recorder.route.id || recorder.route.from}': ${verb}() belongs on the route itself, not inside a block${hint}`,
     );
   }
 }

@@ -1,11 +1,7 @@
 import type { Endpoint } from "../components/component.js";
-import type { RuntimeExchange } from "./create-exchange.js";
-import { RouteStepError } from "../errors/errors.js";
+import { RouteStepError, toError } from "../errors/errors.js";
 import type { Exchange } from "../model/exchange.js";
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
-}
+import type { RuntimeExchange } from "./create-exchange.js";
 
 /**
  * Sends an exchange to an endpoint and gives it back when the endpoint is done with it —
@@ -17,14 +13,14 @@ export function dispatch(endpoint: Endpoint, exchange: Exchange): Exchange | Pro
   try {
     result = endpoint.send(exchange);
   } catch (error) {
-    exchange.error = asError(error);
+    exchange.error = toError(error);
     return exchange;
   }
   if (result === undefined) return exchange;
   return result.then(
     () => exchange,
     (error: unknown) => {
-      exchange.error = asError(error);
+      exchange.error = toError(error);
       return exchange;
     },
   );
@@ -44,7 +40,7 @@ function sendCatching(endpoint: Endpoint, exchange: Exchange): void | Promise<vo
   try {
     return endpoint.send(exchange);
   } catch (error) {
-    exchange.error = asError(error);
+    exchange.error = toError(error);
   }
 }
 
@@ -58,7 +54,7 @@ export function requestOn<TReply>(endpoint: Endpoint, exchange: Exchange): Promi
     return result.then(
       () => replyOf(exchange) as TReply,
       (error: unknown) => {
-        exchange.error = asError(error);
+        exchange.error = toError(error);
         return replyOf(exchange) as TReply;
       },
     );
@@ -77,7 +73,7 @@ export function sendOn(endpoint: Endpoint, exchange: Exchange): Promise<void> {
     return result.then(
       () => void replyOf(exchange),
       (error: unknown) => {
-        exchange.error = asError(error);
+        exchange.error = toError(error);
         replyOf(exchange);
       },
     );

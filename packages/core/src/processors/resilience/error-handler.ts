@@ -1,7 +1,9 @@
-import type { ErrorHandlerDefinition } from "../../model/route-definition.js";
-import { defineVerb } from "../../dsl/verbs.js";
 import { checkErrorHandlerOptions } from "../../dsl/error-handling-options.js";
-import { onRouteItself, routeName } from "./on-exception.js";
+import { defineVerb } from "../../dsl/verbs.js";
+import type { ErrorHandlerDefinition } from "../../model/route-definition.js";
+import { onRouteItself } from "../route-verbs.js";
+import { where } from "../routing/arguments.js";
+import { USE_DO_TRY } from "./on-exception.js";
 
 /** Options of `errorHandler(...)`: redelivery plus an optional dead letter channel. */
 export type ErrorHandlerOptions = ErrorHandlerDefinition;
@@ -17,9 +19,9 @@ declare module "../../dsl/route-dsl.js" {
 }
 
 defineVerb("errorHandler", (recorder, options: ErrorHandlerOptions) => {
-  onRouteItself(recorder, "errorHandler");
+  onRouteItself(recorder, "errorHandler", USE_DO_TRY);
   recorder.route.errorHandling.errorHandler = checkErrorHandlerOptions(
-    { where: routeName(recorder), verb: "errorHandler" },
+    { where: where(recorder), verb: "errorHandler" },
     options,
   );
   return undefined;

@@ -1,7 +1,8 @@
-import { RoutekitError } from "../../errors/errors.js";
 import { type OnExceptionOptions, onExceptionDefinition } from "../../dsl/error-handling.js";
+import { defineVerb } from "../../dsl/verbs.js";
 import type { ErrorClass } from "../../model/route-definition.js";
-import { defineVerb, type Recorder } from "../../dsl/verbs.js";
+import { onRouteItself } from "../route-verbs.js";
+import { where } from "../routing/arguments.js";
 
 declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
@@ -13,26 +14,13 @@ declare module "../../dsl/route-dsl.js" {
   }
 }
 
-/** `Route 'orders'`, or the from URI while the route has no id yet. */
-export function routeName(recorder: Recorder): string {
-  return `Route '${recorder.route.id || recorder.route.from}'`;
-}
-
-/** Error handling belongs to the route, not to a nested block. */
-export function onRouteItself(recorder: Recorder, verb: string): void {
-  if (!recorder.isRoot) {
-    throw new RoutekitError(
-      "ROUTE_INVALID",
-      `${routeName(recorder)}: ${verb}() belongs on the route itself, not inside a block ` +
-        "(use doTry inside a block to handle errors of some steps only)",
-    );
-  }
-}
+/** What `onException` and `errorHandler` add when called inside a block. */
+export const USE_DO_TRY = " (use doTry inside a block to handle errors of some steps only)";
 
 defineVerb("onException", (recorder, errors: ErrorClass | ErrorClass[], options?: OnExceptionOptions) => {
-  onRouteItself(recorder, "onException");
+  onRouteItself(recorder, "onException", USE_DO_TRY);
   recorder.route.errorHandling.onException.push(
-    onExceptionDefinition(recorder, errors, options, routeName(recorder)),
+    onExceptionDefinition(recorder, errors, options, where(recorder)),
   );
   return undefined;
 });

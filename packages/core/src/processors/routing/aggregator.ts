@@ -1,4 +1,4 @@
-import { messageOf, RoutekitError } from "../../errors/errors.js";
+import { messageOf, RoutekitError, toError } from "../../errors/errors.js";
 import type { Exchange, Processor } from "../../model/exchange.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
 import { copyExchange, runtime } from "../../runtime/create-exchange.js";
@@ -34,10 +34,6 @@ interface Completed {
   readonly key: string;
   readonly aggregated: Exchange;
   readonly reason: CompletionReason;
-}
-
-function toError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }
 
 /**

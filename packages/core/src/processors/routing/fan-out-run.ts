@@ -1,4 +1,4 @@
-import { RoutekitError } from "../../errors/errors.js";
+import { RoutekitError, toError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
@@ -43,10 +43,6 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** A part slot a sequential run reuses for parts that complete synchronously. */
 export function partSlot(): StartedPart {
   return { exchange: undefined as never, item: undefined, index: 0, result: undefined };
-}
-
-function toError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }
 
 function isExchange(value: unknown): value is Exchange {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { messageOf, RoutekitError } from "../../errors/errors.js";
+import { messageOf, RoutekitError, toError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import { copyExchange, runtime } from "../../runtime/create-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
@@ -44,10 +44,6 @@ interface Completion {
 }
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-function toError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
-}
 
 /**
  * The runtime of an `aggregate` step over a repository that several processes share. Each part
