@@ -1,3 +1,4 @@
+import { toError } from "../errors/errors.js";
 import type { Exchange, Processor } from "../model/exchange.js";
 import { type RuntimeExchange, runtime } from "../runtime/create-exchange.js";
 import type { EventBus } from "../runtime/events.js";
@@ -16,10 +17,6 @@ export type FailurePolicy = (
   again: () => void | Promise<void>,
   resume: () => void | Promise<void>,
 ) => void | Promise<void>;
-
-function toError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
-}
 
 /**
  * The routes whose error handling is switched off for an exchange (inside doTry, circuitBreaker).
