@@ -15,6 +15,7 @@ const projects = [
   "packages/http",
   "packages/redis",
   "packages/postgres",
+  "packages/otel",
   "packages/console",
   "packages/console/web",
   "examples",
