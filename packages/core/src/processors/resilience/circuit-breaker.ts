@@ -6,6 +6,7 @@ import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { CircuitBreakerDefinition } from "../../model/step-definition.js";
 import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
+import { andThen, clearError } from "./caught-error.js";
 import { checkNumber, checkOptionKeys, checkStep, optionError, routeSite } from "./check-options.js";
 
 /** The states of a circuit breaker. */
@@ -36,10 +37,6 @@ declare module "../../runtime/events.js" {
   interface RoutekitEvents {
     "circuit-state-changed": { routeId: string; step: string; from: CircuitState; to: CircuitState };
   }
-}
-
-function then(result: void | Promise<void>, next: () => void | Promise<void>): void | Promise<void> {
-  return result === undefined ? next() : result.then(next);
 }
 
 defineVerb(
@@ -110,9 +107,7 @@ defineVerb(
         return;
       }
       target.properties[EXCEPTION_CAUGHT] = error;
-      target.error = undefined;
-      target.failure = undefined;
-      target.exhaustedIn = undefined;
+      clearError(target);
       return withoutErrorHandling(target, routeId, () => fallback(target));
     };
 
@@ -149,7 +144,7 @@ defineVerb(
       if (state === "open" && Date.now() >= openedAt + resetTimeout) moveTo("half-open");
       else if (state !== "closed") return shortCircuit(target);
       const startedIn = generation;
-      return then(
+      return andThen(
         withoutErrorHandling(target, routeId, () => protectedBlock(target)),
         () => record(target, startedIn),
       );

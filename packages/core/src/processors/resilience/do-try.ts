@@ -8,6 +8,7 @@ import type { Exchange, Processor } from "../../model/exchange.js";
 import type { ErrorClass } from "../../model/route-definition.js";
 import type { DoTryDefinition } from "../../model/step-definition.js";
 import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
+import { andThen, clearError } from "./caught-error.js";
 import { checkOptionKeys, routeSite } from "./check-options.js";
 
 /** One catch clause: the error class(es) it catches and the steps to run. */
@@ -28,17 +29,6 @@ declare module "../../dsl/route-dsl.js" {
      */
     doTry(step: Step<TBody>, options: DoTryOptions): RouteDsl<unknown>;
   }
-}
-
-/** Runs `next` after `result`, synchronously when `result` is not a promise. */
-function then(result: void | Promise<void>, next: () => void | Promise<void>): void | Promise<void> {
-  return result === undefined ? next() : result.then(next);
-}
-
-function clearError(exchange: RuntimeExchange): void {
-  exchange.error = undefined;
-  exchange.failure = undefined;
-  exchange.exhaustedIn = undefined;
 }
 
 defineVerb(
@@ -130,7 +120,7 @@ defineVerb(
       if (pending.error !== undefined) target.properties[EXCEPTION_CAUGHT] = pending.error;
       clearError(target);
       target.stopped = false;
-      return then(
+      return andThen(
         withoutErrorHandling(target, routeId, () => block(target)),
         () => {
           target.stopped ||= stopped;
@@ -144,12 +134,12 @@ defineVerb(
 
     return (exchange: Exchange) => {
       const target = runtime(exchange);
-      const caught = then(
+      const caught = andThen(
         withoutErrorHandling(target, routeId, () => tryBlock(target)),
         () => runCatch(target),
       );
       if (finallyBlock === undefined) return caught;
-      return then(caught, () => runFinally(target, finallyBlock));
+      return andThen(caught, () => runFinally(target, finallyBlock));
     };
   },
 );
