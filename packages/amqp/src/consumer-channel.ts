@@ -2,6 +2,7 @@ import type { ConfirmChannel, ConsumeMessage } from "amqplib";
 import { declareForConsumer } from "./amqp-topology.js";
 import { backoffDelay, pause, type ReconnectOptions } from "./backoff.js";
 import type { ConnectionManager } from "./connection-manager.js";
+import { DeliveryAcks } from "./delivery-acks.js";
 import { type DeliveryTarget, handleDelivery } from "./handle-delivery.js";
 
 /**
@@ -17,6 +18,8 @@ export class ConsumerChannel {
   #stopping = new AbortController();
   #active = false;
   #channel: ConfirmChannel | undefined;
+  /** The acknowledgements of `#channel`. */
+  #acks: DeliveryAcks | undefined;
   #consumerTag: string | undefined;
   #recovering: Promise<void> | undefined;
 
@@ -47,8 +50,11 @@ export class ConsumerChannel {
   async close(): Promise<void> {
     await this.#recovering;
     await Promise.allSettled([...this.#pending]);
+    // The acks of the last deliveries go out before the channel closes.
+    this.#acks?.flush();
     const channel = this.#channel;
     this.#channel = undefined;
+    this.#acks = undefined;
     if (channel !== undefined) await channel.close().catch(() => {});
   }
 
@@ -61,18 +67,23 @@ export class ConsumerChannel {
       await channel.prefetch(this.#target.config.options.prefetch);
       const queue = await declareForConsumer(channel, this.#target.config);
       // Deliveries may arrive before `consume` resolves: the channel is ours from here on.
+      const acks = new DeliveryAcks(channel);
       this.#channel = channel;
-      const reply = await channel.consume(queue, (message) => this.#deliver(channel, queue, message));
+      this.#acks = acks;
+      const reply = await channel.consume(queue, (message) => this.#deliver(channel, acks, queue, message));
       this.#consumerTag = reply.consumerTag;
     } catch (error) {
-      if (this.#channel === channel) this.#channel = undefined;
+      if (this.#channel === channel) {
+        this.#channel = undefined;
+        this.#acks = undefined;
+      }
       await channel.close().catch(() => {});
       throw error;
     }
     if (!this.#active) await this.cancel();
   }
 
-  #deliver(channel: ConfirmChannel, queue: string, message: ConsumeMessage | null): void {
+  #deliver(channel: ConfirmChannel, acks: DeliveryAcks, queue: string, message: ConsumeMessage | null): void {
     if (message === null) {
       // The broker cancelled the consumer (e.g. the queue was deleted): start over.
       if (this.#channel === channel && this.#active) channel.close().catch(() => {});
@@ -84,7 +95,8 @@ export class ConsumerChannel {
       } catch {}
       return;
     }
-    const settled = handleDelivery(channel, queue, message, this.#target);
+    acks.track(message);
+    const settled = handleDelivery(channel, acks, queue, message, this.#target);
     this.#pending.add(settled);
     settled.then(() => this.#pending.delete(settled));
   }
@@ -92,6 +104,7 @@ export class ConsumerChannel {
   #closed(channel: ConfirmChannel): void {
     if (this.#channel !== channel) return;
     this.#channel = undefined;
+    this.#acks = undefined;
     this.#consumerTag = undefined;
     if (this.#active && this.#recovering === undefined) {
       this.#recovering = this.#recover().finally(() => {

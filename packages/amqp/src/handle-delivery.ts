@@ -6,6 +6,7 @@ import type { AmqpEndpointConfig } from "./amqp-options.js";
 import { declareDeadLetterQueue, isTransientFailure } from "./amqp-topology.js";
 import { pause } from "./backoff.js";
 import { consumesDeadLetterQueue } from "./dead-letter-queue.js";
+import type { DeliveryAcks } from "./delivery-acks.js";
 import { publishConfirmed } from "./publish-confirmed.js";
 import { republishOptions } from "./republish-options.js";
 
@@ -32,6 +33,7 @@ export interface DeliveryTarget {
  */
 export async function handleDelivery(
   channel: ConfirmChannel,
+  acks: DeliveryAcks,
   queue: string,
   message: ConsumeMessage,
   target: DeliveryTarget,
@@ -43,7 +45,7 @@ export async function handleDelivery(
       body = decodeBody(message.content, message.properties.contentType);
     } catch (error) {
       // A body that cannot be decoded fails the same way every time: dead-letter it at once.
-      return await deadLetter(channel, queue, message, target, error, redeliveries);
+      return await deadLetter(channel, acks, queue, message, target, error, redeliveries);
     }
     const replyTo = message.properties.replyTo;
     const exchange = target.context.createExchange({
@@ -65,31 +67,31 @@ export async function handleDelivery(
     const error = exchange.error;
     if (error === undefined) {
       if (typeof replyTo === "string") await reply(channel, replyTo, message, exchange, target);
-      return channel.ack(message);
+      return acks.ack(message);
     }
     if (!target.active() && exchange.signal.aborted) {
       // Stopped mid-message: hand it back untouched, for the next consumer.
-      return channel.nack(message, false, true);
+      return acks.nack(message, true);
     }
     if (typeof replyTo === "string") {
       await replyError(channel, replyTo, message, error, target);
-      return channel.ack(message);
+      return acks.ack(message);
     }
     // A dead-letter queue is the end of the line: its messages are not redelivered again.
     const redeliverable = !consumesDeadLetterQueue(target.config);
     if (redeliverable && redeliveries < target.config.options.maxRedeliveries) {
       const options = republishOptions(message, { [amqpHeader.redeliveries]: redeliveries + 1 });
       await publishConfirmed(channel, "", queue, message.content, options);
-      return channel.ack(message);
+      return acks.ack(message);
     }
-    await deadLetter(channel, queue, message, target, error, redeliveries);
+    await deadLetter(channel, acks, queue, message, target, error, redeliveries);
   } catch (error) {
     // The channel is gone (the broker redelivers what was not acked), or the broker refused a
     // re-publish (e.g. a full dead-letter queue): give the message back so it is not lost,
     // after a pause so that a lasting refusal does not spin.
     if (!isTransientFailure(error)) await pause(REFUSAL_PAUSE_MS);
     try {
-      channel.nack(message, false, true);
+      acks.nack(message, true);
     } catch {}
   }
 }
@@ -104,6 +106,7 @@ function redeliveryCount(message: ConsumeMessage): number {
 
 async function deadLetter(
   channel: ConfirmChannel,
+  acks: DeliveryAcks,
   queue: string,
   message: ConsumeMessage,
   target: DeliveryTarget,
@@ -115,7 +118,7 @@ async function deadLetter(
   const deadLetterQueue = await declareDeadLetterQueue(channel, target.config);
   if (deadLetterQueue === undefined) {
     // Dead-lettering is off: reject, so the broker drops it or applies the queue's own policy.
-    return channel.nack(message, false, false);
+    return acks.nack(message, false);
   }
   const options = republishOptions(message, {
     [amqpHeader.redeliveries]: redeliveries,
@@ -125,7 +128,7 @@ async function deadLetter(
     [amqpHeader.failedAt]: new Date().toISOString(),
   });
   await publishConfirmed(channel, "", deadLetterQueue, message.content, options);
-  channel.ack(message);
+  acks.ack(message);
 }
 
 async function reply(
