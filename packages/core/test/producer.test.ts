@@ -87,13 +87,13 @@ describe("headers and properties", () => {
       r
         .from("direct:in")
         .setHeader("order", "o-1")
-        .split(
-          "${body}",
-          (part) =>
-            part.process((exchange) => {
+        .split("${body}", (part) =>
+          part
+            .process((exchange) => {
               exchange.headers.part = exchange.body;
               exchange.properties.mark = exchange.body;
-            }).to("mock:parts"),
+            })
+            .to("mock:parts"),
         )
         .to("mock:after"),
     );

@@ -82,7 +82,7 @@ const nothing: Processor = () => undefined;
 /**
  * Compiles steps into one processor that runs them in order: the channel around every step. Its
  * layers, outermost first: the route's failure policy (here), step events (here, while someone
- * listens to them: `events.observingSteps` is the one check a step makes otherwise), then the
+ * listens to them: `events.observingSteps` is read once per run of the block otherwise), then the
  * interceptors the compiler already wrapped into each processor. Synchronous steps run in a plain
  * loop: a promise is awaited only when a step returns one, so a synchronous route allocates none.
  */

@@ -80,8 +80,8 @@ export class EventBus {
 
   /**
    * True when someone listens to a step event (`step-started`, `step-completed`, `step-failed`):
-   * the one check every step makes, so step events cost nothing while nobody listens. It changes
-   * the moment a listener subscribes, also for routes that were added and started before.
+   * the one check each run of a block of steps makes, so step events cost nothing while nobody
+   * listens. It changes the moment a listener subscribes, also for routes added and started before.
    */
   get observingSteps(): boolean {
     return this.#observingSteps;

@@ -17,7 +17,11 @@ export interface Producer {
 
 /** What a producer needs of its context: a new exchange, or an error when the context is not started. */
 export interface ProducerHost {
-  exchange(body: unknown, headers: Headers | undefined, pattern: ExchangePattern): Exchange & { handedOver: boolean };
+  exchange(
+    body: unknown,
+    headers: Headers | undefined,
+    pattern: ExchangePattern,
+  ): Exchange & { handedOver: boolean };
 }
 
 export function createProducer(uri: string, endpoint: Endpoint, host: ProducerHost): Producer {
