@@ -31,6 +31,7 @@ export default defineConfig({
       project("http", "packages/http"),
       project("redis", "packages/redis"),
       project("postgres", "packages/postgres"),
+      project("mcp", "packages/mcp"),
       project("otel", "packages/otel"),
       project("console", "packages/console"),
       project("examples", "examples"),

@@ -62,7 +62,13 @@ try {
   mkdirSync(tarballs);
   run("pnpm", ["-r", "--filter", "./packages/*", "pack", "--pack-destination", tarballs], { cwd: root });
   const files = readdirSync(tarballs).filter((name) => name.endsWith(".tgz"));
-  check(files.length === 5, `expected 5 tarballs, found ${files.length}: ${files.join(", ")}`);
+  const packageCount = readdirSync(join(root, "packages")).filter((name) =>
+    existsSync(join(root, "packages", name, "package.json")),
+  ).length;
+  check(
+    files.length === packageCount,
+    `expected ${packageCount} tarballs, found ${files.length}: ${files.join(", ")}`,
+  );
 
   const packages = {};
   for (const file of files) {

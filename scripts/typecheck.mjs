@@ -16,6 +16,7 @@ const projects = [
   "packages/redis",
   "packages/postgres",
   "packages/otel",
+  "packages/mcp",
   "packages/console",
   "packages/console/web",
   "examples",

@@ -1,0 +1,166 @@
+import { TOOL_NAME_PATTERN } from "@routekit/llm";
+import { RoutekitMcpError } from "../errors.js";
+import { refuseUnknownOptions } from "../nearest.js";
+import { describe } from "../server/server-options.js";
+
+/** How `mcpTools` reaches a server, and how its tools are registered. */
+export interface McpToolsOptions {
+  /** The server's name in routekit: `mcp:NAME/tool` URIs and the default tool prefix `NAME_`. */
+  name: string;
+  /** A command that starts a stdio server (give this or `url`). */
+  command?: string;
+  /** The command's arguments. */
+  args?: readonly string[];
+  /** Environment of the child process, added to a safe default set (PATH, HOME, ...). */
+  env?: Record<string, string>;
+  /** Working directory of the child process. */
+  cwd?: string;
+  /** The child's stderr: "inherit" (default: it reaches this process's stderr) or "ignore". */
+  stderr?: "inherit" | "ignore";
+  /** A Streamable HTTP server's URL (give this or `command`). */
+  url?: string;
+  /** Headers of every HTTP request, e.g. `{ authorization: "Bearer ..." }`. */
+  headers?: Record<string, string>;
+  /** Prefix of the registered tool names (default `NAME_`; "" for none). */
+  prefix?: string;
+  /** Which of the server's tools to register (default all): names as the server spells them, or a test. */
+  include?: readonly string[] | ((toolName: string) => boolean);
+  /** Deadline of one call in milliseconds (default 60000); a caller's shorter deadline wins. */
+  callTimeoutMs?: number;
+  /** Deadline of connecting (spawn or HTTP, then `initialize` and `tools/list`) (default 30000). */
+  connectTimeoutMs?: number;
+  /** Reconnection after the server goes away: delays double from `initialDelayMs` up to `maxDelayMs`. */
+  reconnect?: { initialDelayMs?: number; maxDelayMs?: number; maxAttempts?: number } | false;
+}
+
+/** Options after checking, with defaults. */
+export interface ResolvedMcpToolsOptions {
+  readonly name: string;
+  readonly command: string | undefined;
+  readonly args: readonly string[];
+  readonly env: Record<string, string> | undefined;
+  readonly cwd: string | undefined;
+  readonly stderr: "inherit" | "ignore";
+  readonly url: URL | undefined;
+  readonly headers: Record<string, string> | undefined;
+  readonly prefix: string;
+  readonly include: (toolName: string) => boolean;
+  readonly callTimeoutMs: number;
+  readonly connectTimeoutMs: number;
+  readonly reconnect: { initialDelayMs: number; maxDelayMs: number; maxAttempts: number } | undefined;
+}
+
+const OPTION_NAMES = [
+  "name",
+  "command",
+  "args",
+  "env",
+  "cwd",
+  "stderr",
+  "url",
+  "headers",
+  "prefix",
+  "include",
+  "callTimeoutMs",
+  "connectTimeoutMs",
+  "reconnect",
+];
+const SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
+
+/** Checks `mcpTools` options: unknown ones are named with the nearest known one. */
+export function resolveMcpToolsOptions(options: McpToolsOptions): ResolvedMcpToolsOptions {
+  const fail = (message: string) => new RoutekitMcpError("OPTION_INVALID", message);
+  if (options === null || typeof options !== "object") {
+    throw fail(
+      "mcpTools expects options such as { name: 'files', command: 'npx', args: [...] } or { name, url }",
+    );
+  }
+  const where = `mcpTools(${typeof options.name === "string" ? `'${options.name}'` : ""})`;
+  refuseUnknownOptions(options, OPTION_NAMES, where, fail);
+  const { name, command, url } = options;
+  if (typeof name !== "string" || !SERVER_NAME.test(name)) {
+    throw fail(`${where}: option 'name' must be 1-32 letters, digits, '_' or '-' (found ${describe(name)})`);
+  }
+  if ((command === undefined) === (url === undefined)) {
+    throw fail(
+      `${where}: give exactly one of 'command' (a stdio server) or 'url' (a Streamable HTTP server)`,
+    );
+  }
+  if (command !== undefined && (typeof command !== "string" || command === "")) {
+    throw fail(`${where}: option 'command' must be a non-empty string (found ${describe(command)})`);
+  }
+  let parsedUrl: URL | undefined;
+  if (url !== undefined) {
+    try {
+      parsedUrl = new URL(String(url));
+    } catch {
+      throw fail(`${where}: option 'url' must be an absolute http(s) URL (found ${describe(url)})`);
+    }
+    if (parsedUrl.protocol !== "http:" && parsedUrl.protocol !== "https:") {
+      throw fail(`${where}: option 'url' must be an http(s) URL (found ${describe(url)})`);
+    }
+  }
+  const args = options.args ?? [];
+  if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string")) {
+    throw fail(`${where}: option 'args' must be a list of strings`);
+  }
+  const stderr = options.stderr ?? "inherit";
+  if (stderr !== "inherit" && stderr !== "ignore") {
+    throw fail(`${where}: option 'stderr' must be "inherit" or "ignore" (found ${describe(stderr)})`);
+  }
+  const prefix = options.prefix ?? `${name}_`;
+  if (typeof prefix !== "string" || (prefix !== "" && !TOOL_NAME_PATTERN.test(prefix))) {
+    throw fail(`${where}: option 'prefix' must be letters, digits, '_' or '-' (found ${describe(prefix)})`);
+  }
+  const { include } = options;
+  let includes: (toolName: string) => boolean = () => true;
+  if (typeof include === "function") includes = (toolName) => include(toolName) === true;
+  else if (Array.isArray(include)) {
+    const names = new Set(include);
+    includes = (toolName) => names.has(toolName);
+  } else if (include !== undefined) {
+    throw fail(
+      `${where}: option 'include' must be a list of tool names or a function (found ${describe(include)})`,
+    );
+  }
+  const callTimeoutMs = positive(options.callTimeoutMs ?? 60_000, "callTimeoutMs", where, fail);
+  const connectTimeoutMs = positive(options.connectTimeoutMs ?? 30_000, "connectTimeoutMs", where, fail);
+  let reconnect: ResolvedMcpToolsOptions["reconnect"];
+  if (options.reconnect !== false) {
+    const given = options.reconnect ?? {};
+    if (typeof given !== "object" || given === null) {
+      throw fail(`${where}: option 'reconnect' must be false or { initialDelayMs, maxDelayMs, maxAttempts }`);
+    }
+    refuseUnknownOptions(given, ["initialDelayMs", "maxDelayMs", "maxAttempts"], `${where} reconnect`, fail);
+    reconnect = {
+      initialDelayMs: positive(given.initialDelayMs ?? 500, "reconnect.initialDelayMs", where, fail),
+      maxDelayMs: positive(given.maxDelayMs ?? 30_000, "reconnect.maxDelayMs", where, fail),
+      maxAttempts:
+        given.maxAttempts === undefined
+          ? Number.POSITIVE_INFINITY
+          : positive(given.maxAttempts, "reconnect.maxAttempts", where, fail),
+    };
+  }
+  return {
+    name,
+    command,
+    args,
+    env: options.env,
+    cwd: options.cwd,
+    stderr,
+    url: parsedUrl,
+    headers: options.headers,
+    prefix,
+    include: includes,
+    callTimeoutMs,
+    connectTimeoutMs,
+    reconnect,
+  };
+}
+
+function positive(value: unknown, key: string, where: string, fail: (message: string) => Error): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value >= 2 ** 31) {
+    throw fail(`${where}: option '${key}' must be a positive integer (found ${describe(value)})`);
+  }
+  return value;
+}

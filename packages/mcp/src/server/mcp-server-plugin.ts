@@ -1,0 +1,61 @@
+import type { Plugin, RouteContext } from "@routekit/core";
+import { RoutekitMcpError } from "../errors.js";
+import { type McpHttpOptions, type McpHttpServer, serveMcpHttp } from "./serve-http.js";
+import { type McpStdioOptions, type McpStdioServer, serveMcpStdio } from "./serve-stdio.js";
+
+/** Options of `mcpServer`: the server's options plus its transport. */
+export type McpServerPluginOptions =
+  | ({ transport: "stdio" } & McpStdioOptions)
+  | ({ transport: "http" } & McpHttpOptions);
+
+const servers = new WeakMap<RouteContext, McpHttpServer | McpStdioServer>();
+
+/**
+ * Serves the context's selected tools over MCP for as long as the context runs: the server starts
+ * after the routes (so their tools are listed) and closes when the context stops.
+ *
+ * ```ts
+ * context.use(mcpServer({ transport: "http", port: 3001, tools: ["math_eval", "order_status"] }));
+ * ```
+ */
+export function mcpServer(options: McpServerPluginOptions): Plugin {
+  const transport = options?.transport;
+  if (transport !== "stdio" && transport !== "http") {
+    throw new RoutekitMcpError(
+      "OPTION_INVALID",
+      `mcpServer: option 'transport' must be "stdio" or "http" (found ${JSON.stringify(transport)})`,
+    );
+  }
+  const { transport: _transport, ...serverOptions } = options;
+  return {
+    name: "mcp-server",
+    install(context) {
+      context.addLifecycle({
+        async start() {
+          const running =
+            transport === "http"
+              ? await serveMcpHttp(context, serverOptions as McpHttpOptions)
+              : await serveMcpStdio(context, serverOptions as McpStdioOptions);
+          servers.set(context, running);
+        },
+        async stop() {
+          const running = servers.get(context);
+          servers.delete(context);
+          await running?.close();
+        },
+      });
+    },
+  };
+}
+
+/** The running MCP server `mcpServer` started in a context (its `url` for HTTP). */
+export function mcpServerOf(context: RouteContext): McpHttpServer | McpStdioServer {
+  const running = servers.get(context);
+  if (running === undefined) {
+    throw new RoutekitMcpError(
+      "SERVER_STATE",
+      "this context runs no MCP server: install one with context.use(mcpServer({ ... })) and start the context",
+    );
+  }
+  return running;
+}

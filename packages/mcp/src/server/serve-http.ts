@@ -1,0 +1,286 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Server as SessionServer } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { RouteContext } from "@routekit/core";
+import { RoutekitMcpError } from "../errors.js";
+import { digest, type GuardSettings, guardRequest, isLoopback, loopbackNames } from "./http-guards.js";
+import { describe, type McpServerOptions, resolveServerOptions } from "./server-options.js";
+import { McpToolServer } from "./tool-server.js";
+
+/** Options of `serveMcpHttp` (and of `createMcpHttpHandler`, less `host` and `port`). */
+export interface McpHttpOptions extends McpServerOptions {
+  /** Address to bind (default "127.0.0.1"). Any other than loopback needs a `token`. */
+  host?: string;
+  /** Port (default 0: any free port; read it from `url`). */
+  port?: number;
+  /** The MCP endpoint's path (default "/mcp"). */
+  path?: string;
+  /** A bearer token every request must carry (`Authorization: Bearer <token>`). */
+  token?: string;
+  /**
+   * `Origin` values accepted besides the server's own loopback origins; a request with any other
+   * `Origin` is refused with 403 (DNS-rebinding protection). Requests without `Origin` pass.
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * `Host` values accepted. On loopback the default is the server's loopback names
+   * (`127.0.0.1:PORT`, `localhost:PORT`, `[::1]:PORT`); elsewhere any host is accepted unless set.
+   */
+  allowedHosts?: readonly string[];
+  /** Largest request body in bytes (default 4 MiB); bigger ones get 413. */
+  maxBodyBytes?: number;
+  /** Most sessions kept at once (default 100); past it the least recently used one is closed. */
+  maxSessions?: number;
+}
+
+/** A running Streamable HTTP server. */
+export interface McpHttpServer {
+  readonly server: McpToolServer;
+  /** The endpoint's URL, e.g. `http://127.0.0.1:40123/mcp`. */
+  readonly url: string;
+  /** Open sessions. */
+  readonly sessions: number;
+  /** Closes every session (aborting in-flight calls) and the listening socket. */
+  close(): Promise<void>;
+}
+
+/** A request handler serving MCP, to mount on a Node HTTP server of your own. */
+export interface McpHttpHandler {
+  readonly server: McpToolServer;
+  readonly sessions: number;
+  handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  close(): Promise<void>;
+}
+
+const HTTP_OPTIONS = [
+  "host",
+  "port",
+  "path",
+  "token",
+  "allowedOrigins",
+  "allowedHosts",
+  "maxBodyBytes",
+  "maxSessions",
+];
+
+/**
+ * Serves `context`'s selected tools over MCP Streamable HTTP on a server of its own, bound to
+ * 127.0.0.1 by default, with `Origin`/`Host` checks and an optional bearer token.
+ */
+export async function serveMcpHttp(context: RouteContext, options: McpHttpOptions): Promise<McpHttpServer> {
+  const host = options?.host ?? "127.0.0.1";
+  const port = options?.port ?? 0;
+  if (typeof host !== "string" || host === "") {
+    throw new RoutekitMcpError(
+      "OPTION_INVALID",
+      `serveMcpHttp: option 'host' must be an address (found ${describe(host)})`,
+    );
+  }
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new RoutekitMcpError(
+      "OPTION_INVALID",
+      `serveMcpHttp: option 'port' must be 0-65535 (found ${describe(port)})`,
+    );
+  }
+  if (!isLoopback(host) && options.token === undefined) {
+    throw new RoutekitMcpError(
+      "OPTION_INVALID",
+      `serveMcpHttp: binding to '${host}' reaches beyond this machine; give a 'token' (or bind to 127.0.0.1)`,
+    );
+  }
+  let handler: McpHttpHandler | undefined;
+  const http: Server = createServer((request, response) => {
+    if (handler === undefined) return refuse(response, 503, "starting");
+    handler.handle(request, response).catch((error: unknown) => {
+      context.logger.error(
+        `mcp: the HTTP handler failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      if (!response.headersSent) refuse(response, 500, "Internal Server Error");
+      else response.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", (error) =>
+      reject(
+        new RoutekitMcpError(
+          "SERVER_STATE",
+          `serveMcpHttp: cannot listen on ${host}:${port}: ${error.message}`,
+          {
+            cause: error,
+          },
+        ),
+      ),
+    );
+    http.listen(port, host, () => resolve());
+  });
+  const bound = (http.address() as AddressInfo).port;
+  try {
+    handler = createHandler(context, options, "serveMcpHttp", isLoopback(host) ? bound : undefined);
+  } catch (error) {
+    await new Promise((resolve) => http.close(resolve));
+    throw error;
+  }
+  const shownHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  const path = options.path ?? "/mcp";
+  const mounted = handler;
+  return {
+    server: mounted.server,
+    url: `http://${shownHost}:${bound}${path}`,
+    get sessions() {
+      return mounted.sessions;
+    },
+    async close() {
+      await mounted.close();
+      const closed = new Promise((resolve) => http.close(resolve));
+      http.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+/**
+ * The MCP endpoint as a handler for your own Node HTTP server (e.g. beside other routes). With
+ * `loopbackPort`, the server's loopback origins and hosts are accepted by default.
+ */
+export function createMcpHttpHandler(
+  context: RouteContext,
+  options: McpHttpOptions,
+  where = "createMcpHttpHandler",
+  loopbackPort?: number,
+): McpHttpHandler {
+  return createHandler(context, options, where, loopbackPort);
+}
+
+interface Session {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly server: SessionServer;
+  lastUsed: number;
+}
+
+function createHandler(
+  context: RouteContext,
+  options: McpHttpOptions,
+  where: string,
+  loopbackPort: number | undefined,
+): McpHttpHandler {
+  const resolved = resolveServerOptions(options, where, HTTP_OPTIONS);
+  const path = options.path ?? "/mcp";
+  if (typeof path !== "string" || !path.startsWith("/")) {
+    throw new RoutekitMcpError(
+      "OPTION_INVALID",
+      `${where}: option 'path' must start with '/' (found ${describe(path)})`,
+    );
+  }
+  const maxSessions = options.maxSessions ?? 100;
+  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  for (const [key, value] of [
+    ["maxSessions", maxSessions],
+    ["maxBodyBytes", maxBodyBytes],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 1) {
+      throw new RoutekitMcpError(
+        "OPTION_INVALID",
+        `${where}: option '${key}' must be a positive integer (found ${describe(value)})`,
+      );
+    }
+  }
+  const { token } = options;
+  if (token !== undefined && (typeof token !== "string" || token.length < 8)) {
+    throw new RoutekitMcpError(
+      "OPTION_INVALID",
+      `${where}: option 'token' must be a string of at least 8 characters`,
+    );
+  }
+  const loopback = loopbackPort === undefined ? undefined : loopbackNames(loopbackPort);
+  const lower = (values: readonly string[] | undefined) => (values ?? []).map((value) => value.toLowerCase());
+  const guards: GuardSettings = {
+    allowedOrigins: new Set([...(loopback?.origins ?? []), ...lower(options.allowedOrigins)]),
+    allowedHosts:
+      options.allowedHosts !== undefined
+        ? new Set(lower(options.allowedHosts))
+        : loopback === undefined
+          ? undefined
+          : new Set(loopback.hosts),
+    tokenDigest: token === undefined ? undefined : digest(token),
+  };
+  const server = new McpToolServer(context, resolved);
+  const sessions = new Map<string, Session>();
+
+  const evictLeastRecentlyUsed = async () => {
+    let oldest: [string, Session] | undefined;
+    for (const entry of sessions)
+      if (oldest === undefined || entry[1].lastUsed < oldest[1].lastUsed) oldest = entry;
+    if (oldest === undefined) return;
+    sessions.delete(oldest[0]);
+    await oldest[1].server.close().catch(() => undefined);
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const target = new URL(request.url ?? "/", "http://localhost");
+    if (target.pathname !== path)
+      return refuse(response, 404, `no MCP endpoint at ${target.pathname}; it is at ${path}`);
+    const refusal = guardRequest(request, guards);
+    if (refusal !== undefined) return refuse(response, refusal.status, refusal.message, refusal.headers);
+    const sessionId = request.headers["mcp-session-id"];
+    if (typeof sessionId === "string") {
+      const session = sessions.get(sessionId);
+      if (session === undefined) return refuse(response, 404, "Session not found", undefined, -32001);
+      session.lastUsed = Date.now();
+      return session.transport.handleRequest(request, response);
+    }
+    if (request.method !== "POST") {
+      return refuse(response, 400, "Bad Request: no session; start one with an initialize POST");
+    }
+    if (sessions.size >= maxSessions) await evictLeastRecentlyUsed();
+    let session: Session | undefined;
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: maxBodyBytes,
+      onsessioninitialized: (id) => {
+        if (session !== undefined) sessions.set(id, session);
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    const sessionServer = await server.connect(transport);
+    session = { transport, server: sessionServer, lastUsed: Date.now() };
+    await transport.handleRequest(request, response);
+    // Anything but a valid initialize leaves no session behind.
+    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await sessionServer.close();
+  };
+
+  return {
+    server,
+    get sessions() {
+      return sessions.size;
+    },
+    handle,
+    async close() {
+      sessions.clear();
+      await server.close();
+    },
+  };
+}
+
+/** Answers with a JSON-RPC error body, as MCP clients expect even for HTTP-level refusals. */
+function refuse(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  headers?: Record<string, string>,
+  code = -32000,
+): void {
+  if (response.headersSent) {
+    response.end();
+    return;
+  }
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
+  response.writeHead(status, { "content-type": "application/json", ...headers });
+  response.end(body);
+}

@@ -1,0 +1,162 @@
+import { randomUUID } from "node:crypto";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type Tool as McpTool,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { RouteContext } from "@routekit/core";
+import type { Tool } from "@routekit/llm";
+import { didYouMean } from "../nearest.js";
+import { outputOf, type ToolOutput } from "./output-schema.js";
+import { listenForProgress } from "./progress.js";
+import { runCall } from "./run-call.js";
+import {
+  exposedTools,
+  type McpServerOptions,
+  type ResolvedServerOptions,
+  resolveServerOptions,
+} from "./server-options.js";
+
+/**
+ * A context's tools as an MCP server: one SDK `Server` per connection (a stdio process has one, an
+ * HTTP endpoint one per session), all sharing the options and the registry. Create it with
+ * `createMcpToolServer`, connect transports, and close it before the context stops.
+ */
+export class McpToolServer {
+  readonly context: RouteContext;
+  readonly options: ResolvedServerOptions;
+  readonly #sessions = new Set<Server>();
+  readonly #outputs = new WeakMap<Tool, ToolOutput | null>();
+  readonly #stopListening: () => void;
+  #notifyScheduled = false;
+  #closed = false;
+
+  constructor(context: RouteContext, options: ResolvedServerOptions) {
+    this.context = context;
+    this.options = options;
+    this.#stopListening = context.tools.onChange((change) => {
+      if (options.isExposed(change.tool)) this.#scheduleListChanged();
+    });
+  }
+
+  /** How many connections are open. */
+  get sessions(): number {
+    return this.#sessions.size;
+  }
+
+  /** The MCP tool definitions clients see now. */
+  listTools(): McpTool[] {
+    return exposedTools(this.context, this.options).map((tool) => {
+      const definition: McpTool = {
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema as McpTool["inputSchema"],
+      };
+      const output = outputOf(tool, this.options.outputSchemas, this.#outputs);
+      if (output !== undefined) definition.outputSchema = output.schema as McpTool["outputSchema"];
+      return definition;
+    });
+  }
+
+  /** Serves one connection over `transport`; resolves once it is started. */
+  async connect(transport: Transport): Promise<Server> {
+    if (this.#closed) throw protocolError(ErrorCode.ConnectionClosed, "the MCP server is closed");
+    const server = this.#createSession();
+    this.#sessions.add(server);
+    server.onclose = () => {
+      this.#sessions.delete(server);
+    };
+    try {
+      await server.connect(transport);
+    } catch (error) {
+      this.#sessions.delete(server);
+      throw error;
+    }
+    return server;
+  }
+
+  /** Closes every connection (in-flight calls are aborted) and stops following the registry. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#stopListening();
+    const sessions = [...this.#sessions];
+    this.#sessions.clear();
+    await Promise.allSettled(sessions.map((server) => server.close()));
+  }
+
+  #createSession(): Server {
+    const { options } = this;
+    const server = new Server(
+      { name: options.name, version: options.version },
+      {
+        capabilities: { tools: { listChanged: true } },
+        ...(options.instructions === undefined ? undefined : { instructions: options.instructions }),
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools() }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+      const { name } = request.params;
+      const tool = this.context.tools.get(name);
+      if (tool === undefined || !options.isExposed(tool)) {
+        const known = exposedTools(this.context, options).map((exposed) => exposed.name);
+        throw protocolError(ErrorCode.InvalidParams, `unknown tool '${name}'${didYouMean(name, known)}`);
+      }
+      const callId = `mcp-${randomUUID()}`;
+      const token = request.params._meta?.progressToken;
+      const stopProgress =
+        token === undefined
+          ? undefined
+          : listenForProgress(callId, (update) => {
+              if (extra.signal.aborted) return;
+              extra
+                .sendNotification({
+                  method: "notifications/progress",
+                  params: { progressToken: token, ...update },
+                })
+                .catch(() => undefined);
+            });
+      try {
+        return await runCall(tool, request.params.arguments, {
+          callId,
+          signal: extra.signal,
+          timeoutMs: options.toolTimeoutMs,
+          toolErrors: options.toolErrors,
+          output: outputOf(tool, options.outputSchemas, this.#outputs),
+        });
+      } finally {
+        stopProgress?.();
+      }
+    });
+    return server;
+  }
+
+  // Several routes added at once make one notification.
+  #scheduleListChanged(): void {
+    if (this.#notifyScheduled || this.#closed) return;
+    this.#notifyScheduled = true;
+    setImmediate(() => {
+      this.#notifyScheduled = false;
+      for (const server of this.#sessions) server.sendToolListChanged().catch(() => undefined);
+    });
+  }
+}
+
+/**
+ * Makes an MCP server of `context`'s tools — the ones `options.tools` names or accepts — to connect
+ * to any transport of the SDK (`serveMcpStdio` and `serveMcpHttp` do it for you).
+ */
+export function createMcpToolServer(context: RouteContext, options: McpServerOptions): McpToolServer {
+  return new McpToolServer(context, resolveServerOptions(options, "createMcpToolServer"));
+}
+
+/**
+ * A JSON-RPC error the SDK sends as it is: its `code` and plain `message` (the SDK's `McpError`
+ * prefixes its message with the code, which the client would then prefix once more).
+ */
+function protocolError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
