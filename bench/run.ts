@@ -9,6 +9,7 @@ const BENCHES: Record<string, () => Promise<(options: BenchOptions) => Promise<B
   seda: async () => (await import("./seda.js")).runSedaBench,
   eips: async () => (await import("./eips.js")).runEipsBench,
   steps: async () => (await import("./steps.js")).runStepsBench,
+  console: async () => (await import("./console.js")).runConsoleBench,
   scaling: async () => (await import("./scaling.js")).runScalingBench,
   llm: async () => (await import("./llm.js")).runLlmBench,
   stream: async () => (await import("./stream.js")).runStreamBench,
