@@ -147,4 +147,25 @@ describe("step events", () => {
     await context.request("direct:in", 1);
     expect(summary(events)).toEqual(["step-started #3 to(mock:out)", "step-completed #3 to(mock:out)"]);
   });
+
+  it("leave the route counters right: completed and failed per route, a sub-route counted on its own", async () => {
+    context = createContext();
+    await context.addRoutes((r) => {
+      r.from("direct:in").routeId("outer").to("direct:inner");
+      r.from("direct:inner")
+        .routeId("inner")
+        .process((exchange) => {
+          if (exchange.body === "bad") throw new Error("bad body");
+        });
+    });
+    await context.start();
+    await context.request("direct:in", "good");
+    await context.request("direct:in", "good");
+    await expect(context.request("direct:in", "bad")).rejects.toThrow("bad body");
+    const counters = Object.fromEntries(context.describe().routes.map((route) => [route.id, route.counters]));
+    expect(counters).toEqual({
+      outer: { inflight: 0, completed: 2, failed: 1 },
+      inner: { inflight: 0, completed: 2, failed: 1 },
+    });
+  });
 });
