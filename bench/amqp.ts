@@ -32,7 +32,7 @@ export async function runAmqpBench(options: BenchOptions): Promise<BenchRow[]> {
   }
   const channel = await admin.createConfirmChannel();
   const count = options.quick ? 2_000 : 10_000;
-  const rounds = options.quick ? 2 : 8;
+  const rounds = options.quick ? 2 : 10;
   try {
     const rows: BenchRow[] = [];
     for (const persistent of [true, false]) {

@@ -196,11 +196,12 @@ function cases(): ToolCase[] {
  * Route-author expressions (inline) and untrusted tool input (through the budget's workers),
  * each beside the raw library call doing the same work in the same run, measured alternately.
  */
-export async function runToolsBench(options: BenchOptions): Promise<BenchRow[]> {
+export async function runToolsBench(options: BenchOptions, only?: string): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const iterations = options.quick ? 1_000 : 10_000;
   const runs = options.quick ? 3 : 9;
   for (const toolCase of cases()) {
+    if (only !== undefined && !toolCase.benchmark.includes(only)) continue;
     const context: RouteContext = createContext();
     await toolCase.routes?.(context);
     await context.start();
@@ -254,7 +255,10 @@ function noteOf(parts: ReadonlyArray<string | undefined>): { note?: string } {
   return present.length === 0 ? {} : { note: present.join("; ") };
 }
 
+// Usage: tsx bench/tools.ts [--quick] [--only <text in the benchmark name>]
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows = await runToolsBench({ quick: process.argv.includes("--quick") });
+  const onlyAt = process.argv.indexOf("--only");
+  const only = onlyAt === -1 ? undefined : process.argv[onlyAt + 1];
+  const rows = await runToolsBench({ quick: process.argv.includes("--quick") }, only);
   for (const row of rows) printRow(row);
 }
