@@ -1,3 +1,4 @@
+import { consoleOf, consolePlugin } from "@routekit/console";
 import { createContext, type Exchange } from "@routekit/core";
 import { HTTP_HEADERS, httpPlugin, httpServerOf } from "@routekit/http";
 import { LLM_HEADERS, llm, llmPlugin } from "@routekit/llm";
@@ -13,7 +14,8 @@ import { chooseModel, RECORDED_BASE_URL } from "./choose-model.js";
 import { type InventoryServer, startInventoryServer } from "./inventory-server.js";
 import { printTrace, shorten, traceLogger } from "./trace.js";
 
-const serve = process.argv.includes("--serve");
+const withConsole = process.argv.includes("--console");
+const serve = process.argv.includes("--serve") || withConsole;
 const QUESTION = "How many widgets do we have in stock across all warehouses, and what are they worth?";
 
 /** The inventory API on the port the transcript was written against, or a free one if taken. */
@@ -42,6 +44,10 @@ console.log(`   inventory API (local, for this demo): ${inventory.baseUrl}/inven
 const context = createContext({ logger: traceLogger() });
 context.use(llmPlugin({ models: { assistant: chosen.model } }));
 context.use(httpPlugin({ host: "127.0.0.1", port: 0 }));
+// #endregion
+// #region console
+// pnpm demo --console: the dev console, installed before the routes so it sees their steps.
+if (withConsole) context.use(consolePlugin());
 // #endregion
 printTrace(context, ["enrich", "ask"]);
 
@@ -112,6 +118,8 @@ for (const tool of context.tools.list())
 console.log("\n2. enrichment: timer -> httpFetch -> jsonPath -> log (no LLM)");
 const enriched = context.endpoint("mock:enriched").expectedMessageCount(skus.length);
 await context.start();
+if (withConsole)
+  console.log(`   console: ${consoleOf(context)?.url} (the route graph, exchanges and agent runs, live)`);
 await enriched.assertIsSatisfied(15_000);
 
 // #region request
