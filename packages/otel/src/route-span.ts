@@ -1,6 +1,7 @@
 import {
   type Context,
   context as contextApi,
+  isSpanContextValid,
   type Span,
   SpanKind,
   TraceFlags,
@@ -87,6 +88,17 @@ export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Pr
     if (server && typeof path === "string") span.setAttribute(SEMCONV.urlPath, path.slice(0, 2048));
   };
 
+  // A trace its upstream chose not to sample records nothing here either (what the SDK's default
+  // parent-based sampler decides), without asking the SDK for a span; the decision still travels.
+  const unsampled = (exchange: Exchange, parent: Context): void | Promise<void> => {
+    const leave = enterSlot(exchange, { context: parent, sampled: false, steps: false });
+    const started = telemetry.instruments === undefined ? 0 : performance.now();
+    return runInContext(parent, next, exchange, (thrown) => {
+      leave();
+      if (started !== 0) count(exchange, thrown, started);
+    });
+  };
+
   return (exchange) => {
     if (!telemetry.tracing) return telemetry.instruments === undefined ? next(exchange) : measured(exchange);
     const outer = slotOf(exchange);
@@ -105,6 +117,13 @@ export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Pr
       parent = tool.context;
       if (telemetry.recordContent) tool.span.setAttribute(GEN_AI.toolCallArguments, safeJson(exchange.body));
     }
+    const upstream = trace.getSpanContext(parent);
+    if (
+      upstream !== undefined &&
+      (upstream.traceFlags & TraceFlags.SAMPLED) === 0 &&
+      isSpanContextValid(upstream)
+    )
+      return unsampled(exchange, parent);
     const span = startSpan(exchange, parent);
     const active = trace.setSpan(parent, span);
     const sampled = (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;

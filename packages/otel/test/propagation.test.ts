@@ -145,6 +145,25 @@ describe("trace context in headers", () => {
     const carried = context.endpoint("mock:quiet").received[0]?.headers.traceparent;
     expect(carried).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
   });
+  it("records nothing for a message whose trace was not sampled upstream, and passes that decision on", async () => {
+    sdk = startTestSdk();
+    const { tracerProvider } = sdk;
+    const context = await start(
+      (target) => target.use(otelPlugin({ tracerProvider })),
+      (r) => {
+        r.from("seda:unsampled").routeId("unsampled").to("direct:unsampled-inner").to("seda:unsampled-next");
+        r.from("direct:unsampled-inner").routeId("unsampled-inner").setHeader("inner", "yes");
+        r.from("seda:unsampled-next").routeId("unsampled-next").to("mock:unsampled");
+      },
+    );
+    context.endpoint("mock:unsampled").expectedMessageCount(1);
+    await context.send("seda:unsampled", "x", { traceparent: `00-${TRACE_ID}-${PARENT_ID}-00` });
+    await context.endpoint("mock:unsampled").assertIsSatisfied(5_000);
+    expect(sdk.spans()).toEqual([]);
+    expect(context.endpoint("mock:unsampled").received[0]?.headers.traceparent).toBe(
+      `00-${TRACE_ID}-${PARENT_ID}-00`,
+    );
+  });
 });
 
 describe("without an SDK", () => {
