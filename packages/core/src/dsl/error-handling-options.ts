@@ -8,12 +8,12 @@ import {
   checkBoolean,
   checkFlag,
   checkNumber,
+  checkOptionalBlock,
+  checkOptionalPredicate,
   checkOptionKeys,
-  checkPredicate,
-  checkStep,
   type OptionSite,
   optionError,
-} from "../processors/resilience/check-options.js";
+} from "../processors/option-checks.js";
 import type { RouteDsl } from "./route-dsl.js";
 
 /** Options of `onException` (builder-wide and on a route). */
@@ -43,7 +43,7 @@ function checkRedelivery(site: OptionSite, options: Record<string, unknown>): vo
   checkNumber(site, "backOffMultiplier", options.backOffMultiplier, { minimum: 1 });
   checkBoolean(site, "useExponentialBackOff", options.useExponentialBackOff);
   checkNumber(site, "maximumRedeliveryDelay", options.maximumRedeliveryDelay, { minimum: 0 });
-  checkPredicate(site, "retryWhile", options.retryWhile);
+  checkOptionalPredicate(site, "retryWhile", options.retryWhile);
 }
 
 /** Validates `onException` options (route-local and builder-wide); throws a clear ROUTE_INVALID error. */
@@ -60,8 +60,8 @@ export function checkOnExceptionOptions(site: OptionSite, options: unknown): OnE
     );
   }
   checkBoolean(site, "useOriginalMessage", checked.useOriginalMessage);
-  checkStep(site, "step", checked.step);
-  checkPredicate(site, "onWhen", checked.onWhen);
+  checkOptionalBlock(site, "step", checked.step);
+  checkOptionalPredicate(site, "onWhen", checked.onWhen);
   return checked as OnExceptionOptions;
 }
 

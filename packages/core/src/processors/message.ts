@@ -1,7 +1,7 @@
+import { defineVerb, type Recorder } from "../dsl/verbs.js";
 import { RoutekitError } from "../errors/errors.js";
 import type { Exchange } from "../model/exchange.js";
 import type { ExpressionInput } from "../model/route-definition.js";
-import { defineVerb, type Recorder } from "../dsl/verbs.js";
 
 function checkExpression(recorder: Recorder, verb: string, expression: unknown): ExpressionInput {
   if (typeof expression !== "string" && typeof expression !== "function") {

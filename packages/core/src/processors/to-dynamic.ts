@@ -1,8 +1,8 @@
-import type { ContextInternals } from "../runtime/context-internals.js";
-import { RoutekitError } from "../errors/errors.js";
-import type { ExpressionInput } from "../model/route-definition.js";
 import type { ToDynamicOptions } from "../dsl/route-dsl.js";
 import { defineVerb } from "../dsl/verbs.js";
+import { RoutekitError } from "../errors/errors.js";
+import type { ExpressionInput } from "../model/route-definition.js";
+import type { ContextInternals } from "../runtime/context-internals.js";
 import { DynamicEndpointCache, TO_DYNAMIC_CACHE_SIZE } from "./dynamic-endpoint-cache.js";
 import { compileDynamicUri } from "./dynamic-uri.js";
 

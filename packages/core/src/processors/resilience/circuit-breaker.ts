@@ -6,8 +6,14 @@ import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { CircuitBreakerDefinition } from "../../model/step-definition.js";
 import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
+import {
+  checkNumber,
+  checkOptionalBlock,
+  checkOptionKeys,
+  optionError,
+  routeSite,
+} from "../option-checks.js";
 import { andThen, clearError } from "./caught-error.js";
-import { checkNumber, checkOptionKeys, checkStep, optionError, routeSite } from "./check-options.js";
 
 /** The states of a circuit breaker. */
 export type CircuitState = "closed" | "open" | "half-open";
@@ -63,7 +69,7 @@ defineVerb(
       throw optionError(site, "failureThreshold", "an integer >= 1 (it is required)", undefined);
     if (resetTimeout === undefined)
       throw optionError(site, "resetTimeout", "a number of ms >= 0 (it is required)", undefined);
-    checkStep(site, "fallback", checked.fallback);
+    checkOptionalBlock(site, "fallback", checked.fallback);
     return {
       type: "circuitBreaker",
       steps: recorder.block(step as (route: never) => unknown),

@@ -8,8 +8,8 @@ import type { Exchange, Processor } from "../../model/exchange.js";
 import type { ErrorClass } from "../../model/route-definition.js";
 import type { DoTryDefinition } from "../../model/step-definition.js";
 import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
+import { checkOptionKeys, routeSite } from "../option-checks.js";
 import { andThen, clearError } from "./caught-error.js";
-import { checkOptionKeys, routeSite } from "./check-options.js";
 
 /** One catch clause: the error class(es) it catches and the steps to run. */
 export type CatchClause = readonly [ErrorClass | readonly ErrorClass[], Step<unknown>];

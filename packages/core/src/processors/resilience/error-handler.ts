@@ -1,8 +1,8 @@
 import { checkErrorHandlerOptions } from "../../dsl/error-handling-options.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import type { ErrorHandlerDefinition } from "../../model/route-definition.js";
+import { where } from "../option-checks.js";
 import { onRouteItself } from "../route-verbs.js";
-import { where } from "../routing/arguments.js";
 import { USE_DO_TRY } from "./on-exception.js";
 
 /** Options of `errorHandler(...)`: redelivery plus an optional dead letter channel. */

@@ -5,7 +5,7 @@ import type { Exchange } from "../../model/exchange.js";
 import type { ExpressionInput } from "../../model/route-definition.js";
 import type { IdempotentConsumerDefinition } from "../../model/steps/resilience-steps.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
-import { checkBoolean, checkNumber, checkOptionKeys, optionError, routeSite } from "./check-options.js";
+import { checkBoolean, checkNumber, checkOptionKeys, optionError, routeSite } from "../option-checks.js";
 import {
   createMemoryIdempotentRepository,
   type IdempotentRepository,

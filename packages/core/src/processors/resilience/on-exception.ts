@@ -1,8 +1,8 @@
 import { type OnExceptionOptions, onExceptionDefinition } from "../../dsl/error-handling.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import type { ErrorClass } from "../../model/route-definition.js";
+import { where } from "../option-checks.js";
 import { onRouteItself } from "../route-verbs.js";
-import { where } from "../routing/arguments.js";
 
 declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {

@@ -9,7 +9,7 @@ import {
   type OptionSite,
   optionError,
   routeSite,
-} from "./check-options.js";
+} from "../option-checks.js";
 import { createConcurrencyGate, createRateGate, type ThrottleGate } from "./throttle-gates.js";
 
 /** What happens to an exchange over the limit (both throttle modes). */

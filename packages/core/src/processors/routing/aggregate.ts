@@ -4,6 +4,15 @@ import type { AggregateDefinition } from "../../model/steps/routing-steps.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
 import { describeValue } from "../../support/describe-value.js";
 import {
+  checkBoolean,
+  checkExpression,
+  checkOptionKeys,
+  checkPositive,
+  checkPredicate,
+  invalid,
+  siteOf,
+} from "../option-checks.js";
+import {
   type AggregationRepository,
   createMemoryAggregationRepository,
   isSharedAggregationRepository,
@@ -11,14 +20,6 @@ import {
 } from "./aggregation-repository.js";
 import type { AggregationStrategy } from "./aggregation-strategies.js";
 import { Aggregator } from "./aggregator.js";
-import {
-  checkBoolean,
-  checkExpression,
-  checkOptions,
-  checkPositive,
-  checkPredicate,
-  invalid,
-} from "./arguments.js";
 import { SharedAggregator } from "./shared-aggregator.js";
 
 /** Options of `aggregate`; at least one completion condition is required. */
@@ -106,8 +107,7 @@ function checkRepository(
       ? "a SharedAggregationRepository { read, write, complete, confirm, recover, expired, keys }"
       : "an AggregationRepository { get, put, remove, keys }";
     throw invalid(
-      recorder,
-      "aggregate",
+      siteOf(recorder, "aggregate"),
       `option 'repository' must be ${expected}; ${describeValue(value)} lacks ${missing.join(", ")}`,
     );
   }
@@ -115,21 +115,19 @@ function checkRepository(
 }
 
 function checkRecovery(recorder: Recorder, value: unknown): AggregateDefinition["recovery"] {
-  const settings = checkOptions(recorder, "aggregate", value, RECOVERY_OPTIONS);
+  const settings = checkOptionKeys(siteOf(recorder, "aggregate"), value, RECOVERY_OPTIONS);
   const deadLetterUri = settings.deadLetterUri;
   if (deadLetterUri !== undefined && (typeof deadLetterUri !== "string" || !deadLetterUri.includes(":"))) {
     throw invalid(
-      recorder,
-      "aggregate",
+      siteOf(recorder, "aggregate"),
       `option 'recovery.deadLetterUri' must be an endpoint URI like "seda:failed", found ${describeValue(deadLetterUri)}`,
     );
   }
   return {
-    interval: checkPositive(recorder, "aggregate", "recovery.interval", settings.interval) ?? 5000,
+    interval: checkPositive(siteOf(recorder, "aggregate"), "recovery.interval", settings.interval) ?? 5000,
     maximumRedeliveries:
       checkPositive(
-        recorder,
-        "aggregate",
+        siteOf(recorder, "aggregate"),
         "recovery.maximumRedeliveries",
         settings.maximumRedeliveries,
         true,
@@ -141,14 +139,16 @@ function checkRecovery(recorder: Recorder, value: unknown): AggregateDefinition[
 defineVerb(
   "aggregate",
   (recorder, correlation: unknown, options?: unknown): AggregateDefinition => {
-    const key = checkExpression(recorder, "aggregate", correlation, "a correlation expression");
+    const key = checkExpression(siteOf(recorder, "aggregate"), correlation, "a correlation expression");
     if (options === undefined)
-      throw invalid(recorder, "aggregate", "expects options with a strategy and a completion condition");
-    const settings = checkOptions(recorder, "aggregate", options, OPTIONS);
+      throw invalid(
+        siteOf(recorder, "aggregate"),
+        "expects options with a strategy and a completion condition",
+      );
+    const settings = checkOptionKeys(siteOf(recorder, "aggregate"), options, OPTIONS);
     if (typeof settings.strategy !== "function") {
       throw invalid(
-        recorder,
-        "aggregate",
+        siteOf(recorder, "aggregate"),
         `option 'strategy' must be a function (previous, next) => exchange, found ${describeValue(settings.strategy)}`,
       );
     }
@@ -156,16 +156,19 @@ defineVerb(
       type: "aggregate",
       correlation: key,
       strategy: settings.strategy as AggregationStrategy,
-      completionSize: checkPositive(recorder, "aggregate", "completionSize", settings.completionSize, true),
+      completionSize: checkPositive(
+        siteOf(recorder, "aggregate"),
+        "completionSize",
+        settings.completionSize,
+        true,
+      ),
       completionTimeout: checkPositive(
-        recorder,
-        "aggregate",
+        siteOf(recorder, "aggregate"),
         "completionTimeout",
         settings.completionTimeout,
       ),
       completionInterval: checkPositive(
-        recorder,
-        "aggregate",
+        siteOf(recorder, "aggregate"),
         "completionInterval",
         settings.completionInterval,
       ),
@@ -173,30 +176,32 @@ defineVerb(
         settings.completionPredicate === undefined
           ? undefined
           : checkPredicate(
-              recorder,
-              "aggregate",
+              siteOf(recorder, "aggregate"),
               settings.completionPredicate,
               "option 'completionPredicate' to be a predicate",
             ),
       eagerCheckCompletion:
-        checkBoolean(recorder, "aggregate", "eagerCheckCompletion", settings.eagerCheckCompletion) ?? false,
+        checkBoolean(siteOf(recorder, "aggregate"), "eagerCheckCompletion", settings.eagerCheckCompletion) ??
+        false,
       repository: checkRepository(recorder, settings.repository),
       ignoreInvalidCorrelationKeys:
         checkBoolean(
-          recorder,
-          "aggregate",
+          siteOf(recorder, "aggregate"),
           "ignoreInvalidCorrelationKeys",
           settings.ignoreInvalidCorrelationKeys,
         ) ?? false,
       partId:
         settings.partId === undefined
           ? undefined
-          : checkExpression(recorder, "aggregate", settings.partId, "option 'partId' to be an expression"),
+          : checkExpression(
+              siteOf(recorder, "aggregate"),
+              settings.partId,
+              "option 'partId' to be an expression",
+            ),
       recovery: checkRecovery(recorder, settings.recovery),
       completionTimeoutCheckInterval:
         checkPositive(
-          recorder,
-          "aggregate",
+          siteOf(recorder, "aggregate"),
           "completionTimeoutCheckInterval",
           settings.completionTimeoutCheckInterval,
         ) ?? 1000,
@@ -206,8 +211,7 @@ defineVerb(
     );
     if (sharedOnly.length > 0 && !isSharedAggregationRepository(definition.repository)) {
       throw invalid(
-        recorder,
-        "aggregate",
+        siteOf(recorder, "aggregate"),
         `option '${sharedOnly[0]}' needs a repository shared between processes (e.g. from @routekit/redis or @routekit/postgres); the in-memory repository has no use for it`,
       );
     }
@@ -218,16 +222,18 @@ defineVerb(
       )
     ) {
       throw invalid(
-        recorder,
-        "aggregate",
+        siteOf(recorder, "aggregate"),
         "needs a completion condition: completionSize, completionTimeout, completionInterval or completionPredicate",
       );
     }
     if (completionTimeout !== undefined && completionInterval !== undefined) {
-      throw invalid(recorder, "aggregate", "takes completionTimeout or completionInterval, not both");
+      throw invalid(siteOf(recorder, "aggregate"), "takes completionTimeout or completionInterval, not both");
     }
     if (definition.eagerCheckCompletion && completionPredicate === undefined) {
-      throw invalid(recorder, "aggregate", "has eagerCheckCompletion without a completionPredicate to check");
+      throw invalid(
+        siteOf(recorder, "aggregate"),
+        "has eagerCheckCompletion without a completionPredicate to check",
+      );
     }
     return definition;
   },

@@ -3,7 +3,7 @@ import { defineVerb, type Recorder } from "../../dsl/verbs.js";
 import type { Exchange, Processor } from "../../model/exchange.js";
 import type { StepDefinition } from "../../model/route-definition.js";
 import type { ChoiceBranch, ChoiceDefinition } from "../../model/step-definition.js";
-import { checkPredicate, checkStep, invalid } from "./arguments.js";
+import { checkPredicate, invalid, recordBlock, siteOf } from "../option-checks.js";
 
 /** The body type a block leaves: what its callback's returned route carries, unknown otherwise. */
 type BodyAfter<TStep> = TStep extends RouteDsl<infer TResult> ? TResult : unknown;
@@ -36,32 +36,39 @@ function recordBranches(recorder: Recorder, build: (choice: never) => unknown): 
     complete: true,
     when(predicate: unknown, step: unknown) {
       if (otherwise !== undefined)
-        throw invalid(recorder, "choice", "has a when() after otherwise(): otherwise() must come last");
+        throw invalid(
+          siteOf(recorder, "choice"),
+          "has a when() after otherwise(): otherwise() must come last",
+        );
       const checked = checkPredicate(
-        recorder,
-        "choice",
+        siteOf(recorder, "choice"),
         predicate,
         `a predicate in when() #${branches.length + 1}`,
       );
       branches.push({
         predicate: checked,
-        steps: checkStep(recorder, "choice", step, `the step of when() #${branches.length + 1}`),
+        steps: recordBlock(
+          siteOf(recorder, "choice"),
+          recorder,
+          step,
+          `the step of when() #${branches.length + 1}`,
+        ),
       });
       return builder;
     },
     otherwise(step: unknown) {
       if (otherwise !== undefined)
-        throw invalid(recorder, "choice", "has otherwise() twice: it may appear once, last");
-      if (branches.length === 0) throw invalid(recorder, "choice", "has otherwise() before any when()");
-      otherwise = checkStep(recorder, "choice", step, "the step of otherwise()");
+        throw invalid(siteOf(recorder, "choice"), "has otherwise() twice: it may appear once, last");
+      if (branches.length === 0)
+        throw invalid(siteOf(recorder, "choice"), "has otherwise() before any when()");
+      otherwise = recordBlock(siteOf(recorder, "choice"), recorder, step, "the step of otherwise()");
       return builder;
     },
   };
   build(builder as never);
   if (branches.length === 0) {
     throw invalid(
-      recorder,
-      "choice",
+      siteOf(recorder, "choice"),
       'needs at least one when(), e.g. choice((c) => c.when("${header.kind} == \'a\'", (r) => r.to("mock:a")))',
     );
   }
@@ -73,8 +80,7 @@ defineVerb(
   (recorder, build: unknown): ChoiceDefinition => {
     if (typeof build !== "function") {
       throw invalid(
-        recorder,
-        "choice",
+        siteOf(recorder, "choice"),
         `expects a callback (c) => c.when(predicate, step)..., found ${typeof build}`,
       );
     }

@@ -5,7 +5,7 @@ import type { Exchange } from "../../model/exchange.js";
 import type { DelayDefinition } from "../../model/steps/routing-steps.js";
 import { describeValue } from "../../support/describe-value.js";
 import { sleep } from "../../support/sleep.js";
-import { checkExpression, invalid } from "./arguments.js";
+import { checkExpression, invalid, siteOf } from "../option-checks.js";
 
 /** Milliseconds from a number or numeric text, or undefined when the value is neither. */
 function millisecondsOf(value: unknown): number | undefined {
@@ -18,13 +18,13 @@ defineVerb(
   (recorder, delay: unknown): DelayDefinition => {
     if (typeof delay === "number") {
       if (millisecondsOf(delay) === undefined) {
-        throw invalid(recorder, "delay", `expects milliseconds >= 0, found ${describeValue(delay)}`);
+        throw invalid(siteOf(recorder, "delay"), `expects milliseconds >= 0, found ${describeValue(delay)}`);
       }
       return { type: "delay", delay };
     }
     return {
       type: "delay",
-      delay: checkExpression(recorder, "delay", delay, "milliseconds or an expression yielding them"),
+      delay: checkExpression(siteOf(recorder, "delay"), delay, "milliseconds or an expression yielding them"),
     };
   },
   (definition, scope) => {

@@ -2,8 +2,8 @@ import type { Recorder } from "../../dsl/verbs.js";
 import type { Processor } from "../../model/exchange.js";
 import type { EndpointFanOutSettings } from "../../model/steps/routing-steps.js";
 import { copyExchange } from "../../runtime/create-exchange.js";
+import { checkBoolean, checkFunction, checkParallel, siteOf } from "../option-checks.js";
 import type { AggregationStrategy } from "./aggregation-strategies.js";
-import { checkBoolean, checkFunction, checkParallel } from "./arguments.js";
 import type { FanOutPlan } from "./fan-out-run.js";
 
 /** Options of `multicast` and `recipientList`. */
@@ -32,9 +32,9 @@ export function checkEndpointFanOut(
   settings: Record<string, unknown>,
 ): EndpointFanOutSettings {
   return {
-    parallel: checkParallel(recorder, verb, settings.parallel),
-    stopOnError: checkBoolean(recorder, verb, "stopOnError", settings.stopOnError) ?? false,
-    aggregate: checkFunction<AggregationStrategy>(recorder, verb, "aggregate", settings.aggregate),
+    parallel: checkParallel(siteOf(recorder, verb), settings.parallel),
+    stopOnError: checkBoolean(siteOf(recorder, verb), "stopOnError", settings.stopOnError) ?? false,
+    aggregate: checkFunction<AggregationStrategy>(siteOf(recorder, verb), "aggregate", settings.aggregate),
   };
 }
 

@@ -4,22 +4,20 @@ import type { Exchange } from "../../model/exchange.js";
 import type { EnrichDefinition, EnrichStrategy } from "../../model/steps/routing-steps.js";
 import { copyExchange, runtime } from "../../runtime/create-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
-import { invalid } from "./arguments.js";
+import { invalid, siteOf } from "../option-checks.js";
 
 defineVerb(
   "enrich",
   (recorder, uri: unknown, aggregate?: unknown): EnrichDefinition => {
     if (typeof uri !== "string" || uri.trim() === "") {
       throw invalid(
-        recorder,
-        "enrich",
+        siteOf(recorder, "enrich"),
         `expects an endpoint URI (found ${JSON.stringify(uri) ?? typeof uri})`,
       );
     }
     if (aggregate !== undefined && typeof aggregate !== "function") {
       throw invalid(
-        recorder,
-        "enrich",
+        siteOf(recorder, "enrich"),
         `expects an aggregate function (original, resource) => exchange as second argument, found ${describeValue(aggregate)}`,
       );
     }

@@ -6,7 +6,7 @@ import type { Exchange, Processor } from "../../model/exchange.js";
 import type { LoopDefinition } from "../../model/step-definition.js";
 import { runtime } from "../../runtime/create-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
-import { checkExpression, checkOptions, checkStep, invalid } from "./arguments.js";
+import { checkExpression, checkOptionKeys, invalid, recordBlock, siteOf } from "../option-checks.js";
 import { LOOP_INDEX, LOOP_SIZE } from "./routing-properties.js";
 
 /** Options of `loop`. */
@@ -36,14 +36,17 @@ defineVerb(
   "loop",
   (recorder, condition: unknown, step: unknown, options?: unknown): LoopDefinition => {
     if (typeof condition === "number" && countOf(condition) === undefined) {
-      throw invalid(recorder, "loop", `expects a count (an integer >= 0), found ${describeValue(condition)}`);
+      throw invalid(
+        siteOf(recorder, "loop"),
+        `expects a count (an integer >= 0), found ${describeValue(condition)}`,
+      );
     }
     const checked =
       typeof condition === "number"
         ? condition
-        : checkExpression(recorder, "loop", condition, "a count, an expression or a predicate");
-    const steps = checkStep(recorder, "loop", step, "the step to repeat");
-    const settings = checkOptions(recorder, "loop", options, ["maxIterations"]);
+        : checkExpression(siteOf(recorder, "loop"), condition, "a count, an expression or a predicate");
+    const steps = recordBlock(siteOf(recorder, "loop"), recorder, step, "the step to repeat");
+    const settings = checkOptionKeys(siteOf(recorder, "loop"), options, ["maxIterations"]);
     const maximum = settings.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     if (
       typeof maximum !== "number" ||
@@ -51,8 +54,7 @@ defineVerb(
       (!Number.isInteger(maximum) && maximum !== Number.POSITIVE_INFINITY)
     ) {
       throw invalid(
-        recorder,
-        "loop",
+        siteOf(recorder, "loop"),
         `option 'maxIterations' must be a positive integer or Infinity, found ${describeValue(maximum)}`,
       );
     }

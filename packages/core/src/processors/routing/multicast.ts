@@ -1,7 +1,7 @@
 import { defineVerb } from "../../dsl/verbs.js";
 import type { MulticastDefinition } from "../../model/steps/routing-steps.js";
 import { describeValue } from "../../support/describe-value.js";
-import { checkOptions, invalid } from "./arguments.js";
+import { checkOptionKeys, invalid, siteOf } from "../option-checks.js";
 import {
   checkEndpointFanOut,
   type EndpointBranch,
@@ -18,20 +18,22 @@ defineVerb(
   (recorder, uris: unknown, options?: unknown): MulticastDefinition => {
     if (!Array.isArray(uris) || uris.length === 0) {
       throw invalid(
-        recorder,
-        "multicast",
+        siteOf(recorder, "multicast"),
         `expects a non-empty array of endpoint URIs, found ${describeValue(uris)}`,
       );
     }
     uris.forEach((uri, index) => {
       if (typeof uri !== "string" || uri.trim() === "") {
-        throw invalid(recorder, "multicast", `expects endpoint URIs; item ${index} is ${describeValue(uri)}`);
+        throw invalid(
+          siteOf(recorder, "multicast"),
+          `expects endpoint URIs; item ${index} is ${describeValue(uri)}`,
+        );
       }
     });
     const settings = checkEndpointFanOut(
       recorder,
       "multicast",
-      checkOptions(recorder, "multicast", options, OPTIONS),
+      checkOptionKeys(siteOf(recorder, "multicast"), options, OPTIONS),
     );
     return { type: "multicast", uris: [...(uris as string[])], ...settings };
   },

@@ -7,7 +7,7 @@ import type { RecipientListDefinition } from "../../model/steps/routing-steps.js
 import type { ContextInternals } from "../../runtime/context-internals.js";
 import { describeValue } from "../../support/describe-value.js";
 import { DynamicEndpointCache, TO_DYNAMIC_CACHE_SIZE } from "../dynamic-endpoint-cache.js";
-import { checkExpression, checkOptions, invalid } from "./arguments.js";
+import { checkExpression, checkOptionKeys, invalid, siteOf } from "../option-checks.js";
 import {
   checkEndpointFanOut,
   type EndpointBranch,
@@ -37,25 +37,22 @@ defineVerb(
   "recipientList",
   (recorder, expression: unknown, options?: unknown): RecipientListDefinition => {
     const uris = checkExpression(
-      recorder,
-      "recipientList",
+      siteOf(recorder, "recipientList"),
       expression,
       "an expression yielding endpoint URIs",
     );
-    const settings = checkOptions(recorder, "recipientList", options, OPTIONS);
+    const settings = checkOptionKeys(siteOf(recorder, "recipientList"), options, OPTIONS);
     const delimiter = settings.delimiter ?? ",";
     if (typeof delimiter !== "string" || delimiter === "") {
       throw invalid(
-        recorder,
-        "recipientList",
+        siteOf(recorder, "recipientList"),
         `option 'delimiter' must be a non-empty string, found ${describeValue(delimiter)}`,
       );
     }
     const cacheSize = settings.cacheSize ?? TO_DYNAMIC_CACHE_SIZE;
     if (typeof cacheSize !== "number" || !Number.isSafeInteger(cacheSize) || cacheSize < 0) {
       throw invalid(
-        recorder,
-        "recipientList",
+        siteOf(recorder, "recipientList"),
         `option 'cacheSize' must be a whole number >= 0, found ${describeValue(cacheSize)}`,
       );
     }

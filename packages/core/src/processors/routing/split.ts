@@ -5,15 +5,16 @@ import type { Exchange } from "../../model/exchange.js";
 import type { SplitDefinition } from "../../model/step-definition.js";
 import { type PartProperties, partOf } from "../../runtime/create-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
-import type { AggregationStrategy } from "./aggregation-strategies.js";
 import {
   checkBoolean,
   checkExpression,
   checkFunction,
-  checkOptions,
+  checkOptionKeys,
   checkParallel,
-  checkStep,
-} from "./arguments.js";
+  recordBlock,
+  siteOf,
+} from "../option-checks.js";
+import type { AggregationStrategy } from "./aggregation-strategies.js";
 import { runFanOut } from "./fan-out.js";
 import type { FanOutPlan } from "./fan-out-run.js";
 import { partSourceOf } from "./part-source.js";
@@ -66,16 +67,20 @@ function splitProperties(size: number | undefined): PartProperties {
 defineVerb(
   "split",
   (recorder, expression: unknown, step: unknown, options?: unknown): SplitDefinition => {
-    const parts = checkExpression(recorder, "split", expression, "an expression yielding the parts");
-    const steps = checkStep(recorder, "split", step, "the step each part runs");
-    const settings = checkOptions(recorder, "split", options, OPTIONS);
+    const parts = checkExpression(siteOf(recorder, "split"), expression, "an expression yielding the parts");
+    const steps = recordBlock(siteOf(recorder, "split"), recorder, step, "the step each part runs");
+    const settings = checkOptionKeys(siteOf(recorder, "split"), options, OPTIONS);
     return {
       type: "split",
       expression: parts,
       steps,
-      parallel: checkParallel(recorder, "split", settings.parallel),
-      stopOnError: checkBoolean(recorder, "split", "stopOnError", settings.stopOnError) ?? false,
-      aggregate: checkFunction<AggregationStrategy>(recorder, "split", "aggregate", settings.aggregate),
+      parallel: checkParallel(siteOf(recorder, "split"), settings.parallel),
+      stopOnError: checkBoolean(siteOf(recorder, "split"), "stopOnError", settings.stopOnError) ?? false,
+      aggregate: checkFunction<AggregationStrategy>(
+        siteOf(recorder, "split"),
+        "aggregate",
+        settings.aggregate,
+      ),
     };
   },
   (definition, scope) => {

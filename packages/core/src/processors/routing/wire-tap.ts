@@ -4,15 +4,14 @@ import type { Exchange } from "../../model/exchange.js";
 import type { WireTapDefinition } from "../../model/steps/routing-steps.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
 import { runtime } from "../../runtime/create-exchange.js";
-import { invalid } from "./arguments.js";
+import { invalid, siteOf } from "../option-checks.js";
 
 defineVerb(
   "wireTap",
   (recorder, uri: unknown): WireTapDefinition => {
     if (typeof uri !== "string" || uri.trim() === "") {
       throw invalid(
-        recorder,
-        "wireTap",
+        siteOf(recorder, "wireTap"),
         `expects an endpoint URI (found ${JSON.stringify(uri) ?? typeof uri})`,
       );
     }
