@@ -10,6 +10,7 @@ import {
 } from "@routekit/core";
 import { HttpError } from "./http-error.js";
 import { HTTP_HEADERS } from "./http-headers.js";
+import { isObservableBody, observableToIterable } from "./observable-body.js";
 import { readRequestBody } from "./read-request-body.js";
 import { type RouteTable, requestSegments } from "./route-table.js";
 import { isStreamBody } from "./stream-body.js";
@@ -123,6 +124,7 @@ export async function handleRequest(
     reply(response, environment, jsonReply(500, errorBody(exchange, exchange.error, environment)));
     return;
   }
+  if (isObservableBody(exchange.body)) exchange.body = observableToIterable(exchange.body);
   if (isStreamBody(exchange.body)) {
     await writeStreamReply(response, exchange, exchange.body, {
       close: environment.stopping(),
