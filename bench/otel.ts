@@ -1,4 +1,4 @@
-import { context as contextApi, ROOT_CONTEXT } from "@opentelemetry/api";
+import { context as contextApi, ROOT_CONTEXT, TraceFlags, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import {
   AlwaysOffSampler,
@@ -73,12 +73,37 @@ export async function runOtelBench(options: BenchOptions): Promise<BenchRow[]> {
     [iterations, Math.max(1_000, iterations / 10), iterations],
     rounds,
   );
+  // The same with the not-sampled decision made upstream (an instrumented server or consumer
+  // before routekit): both sides run inside that context.
+  const upstream = trace.setSpan(
+    ROOT_CONTEXT,
+    trace.wrapSpanContext({
+      traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+      spanId: "00f067aa0ba902b7",
+      traceFlags: TraceFlags.NONE,
+    }),
+  );
+  const inside = (operation: (iterations: number) => Promise<void>) => (iterations: number) =>
+    contextApi.with(upstream, () => operation(iterations));
+  const [upstreamStats, plainInsideStats] = await compareAll(
+    [inside(requests(unsampled)), inside(requests(plain))],
+    iterations,
+    rounds,
+  );
   for (const context of [plain, noSdk, unsampled, sampled]) await context.stop();
   await on.shutdown();
   await off.shutdown();
   contextApi.disable();
   if (exporter.exported === 0) throw new Error("the sampled context exported no span");
-  if (!withPluginStats || !plainStats || !unsampledStats || !sampledStats || !plainAgainStats)
+  if (
+    !withPluginStats ||
+    !plainStats ||
+    !unsampledStats ||
+    !sampledStats ||
+    !plainAgainStats ||
+    !upstreamStats ||
+    !plainInsideStats
+  )
     throw new Error("missing stats");
   const baseline = "same routes, no plugin";
   const baselineDescription =
@@ -99,7 +124,7 @@ export async function runOtelBench(options: BenchOptions): Promise<BenchRow[]> {
     rowOf(
       {
         benchmark,
-        subject: "otelPlugin(), SDK, sampling off",
+        subject: "otelPlugin(), SDK, sampling off (root span per message)",
         baseline,
         baselineDescription,
         subjectStats: unsampledStats,
@@ -108,6 +133,18 @@ export async function runOtelBench(options: BenchOptions): Promise<BenchRow[]> {
         note: "the SDK rows run with the AsyncLocalStorage context manager registered and in use, for both sides; sampling off = AlwaysOffSampler",
       },
       (ratio) => ratio <= 1.2,
+    ),
+    rowOf(
+      {
+        benchmark,
+        subject: "otelPlugin(), SDK, not sampled upstream",
+        baseline,
+        baselineDescription,
+        subjectStats: upstreamStats,
+        baselineStats: plainInsideStats,
+        target: "context (both sides inside a not-sampled span's context: no span is asked of the SDK)",
+      },
+      () => true,
     ),
     rowOf(
       {
