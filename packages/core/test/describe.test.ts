@@ -9,7 +9,16 @@ import {
   type RouteDescription,
   type StepDescription,
 } from "@routekit/core";
+import { defineVerb } from "@routekit/core/internal";
 import { afterEach, describe, expect, it, vi } from "vitest";
+
+// A verb that marks its route with three aspects, the way asLlmTool marks a tool route.
+defineVerb("marked", (recorder, value: unknown) => {
+  recorder.route.aspects.broken = value;
+  recorder.route.aspects.cyclic = value;
+  recorder.route.aspects.plain = value;
+  return undefined;
+});
 
 // A step from "another package" taking any arguments: the description must survive whatever they hold.
 defineStep(
@@ -21,6 +30,7 @@ defineStep(
 declare module "@routekit/core" {
   interface RouteDsl<TBody> {
     taggedWith(...tags: unknown[]): RouteDsl<TBody>;
+    marked(value: unknown): RouteDsl<TBody>;
   }
 }
 
@@ -378,6 +388,36 @@ describe("context.describe()", () => {
     expect(secure.steps[2]?.options.uri).toBe("vault://admin:[redacted]@host/store");
   });
 
+  it("survives an aspect whose description throws or is cyclic, and describes one without a describe as data", async () => {
+    context = createContext();
+    const cyclic: Record<string, unknown> = { level: 1n };
+    cyclic.again = cyclic;
+    context.use({
+      name: "markers",
+      aspects: {
+        broken: {
+          added: () => undefined,
+          describe: () => {
+            throw new Error("no description today");
+          },
+        },
+        cyclic: { added: () => undefined, describe: () => cyclic },
+        plain: { added: () => undefined },
+      },
+    });
+    await context.addRoutes((r) => {
+      r.from("direct:marked").routeId("marked").marked({ owner: "team-a" }).to("mock:marked");
+    });
+    const marked = route("marked");
+    expect(marked.aspects).toEqual({
+      broken: { error: "the 'broken' aspect could not be described: Error: no description today" },
+      cyclic: { level: "1", again: "[circular]" },
+      plain: { owner: "team-a" },
+    });
+    expect(marked.steps.map((step) => step.path)).toEqual(["#1 to(mock:marked)"]);
+    expect(JSON.parse(JSON.stringify(context.describe()))).toEqual(context.describe());
+  });
+
   it("always serialises: cycles, bigints, class instances and functions in options", async () => {
     context = createContext();
     class Settings {
@@ -388,7 +428,15 @@ describe("context.describe()", () => {
     await context.addRoutes((r) => {
       r.from("direct:odd")
         .routeId("odd")
-        .taggedWith(cyclic, new Settings(), () => 1, Symbol("mark"), Number.POSITIVE_INFINITY);
+        .taggedWith(
+          cyclic,
+          new Settings(),
+          () => 1,
+          Symbol("mark"),
+          Number.POSITIVE_INFINITY,
+          new Date(0),
+          /a+b/i,
+        );
     });
     const description = context.describe();
     const parsed = JSON.parse(JSON.stringify(description)) as typeof description;
@@ -404,6 +452,8 @@ describe("context.describe()", () => {
           { kind: "function", name: "(anonymous)" },
           "Symbol(mark)",
           "Infinity",
+          "1970-01-01T00:00:00.000Z",
+          "/a+b/i",
         ],
       },
     });

@@ -19,7 +19,7 @@ function isPlainObject(value: object): boolean {
 /**
  * Any value as JSON-serialisable data that `JSON.stringify` writes without throwing: functions
  * by name, error classes by name, other class instances by their class, bigints as text, numbers
- * JSON cannot write (NaN, Infinity) as text, cycles as `"[circular]"`. `undefined` is left out of
+ * JSON cannot write (NaN, Infinity) as text, dates as ISO text, cycles as `"[circular]"`. `undefined` is left out of
  * objects and becomes null elsewhere.
  */
 export function toJsonValue(value: unknown, option = "", seen = new WeakSet<object>(), depth = 0): JsonValue {
@@ -50,6 +50,8 @@ export function toJsonValue(value: unknown, option = "", seen = new WeakSet<obje
 function objectToJson(object: object, option: string, seen: WeakSet<object>, depth: number): JsonValue {
   if (seen.has(object)) return "[circular]";
   if (depth >= MAX_DEPTH) return "[too deep]";
+  if (object instanceof Date) return Number.isNaN(object.getTime()) ? "Invalid Date" : object.toISOString();
+  if (object instanceof RegExp) return String(object);
   if (!Array.isArray(object) && !isPlainObject(object)) {
     return { kind: "object", name: object.constructor?.name || "Object" };
   }
