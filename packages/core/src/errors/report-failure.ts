@@ -1,7 +1,7 @@
+import type { Exchange } from "../model/exchange.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
 import { runtime } from "../runtime/create-exchange.js";
 import { messageOf } from "./errors.js";
-import type { Exchange } from "../model/exchange.js";
 
 /**
  * Logs the failure of an exchange nobody waits for (a timer tick, an InOnly seda message): with no
