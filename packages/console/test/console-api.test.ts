@@ -93,6 +93,29 @@ describe("the console's API", () => {
     expect(record.output?.headers.kind).toBe("book");
   });
 
+  it("snapshots a huge, a circular and a binary body without copying them whole", async () => {
+    const circular: Record<string, unknown> = { kind: "other", marker: "circle-1" };
+    circular.self = circular;
+    await context.request("direct:orders", circular);
+    await context.request("direct:orders", { kind: "other", marker: "huge-1", big: "x".repeat(5_000_000) });
+    const found = async (query: string) => {
+      const list = await getWithToken<{ exchanges: ExchangeSummary[] }>(url, `/api/exchanges?q=${query}`);
+      const id = list.body.exchanges[0]?.id;
+      return id === undefined
+        ? undefined
+        : (await getWithToken<ExchangeRecord>(url, `/api/exchanges/${id}`)).body;
+    };
+    const circle = await found("serialisable");
+    expect(circle?.input.body).toMatch(/^\(not serialisable: .*circular/i);
+    expect(circle?.status).toBe("completed");
+    const huge = await found("larger%20than");
+    expect(huge?.input).toMatchObject({ body: "(larger than the snapshot size)", truncated: true });
+    await context.request("direct:orders", Object.assign(new Uint8Array(10_000).fill(65), { kind: "other" }));
+    const bytes = await found("AAAA");
+    expect(bytes?.input.bodyType).toBe("bytes (10000)");
+    expect(bytes?.input.body.length).toBe(64);
+  });
+
   it("keeps only the newest exchanges the buffer holds", async () => {
     for (let index = 0; index < 8; index++) await context.request("direct:orders", { kind: "other", index });
     await eventually(async () => {

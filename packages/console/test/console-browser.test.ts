@@ -84,6 +84,11 @@ describe.skipIf(!existsSync(executablePath))(
       // A tool's schema opens from its route.
       await page.getByRole("button", { name: "route3", exact: true }).click();
       await expect.poll(() => page.locator(".route-details pre").textContent()).toContain('"expression"');
+      // The graph works from the keyboard: a route box takes the focus and opens with Enter.
+      await page.locator('svg.graph g.route-node[aria-label^="route ask,"]').focus();
+      await page.keyboard.press("Enter");
+      await expect.poll(() => page.locator(".route-details h3").textContent()).toBe("ask");
+      await page.getByRole("button", { name: "route3", exact: true }).click();
       await page.screenshot({ path: new URL("graph.png", OUTPUT).pathname, fullPage: true });
     });
 
