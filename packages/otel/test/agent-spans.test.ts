@@ -1,6 +1,6 @@
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { createContext, type RouteContext } from "@routekit/core";
-import { llm, llmPlugin, openAiChat } from "@routekit/llm";
+import { llm, llmPlugin, llmStreamOf, openAiChat } from "@routekit/llm";
 import { afterEach, describe, expect, it } from "vitest";
 import { otelPlugin } from "../src/index.js";
 import { type OpenAiLoopback, type ScriptedTurn, startOpenAiLoopback } from "./support/openai-loopback.js";
@@ -217,5 +217,47 @@ describe("GenAI spans of an llm step", () => {
     await context.stop();
     expect(context.events.has("model-call-started")).toBe(false);
     expect(context.events.has("tool-call-started")).toBe(false);
+  });
+
+  it("ends a streaming step's invoke_agent span when its stream ends, after the route's span", async () => {
+    server = await startOpenAiLoopback([{ stream: ["Hel", "lo"] }]);
+    sdk = startTestSdk();
+    context = createContext({ logLevel: "off" });
+    context.use(
+      llmPlugin({
+        models: {
+          openai: openAiChat({
+            model: "gpt-4o-mini",
+            baseURL: server.baseURL,
+            apiKey: "sk-test-otel-0123456789",
+            stream: true,
+          }),
+        },
+      }),
+    );
+    context.use(otelPlugin({ tracerProvider: sdk.tracerProvider }));
+    await context.addRoutes((r) => r.from("direct:chat").routeId("chat").to(llm("openai").stream().uri()));
+    await context.start();
+
+    const exchange = await context.requestExchange("direct:chat", { body: "Say hello" });
+    const stream = llmStreamOf(exchange);
+    const pieces: string[] = [];
+    for await (const piece of stream?.textStream ?? []) pieces.push(piece);
+    expect(pieces.join("")).toBe("Hello");
+    await stream?.text;
+
+    const spans = sdk.spans();
+    const route = spanNamed(spans, "process direct:chat");
+    const invoke = spanNamed(spans, "invoke_agent chat");
+    const chat = spanNamed(spans, "chat gpt-4o-mini");
+    expect(parentOf(invoke)).toBe(route.spanContext().spanId);
+    expect(parentOf(chat)).toBe(invoke.spanContext().spanId);
+    const nanoseconds = (time: [number, number]) => time[0] * 1e9 + time[1];
+    expect(nanoseconds(invoke.endTime)).toBeGreaterThanOrEqual(nanoseconds(route.endTime));
+    expect(invoke.attributes).toMatchObject({
+      "gen_ai.usage.input_tokens": 15,
+      "gen_ai.usage.output_tokens": 2,
+      "gen_ai.response.finish_reasons": ["stop"],
+    });
   });
 });

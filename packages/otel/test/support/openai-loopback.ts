@@ -5,6 +5,8 @@ import type { AddressInfo } from "node:net";
 export type ScriptedTurn =
   | { toolCalls: Array<{ id: string; name: string; arguments: string }> }
   | { text: string }
+  /** A streamed answer (`stream: true`): these pieces of text as server-sent events. */
+  | { stream: string[] }
   | { status: number; error: string };
 
 /** An OpenAI-compatible Chat Completions server on 127.0.0.1 answering turns in order. */
@@ -17,7 +19,44 @@ export interface OpenAiLoopback {
 
 let completions = 0;
 
-function completion(turn: Exclude<ScriptedTurn, { status: number }>) {
+function sse(data: unknown): string {
+  return `data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
+}
+
+/** A Chat Completions stream of `pieces`, a stop, the usage chunk and [DONE]. */
+function streamed(pieces: string[]): string {
+  completions += 1;
+  const chunk = (
+    delta: Record<string, unknown>,
+    finish: string | null,
+    extra: Record<string, unknown> = {},
+  ) =>
+    sse({
+      id: `chatcmpl-otel${completions}`,
+      object: "chat.completion.chunk",
+      created: 1_760_000_000,
+      model: "gpt-4o-mini-2024-07-18",
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      ...extra,
+    });
+  const usage = { prompt_tokens: 15, completion_tokens: pieces.length, total_tokens: 15 + pieces.length };
+  return (
+    chunk({ role: "assistant", content: "" }, null) +
+    pieces.map((piece) => chunk({ content: piece }, null)).join("") +
+    chunk({}, "stop") +
+    sse({
+      id: `chatcmpl-otel${completions}`,
+      object: "chat.completion.chunk",
+      created: 1_760_000_000,
+      model: "gpt-4o-mini-2024-07-18",
+      choices: [],
+      usage,
+    }) +
+    sse("[DONE]")
+  );
+}
+
+function completion(turn: Extract<ScriptedTurn, { toolCalls: unknown } | { text: string }>) {
   completions += 1;
   const calling = "toolCalls" in turn;
   const message = calling
@@ -60,6 +99,11 @@ export async function startOpenAiLoopback(turns: ScriptedTurn[]): Promise<OpenAi
       if ("status" in turn) {
         response.writeHead(turn.status, { "content-type": "application/json" });
         response.end(JSON.stringify({ error: { message: turn.error, type: "invalid_request_error" } }));
+        return;
+      }
+      if ("stream" in turn) {
+        response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+        response.end(streamed(turn.stream));
         return;
       }
       response.writeHead(200, { "content-type": "application/json" });
