@@ -26,7 +26,22 @@ describe("consolePlugin options", () => {
   });
 });
 
+const timers = () =>
+  process.getActiveResourcesInfo().filter((kind) => kind === "Timeout" || kind === "Immediate").length;
+
 describe("releasing what the console started", () => {
+  it("leaves no timer behind: the recording allowance and the event stream's tick end with the context", async () => {
+    const before = timers();
+    const { context, url } = await startOrderContext();
+    await context.request("direct:orders", { kind: "book" });
+    const controller = new AbortController();
+    const response = await fetch(`${url}api/events?token=${TOKEN}`, { signal: controller.signal });
+    await response.body!.getReader().read();
+    controller.abort();
+    await context.stop();
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
+
   it("closes open event streams and every connection when the context stops", async () => {
     const { context, url } = await startOrderContext();
     const handle = consoleOf(context)!;
