@@ -118,7 +118,7 @@ export const llmComponent = defineComponent({
       },
       stop() {
         for (const stream of live)
-          stream.cancel(new LlmError("LOOP_LIMIT", `${address.uri}: the context stopped`));
+          stream.cancel(new DOMException(`${address.uri}: the context stopped`, "AbortError"));
       },
       async send(exchange) {
         const input = readInput(exchange, address.uri);
@@ -171,7 +171,13 @@ export const llmComponent = defineComponent({
                 exchange.body = output === undefined ? result.text : result.output;
               setResultHeaders(exchange, result);
             },
-            () => live.delete(stream),
+            (error: unknown) => {
+              live.delete(stream);
+              // A cancelled run (its reader stopped, the context stopped) is not a failure to report.
+              if (error instanceof DOMException && error.name === "AbortError") return;
+              const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+              context.logger.warn(`Route '${routeId}' ${address.uri}: the streamed run failed: ${reason}`);
+            },
           );
           return;
         }
