@@ -1,5 +1,14 @@
 import { createContext, type RouteContext } from "@routekit/core";
-import { LLM_HEADERS, type LlmStreamPart, llm, llmPlugin, llmStreamOf, openAiChat } from "@routekit/llm";
+import {
+  LLM_HEADERS,
+  type LlmStreamPart,
+  llm,
+  llmPlugin,
+  llmStreamOf,
+  openAiChat,
+  streamToolLoop,
+  toTool,
+} from "@routekit/llm";
 import { scriptedModel } from "@routekit/llm/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -162,6 +171,39 @@ describe("llm(...).stream()", () => {
     await expect(stream?.result).rejects.toMatchObject({
       message: expect.stringMatching(/the context stopped/),
     });
+  });
+
+  it("aborts the signal of a running tool when the reader stops", async () => {
+    let toolStarted!: () => void;
+    const started = new Promise<void>((resolve) => (toolStarted = resolve));
+    let abortedWith: unknown;
+    const slow = {
+      name: "slow",
+      description: "Waits until it is cancelled.",
+      inputSchema: { type: "object", properties: {} },
+      execute: (_input: unknown, context?: { signal?: AbortSignal }) =>
+        new Promise<{ output: string; isError: boolean }>((resolve) => {
+          toolStarted();
+          context?.signal?.addEventListener("abort", () => {
+            abortedWith = context.signal?.reason;
+            resolve({ output: "cancelled", isError: true });
+          });
+        }),
+    };
+    const stream = streamToolLoop({
+      model: scriptedModel([{ toolCalls: [{ name: "slow", arguments: {} }] }, { text: "never" }]),
+      tools: new Map([["slow", toTool(slow)]]),
+      input: "Go",
+    });
+
+    for await (const part of stream) {
+      if (part.type !== "tool-call") continue;
+      await started;
+      break;
+    }
+
+    await expect(stream.result).rejects.toMatchObject({ name: "AbortError" });
+    expect(abortedWith).toMatchObject({ name: "AbortError" });
   });
 
   it("types the body after a streaming step as an LlmStream", () => {
