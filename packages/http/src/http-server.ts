@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { RouteContext, StopBudget } from "@routekit/core";
 import { type HttpRouteTarget, handleRequest, type RequestEnvironment } from "./handle-request.js";
 import { HttpError } from "./http-error.js";
+import { MountedHandlers, type MountedHttpHandler, runMounted } from "./mounted-handlers.js";
 import { type HttpRouteEntry, RouteTable } from "./route-table.js";
 import { jsonReply, writeReply } from "./write-reply.js";
 
@@ -28,6 +29,8 @@ const CONNECTIONS_CHECK_MS = 500;
 export class HttpServer {
   readonly settings: HttpServerSettings;
   readonly #table = new RouteTable<HttpRouteTarget>();
+  /** Raw handlers mounted at paths (`mountHttpHandler`), looked up before the routes. */
+  readonly #mounts = new MountedHandlers();
   readonly #environment: RequestEnvironment;
   #server: Server | undefined;
   #stopping = false;
@@ -82,6 +85,11 @@ export class HttpServer {
     this.#table.remove(routeId);
   }
 
+  /** Mounts a raw handler at `path` and under it (see `mountHttpHandler`); returns the unmount. */
+  mount(path: string, handler: MountedHttpHandler): () => void {
+    return this.#mounts.add(path, handler);
+  }
+
   /** Starts listening (called by the context when it starts). */
   async start(): Promise<void> {
     if (this.#server !== undefined) return;
@@ -95,7 +103,11 @@ export class HttpServer {
       (request, response) => {
         this.#active++;
         response.once("close", this.#finished);
-        handleRequest(request, response, this.#environment).catch((error: unknown) => {
+        const mounted = this.#mounts.size === 0 ? undefined : this.#mounts.find(request.url);
+        (mounted === undefined
+          ? handleRequest(request, response, this.#environment)
+          : runMounted(mounted, request, response, this.#environment.context, this.#stopping)
+        ).catch((error: unknown) => {
           const message = error instanceof Error ? error.message : String(error);
           this.#environment.context.logger.error(
             `http: the handler failed for ${request.method ?? "?"} ${request.url ?? "?"}: ${message}`,

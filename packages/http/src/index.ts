@@ -12,3 +12,4 @@ export { HTTP_HEADERS } from "./http-headers.js";
 export { type HttpPluginOptions, httpPlugin } from "./http-plugin.js";
 export type { HttpServer, HttpServerSettings } from "./http-server.js";
 export { httpServerOf } from "./http-server-registry.js";
+export { type MountedHttpHandler, mountHttpHandler } from "./mounted-handlers.js";
