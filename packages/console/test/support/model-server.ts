@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** One scripted answer of the model: tool calls (name and JSON arguments text), or a final text. */
@@ -27,6 +27,7 @@ export async function startModelServer(turns: readonly ModelTurn[]): Promise<Mod
     request.on("end", () => {
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
         messages: Array<{ role: string }>;
+        stream?: boolean;
       };
       requests.push(body);
       const position = body.messages.filter((message) => message.role === "assistant").length;
@@ -51,6 +52,10 @@ export async function startModelServer(turns: readonly ModelTurn[]): Promise<Mod
               })),
             };
       const usage = { prompt_tokens: 100 + position * 40, completion_tokens: 12 + position };
+      if (body.stream === true) {
+        streamTurn(response, turn, callNumber, usage);
+        return;
+      }
       response.writeHead(200, { "content-type": "application/json" });
       response.end(
         JSON.stringify({
@@ -78,4 +83,39 @@ export async function startModelServer(turns: readonly ModelTurn[]): Promise<Mod
         server.close(() => resolve());
       }),
   };
+}
+
+/** The same turn as Chat Completions streams it: `chat.completion.chunk` events, usage, `[DONE]`. */
+function streamTurn(
+  response: ServerResponse,
+  turn: ModelTurn,
+  callNumber: number,
+  usage: { prompt_tokens: number; completion_tokens: number },
+): void {
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null) => ({
+    id: `chatcmpl-console${callNumber}`,
+    object: "chat.completion.chunk",
+    created: 1_760_000_000,
+    model: "gpt-4o-mini-2024-07-18",
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+  });
+  const events: unknown[] = [];
+  if ("text" in turn) {
+    events.push(chunk({ role: "assistant", content: "" }, null));
+    for (const word of turn.text.split(/(?<= )/)) events.push(chunk({ content: word }, null));
+    events.push(chunk({}, "stop"));
+  } else {
+    turn.toolCalls.forEach((call, index) => {
+      const id = `call_${callNumber}_${index}`;
+      const opening = { index, id, type: "function", function: { name: call.name, arguments: "" } };
+      events.push(chunk({ role: "assistant", content: null, tool_calls: [opening] }, null));
+      events.push(chunk({ tool_calls: [{ index, function: { arguments: call.arguments } }] }, null));
+    });
+    events.push(chunk({}, "tool_calls"));
+  }
+  const total = usage.prompt_tokens + usage.completion_tokens;
+  events.push({ ...chunk({}, null), choices: [], usage: { ...usage, total_tokens: total } });
+  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  for (const event of events) response.write(`data: ${JSON.stringify(event)}\n\n`);
+  response.end("data: [DONE]\n\n");
 }
