@@ -38,8 +38,8 @@ export function consolePlugin(options: ConsoleOptions = {}): Plugin {
       context.addInterceptor(createConsoleInterceptor(store.registry, store.recorder, store.agentRuns));
       context.addLifecycle({
         async start() {
-          store.recorder.start();
           await server.listen();
+          store.recorder.start();
           context.logger.info(`routekit console: ${server.url}`);
         },
         async stop() {

@@ -14,6 +14,22 @@ describe("consolePlugin options", () => {
     expect(() => consolePlugin({ port: 70_000 })).toThrow(/'port'/);
   });
 
+  it("fails the context's start when its port is taken, naming host and port", async () => {
+    const first = createContext({ logger: silentLogger });
+    first.use(consolePlugin());
+    await first.start();
+    const port = consoleOf(first)!.port!;
+    const second = createContext({ logger: silentLogger });
+    second.use(consolePlugin({ port }));
+    try {
+      await expect(second.start()).rejects.toThrow(`cannot listen on 127.0.0.1:${port}`);
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+    expect(consoleOf(second)?.url).toBeUndefined();
+  });
+
   it("is not there until installed, and listens only while the context runs", async () => {
     const context = createContext({ logger: silentLogger });
     expect(consoleOf(context)).toBeUndefined();
