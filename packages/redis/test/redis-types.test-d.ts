@@ -1,0 +1,23 @@
+import type {
+  AggregateOptions,
+  IdempotentConsumerOptions,
+  IdempotentRepository,
+  SharedAggregationRepository,
+} from "@routekit/core";
+import type { RedisAggregationRepository, RedisIdempotentRepository, RedisStore } from "@routekit/redis";
+import { describe, expectTypeOf, it } from "vitest";
+
+describe("@routekit/redis types", () => {
+  it("gives repositories the aggregate and idempotentConsumer options accept", () => {
+    expectTypeOf<RedisIdempotentRepository>().toExtend<IdempotentRepository>();
+    expectTypeOf<RedisAggregationRepository>().toExtend<SharedAggregationRepository>();
+    expectTypeOf<RedisIdempotentRepository>().toExtend<
+      NonNullable<IdempotentConsumerOptions["repository"]>
+    >();
+    expectTypeOf<RedisAggregationRepository>().toExtend<NonNullable<AggregateOptions["repository"]>>();
+    expectTypeOf<
+      ReturnType<RedisStore["aggregationRepository"]>
+    >().toEqualTypeOf<RedisAggregationRepository>();
+    expectTypeOf<RedisIdempotentRepository["add"]>().returns.toEqualTypeOf<Promise<boolean>>();
+  });
+});
