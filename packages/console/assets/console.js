@@ -112,6 +112,21 @@ var e,t,n,r,i,a,o,s,c,l,u=Symbol.for(`pv`),d={},f=[],p=/^m(i|n|o|s|text|space)$/
               <pre>${JSON.stringify(t.tool.inputSchema,null,2)}</pre>
             </details>
           </div>`}
+    ${e.counters===void 0||e.counters.steps.length===0?null:H`<table class="routes step-counters" aria-label=${`steps of route ${t.id}`}>
+            <thead>
+              <tr><th scope="col">step</th><th scope="col">runs</th><th scope="col">failures</th><th scope="col">in flight</th><th scope="col">p50</th><th scope="col">p99</th></tr>
+            </thead>
+            <tbody>
+              ${e.counters.steps.map(e=>H`<tr key=${e.path}>
+                  <th scope="row"><code>${e.path}</code></th>
+                  <td>${e.calls}</td>
+                  <td class=${e.failures>0?`failed`:``}>${e.failures}</td>
+                  <td>${e.inflight}</td>
+                  <td>${V(e.p50)}</td>
+                  <td>${V(e.p99)}</td>
+                </tr>`)}
+            </tbody>
+          </table>`}
   </section>`}function ji(e){let{snapshot:t}=e;if(t===void 0)return null;let n=Object.entries(t.headers);return H`<details class="snapshot">
     <summary>${e.title} <span class="muted">(${t.bodyType}${t.truncated?`, cut`:``})</span></summary>
     <pre class="body">${t.body}</pre>

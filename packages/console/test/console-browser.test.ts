@@ -88,6 +88,9 @@ describe.skipIf(!existsSync(executablePath))(
       await page.locator('svg.graph g.route-node[aria-label^="route ask,"]').focus();
       await page.keyboard.press("Enter");
       await expect.poll(() => page.locator(".route-details h3").textContent()).toBe("ask");
+      // Each step's counters, p50 and p99 among them, in the selected route's step table.
+      const askSteps = page.locator('table[aria-label="steps of route ask"] tbody tr');
+      await expect.poll(() => askSteps.count()).toBe(4);
       await page.getByRole("button", { name: "route3", exact: true }).click();
       await page.screenshot({ path: new URL("graph.png", OUTPUT).pathname, fullPage: true });
     });

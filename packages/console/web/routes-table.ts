@@ -52,5 +52,26 @@ export function RouteDetails(props: { route: GraphRoute; counters: LiveRouteCoun
             </details>
           </div>`
     }
+    ${
+      props.counters === undefined || props.counters.steps.length === 0
+        ? null
+        : html`<table class="routes step-counters" aria-label=${`steps of route ${route.id}`}>
+            <thead>
+              <tr><th scope="col">step</th><th scope="col">runs</th><th scope="col">failures</th><th scope="col">in flight</th><th scope="col">p50</th><th scope="col">p99</th></tr>
+            </thead>
+            <tbody>
+              ${props.counters.steps.map(
+                (step) => html`<tr key=${step.path}>
+                  <th scope="row"><code>${step.path}</code></th>
+                  <td>${step.calls}</td>
+                  <td class=${step.failures > 0 ? "failed" : ""}>${step.failures}</td>
+                  <td>${step.inflight}</td>
+                  <td>${formatMs(step.p50)}</td>
+                  <td>${formatMs(step.p99)}</td>
+                </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
   </section>`;
 }
