@@ -4,6 +4,7 @@ import { AGENT_RUN_KEY, type AgentRun, type AgentRuns } from "./agent-run.js";
 import { GEN_AI, GEN_AI_OPERATION, ROUTEKIT } from "./attribute-names.js";
 import { enterSlot, slotOf } from "./exchange-slot.js";
 import { inputMessages, outputMessages, systemInstructions } from "./genai-content.js";
+import type { LlmEventHub } from "./llm-event-spans.js";
 import { recordError } from "./record-error.js";
 import { runInContext } from "./run-in-context.js";
 import type { Telemetry } from "./telemetry.js";
@@ -48,6 +49,23 @@ function setResultAttributes(run: AgentRun, exchange: Exchange, recordContent: b
   if (recordContent) span.setAttribute(GEN_AI.outputMessages, outputMessages(exchange.body, finish));
 }
 
+/** Ends a run: its open chat and tool spans, then its own span with the step's result or error. */
+function finishRun(
+  runs: AgentRuns,
+  run: AgentRun,
+  exchange: Exchange,
+  error: unknown,
+  recordContent: boolean,
+): void {
+  if (runs.get(exchange.id) === run) runs.delete(exchange.id);
+  for (const open of run.open) open.end();
+  run.open.clear();
+  run.tools.clear();
+  if (error !== undefined) recordError(run.span, error);
+  else setResultAttributes(run, exchange, recordContent);
+  run.span.end();
+}
+
 /**
  * The `invoke_agent {route id}` span around an llm step's tool loop (INTERNAL: the agent runs in
  * this process), current while the loop runs, so its chat and tool spans, the tool routes and
@@ -56,6 +74,7 @@ function setResultAttributes(run: AgentRun, exchange: Exchange, recordContent: b
 export function wrapAgentInSpan(
   telemetry: Telemetry,
   runs: AgentRuns,
+  hub: LlmEventHub,
   step: StepInfo,
   uri: string,
   next: Processor,
@@ -76,7 +95,9 @@ export function wrapAgentInSpan(
   if (maxTokens !== undefined) baseAttributes[GEN_AI.requestMaxTokens] = maxTokens;
 
   return (exchange) => {
-    if (!telemetry.tracing) return next(exchange);
+    const tracing = telemetry.tracing;
+    if (tracing || telemetry.instruments !== undefined) hub.ensure(exchange.context.events);
+    if (!tracing) return next(exchange);
     const slot = slotOf(exchange);
     if (slot !== undefined && !slot.sampled) return next(exchange);
     const parent = slot?.context ?? contextApi.active();
@@ -103,23 +124,18 @@ export function wrapAgentInSpan(
     if (sampled) runs.set(exchange.id, run);
     const leave = enterSlot(exchange, { context: active, sampled, steps: slot?.steps ?? false });
     const streamBefore = exchange.properties[LLM.stream];
-    const finish = (error: unknown): void => {
-      if (runs.get(exchange.id) === run) runs.delete(exchange.id);
-      for (const open of run.open) open.end();
-      run.open.clear();
-      run.tools.clear();
-      if (error !== undefined) recordError(span, error);
-      else setResultAttributes(run, exchange, telemetry.recordContent);
-      span.end();
-    };
     return runInContext(active, next, exchange, (thrown) => {
       leave();
       const error = exchange.error ?? thrown;
       const stream = exchange.properties[LLM.stream];
       const result =
         streaming && error === undefined && stream !== streamBefore ? streamResult(stream) : undefined;
-      if (result === undefined) finish(error);
-      else result.then(() => finish(undefined), finish);
+      if (result === undefined) finishRun(runs, run, exchange, error, telemetry.recordContent);
+      else
+        result.then(
+          () => finishRun(runs, run, exchange, undefined, telemetry.recordContent),
+          (failure: unknown) => finishRun(runs, run, exchange, failure, telemetry.recordContent),
+        );
     });
   };
 }

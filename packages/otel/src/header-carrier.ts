@@ -46,6 +46,21 @@ export function extractContext(telemetry: Telemetry, headers: Headers, prefix: H
   return telemetry.propagator.extract(ROOT_CONTEXT, headers, getterFor(prefix));
 }
 
+/** Where an injection writes, and what each header it replaced held before. */
+interface InjectTarget {
+  readonly headers: Headers;
+  readonly prefix: HeaderPrefix;
+  readonly saved: Array<{ name: string; had: boolean; value: unknown }>;
+}
+
+const SAVING_SETTER: TextMapSetter<InjectTarget> = {
+  set(target, key, value) {
+    const name = target.prefix + key;
+    target.saved.push({ name, had: Object.hasOwn(target.headers, name), value: target.headers[name] });
+    target.headers[name] = value;
+  },
+};
+
 /**
  * Writes `context` into `headers` for the next hop and returns what puts the trace headers back
  * as they were — on the headers the exchange has then, which a reply may have replaced — so the
@@ -57,15 +72,9 @@ export function injectContext(
   headers: Headers,
   prefix: HeaderPrefix,
 ): (current: Headers) => void {
-  const saved: Array<{ name: string; had: boolean; value: unknown }> = [];
-  const setter: TextMapSetter<Headers> = {
-    set(carrier, key, value) {
-      const name = prefix + key;
-      saved.push({ name, had: Object.hasOwn(carrier, name), value: carrier[name] });
-      carrier[name] = value;
-    },
-  };
-  telemetry.propagator.inject(context, headers, setter);
+  const target: InjectTarget = { headers, prefix, saved: [] };
+  telemetry.propagator.inject(context, target, SAVING_SETTER);
+  const { saved } = target;
   return (current) => {
     for (let index = saved.length - 1; index >= 0; index--) {
       const { name, had, value } = saved[index]!;

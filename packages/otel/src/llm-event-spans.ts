@@ -138,3 +138,28 @@ export function subscribeLlmEvents(events: EventBus, telemetry: Telemetry, runs:
     for (const stop of stops) stop();
   };
 }
+
+/** The llm event subscriptions of one plugin, one per context, made when an llm step first runs. */
+export interface LlmEventHub {
+  /** Subscribes to this context's llm events unless already subscribed. */
+  ensure(events: EventBus): void;
+  /** Unsubscribes from this context's llm events (when it stops). */
+  release(events: EventBus): void;
+}
+
+/**
+ * Subscribing only once an llm step runs keeps a context without one free of listeners: the
+ * engine checks for listeners once per route run only while anyone listens.
+ */
+export function createLlmEventHub(telemetry: Telemetry, runs: AgentRuns): LlmEventHub {
+  const subscriptions = new Map<EventBus, () => void>();
+  return {
+    ensure(events) {
+      if (!subscriptions.has(events)) subscriptions.set(events, subscribeLlmEvents(events, telemetry, runs));
+    },
+    release(events) {
+      subscriptions.get(events)?.();
+      subscriptions.delete(events);
+    },
+  };
+}

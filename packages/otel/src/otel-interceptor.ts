@@ -1,6 +1,7 @@
 import type { StepInterceptor } from "@routekit/core";
 import type { AgentRuns } from "./agent-run.js";
 import { wrapAgentInSpan } from "./agent-span.js";
+import type { LlmEventHub } from "./llm-event-spans.js";
 import { wrapRouteInSpan } from "./route-span.js";
 import { wrapSendInSpan } from "./send-span.js";
 import { wrapStepInSpan } from "./step-span.js";
@@ -14,7 +15,11 @@ const SENDS = new Set(["to", "wireTap", "enrich"]);
  * span around llm steps, and step spans when asked for. Steps it has nothing to do with are left
  * as they are (their `next` is returned), so they cost nothing more.
  */
-export function createOtelInterceptor(telemetry: Telemetry, runs: AgentRuns): StepInterceptor {
+export function createOtelInterceptor(
+  telemetry: Telemetry,
+  runs: AgentRuns,
+  hub: LlmEventHub,
+): StepInterceptor {
   return {
     name: "otel",
     wrapRoute: (route, next) => wrapRouteInSpan(telemetry, route, next),
@@ -22,7 +27,7 @@ export function createOtelInterceptor(telemetry: Telemetry, runs: AgentRuns): St
       const definition = step.definition as { readonly type: string; readonly uri?: unknown };
       if (SENDS.has(definition.type) && typeof definition.uri === "string") {
         if (definition.type === "to" && definition.uri.startsWith("llm:"))
-          return wrapAgentInSpan(telemetry, runs, step, definition.uri, next);
+          return wrapAgentInSpan(telemetry, runs, hub, step, definition.uri, next);
         return wrapSendInSpan(telemetry, step, definition.uri, next);
       }
       return telemetry.stepSample > 0 ? wrapStepInSpan(telemetry, step, next) : next;

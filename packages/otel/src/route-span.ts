@@ -1,7 +1,7 @@
 import {
   type Context,
   context as contextApi,
-  isSpanContextValid,
+  INVALID_TRACEID,
   type Span,
   SpanKind,
   TraceFlags,
@@ -90,13 +90,16 @@ export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Pr
 
   // A trace its upstream chose not to sample records nothing here either (what the SDK's default
   // parent-based sampler decides), without asking the SDK for a span; the decision still travels.
-  const unsampled = (exchange: Exchange, parent: Context): void | Promise<void> => {
+  // (Per-message callbacks are anonymous arrows calling functions made once per route.)
+  const leaveUnsampled = (exchange: Exchange, leave: () => void, started: number, thrown: unknown): void => {
+    leave();
+    if (started !== 0) count(exchange, thrown, started);
+  };
+  const unsampled = (exchange: Exchange, parent: Context, current: boolean): void | Promise<void> => {
     const leave = enterSlot(exchange, { context: parent, sampled: false, steps: false });
     const started = telemetry.instruments === undefined ? 0 : performance.now();
-    return runInContext(parent, next, exchange, (thrown) => {
-      leave();
-      if (started !== 0) count(exchange, thrown, started);
-    });
+    if (current) return runThen(next, exchange, (thrown) => leaveUnsampled(exchange, leave, started, thrown));
+    return runInContext(parent, next, exchange, (thrown) => leaveUnsampled(exchange, leave, started, thrown));
   };
 
   return (exchange) => {
@@ -118,12 +121,13 @@ export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Pr
       if (telemetry.recordContent) tool.span.setAttribute(GEN_AI.toolCallArguments, safeJson(exchange.body));
     }
     const upstream = trace.getSpanContext(parent);
+    // (An invalid context, as a no-op tracer's span has, is no decision of anyone's.)
     if (
       upstream !== undefined &&
       (upstream.traceFlags & TraceFlags.SAMPLED) === 0 &&
-      isSpanContextValid(upstream)
+      upstream.traceId !== INVALID_TRACEID
     )
-      return unsampled(exchange, parent);
+      return unsampled(exchange, parent, inProcess && tool === undefined && outer === undefined);
     const span = startSpan(exchange, parent);
     const active = trace.setSpan(parent, span);
     const sampled = (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;
