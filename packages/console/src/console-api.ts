@@ -125,7 +125,7 @@ export function createApi(store: ConsoleStore, streams: EventStreams) {
     const asset = ASSETS[path];
     const get = gets[path] ?? (asset === undefined ? undefined : () => serveAsset(response, path, asset));
     if (get !== undefined) {
-      if (method !== "GET" && method !== "HEAD") return sendError(response, 405, `${path} answers GET only`);
+      if (method !== "GET") return sendError(response, 405, `${path} answers GET only`);
       return get(request, response, url, "");
     }
     for (const [pattern, expected, handler] of withId) {
