@@ -1,5 +1,5 @@
 // Verbs install themselves on the DSL when loaded.
-import "./processors/index.js";
+import "./eips/index.js";
 
 // Budget: bounded evaluation of untrusted text in terminable worker threads
 export {
@@ -13,6 +13,13 @@ export { BudgetError, type BudgetErrorCode, type TaskErrorInfo } from "./budget/
 export { BUDGET_DEFAULTS, type BudgetOptions, type ResolvedBudgetOptions } from "./budget/budget-options.js";
 export { type BudgetTask, type BudgetTaskFunction, defineBudgetTask } from "./budget/budget-task.js";
 export type { BudgetStats } from "./budget/worker-pool.js";
+// The channel around every step: interceptors and message history
+export {
+  type MessageHistoryEntry,
+  type MessageHistoryOption,
+  messageHistoryOf,
+} from "./compile/message-history.js";
+export type { RouteInfo, StepInfo, StepInterceptor } from "./compile/step-interceptor.js";
 // Components and endpoints
 export {
   type Component,
@@ -23,31 +30,84 @@ export {
   type EndpointAddress,
   type RouteProcessor,
 } from "./components/component.js";
+export type { OptionSchema, OptionSpec, OptionsOf } from "./components/endpoint-options.js";
 export { MockEndpoint } from "./components/mock.js";
+export { type ParsedUri, parseUri } from "./components/uri.js";
 // Context and lifecycle
 export { createContext, defineDefaultPlugin } from "./create-context.js";
-export type { ContextOptions } from "./runtime/context.js";
-// The channel around every step: interceptors and message history
-export {
-  type MessageHistoryEntry,
-  type MessageHistoryOption,
-  messageHistoryOf,
-} from "./compile/message-history.js";
-export type { RouteInfo, StepInfo, StepInterceptor } from "./compile/step-interceptor.js";
+// DSL and route definitions
+export type { OnExceptionOptions } from "./dsl/error-handling.js";
+export { RouteBuilder, type RoutesFunction } from "./dsl/route-builder.js";
 export type {
-  ContextState,
-  ExchangeInit,
-  LifecycleHook,
-  Plugin,
-  RouteContext,
-  RouteStatus,
-  StopBudget,
-  StopOptions,
-} from "./runtime/context-types.js";
-export { abortExchange, copyExchange, releaseExchange } from "./runtime/create-exchange.js";
-export type { Producer } from "./runtime/producer.js";
-export { createDeadline, type Deadline } from "./runtime/deadline.js";
-export type { OptionSchema, OptionSpec, OptionsOf } from "./components/endpoint-options.js";
+  ExpressionOf,
+  LogStepOptions,
+  PredicateOf,
+  RouteDsl,
+  Step,
+  ToDynamicOptions,
+} from "./dsl/route-dsl.js";
+export { type CompileScope, defineStep, defineVerb, type Recorder } from "./dsl/verbs.js";
+export type { AggregateOptions, AggregateRecoveryOptions } from "./eips/aggregation/aggregate.js";
+export {
+  type AggregationRepository,
+  type CompletedGroup,
+  createMemoryAggregationRepository,
+  isSharedAggregationRepository,
+  type SharedAggregationRepository,
+  type SharedGroup,
+  type SharedGroupWrite,
+  type StoredExchange,
+} from "./eips/aggregation/aggregation-repository.js";
+export {
+  type AggregationStrategy,
+  groupedBodies,
+  useLatest,
+} from "./eips/aggregation/aggregation-strategies.js";
+export type { CompletionReason } from "./eips/aggregation/aggregator.js";
+export {
+  AGGREGATE_COMPLETION_ID,
+  AGGREGATE_RECOVERY_ATTEMPTS,
+} from "./eips/aggregation/shared-aggregator.js";
+export {
+  decodeStoredExchange,
+  encodeStoredExchange,
+  STORED_EXCHANGE_FORMAT,
+} from "./eips/aggregation/stored-exchange-codec.js";
+export type { MulticastOptions } from "./eips/fan-out/endpoint-fan-out.js";
+export type { CircuitBreakerOptions, CircuitState } from "./eips/resilience/circuit-breaker.js";
+export type { CatchClause, DoTryOptions } from "./eips/resilience/do-try.js";
+// Error handling and resilience EIPs (onException, errorHandler, doTry, throttle, circuitBreaker, idempotentConsumer)
+export type { ErrorHandlerOptions } from "./eips/resilience/error-handler.js";
+export {
+  IDEMPOTENT_DUPLICATE,
+  type IdempotentConsumerOptions,
+} from "./eips/resilience/idempotent-consumer.js";
+export {
+  createMemoryIdempotentRepository,
+  type IdempotentRepository,
+  MemoryIdempotentRepository,
+  type MemoryIdempotentRepositoryOptions,
+} from "./eips/resilience/memory-idempotent-repository.js";
+export type {
+  ThrottleConcurrentOptions,
+  ThrottleOverflowOptions,
+  ThrottleRateOptions,
+} from "./eips/resilience/throttle.js";
+// Routing EIPs (choice, split, aggregate, multicast, recipientList, wireTap, enrich, loop, delay)
+export type { ChoiceBuilder, ChoiceComplete } from "./eips/routing/choice.js";
+export { DEFAULT_MAX_ITERATIONS, type LoopOptions } from "./eips/routing/loop.js";
+export type { RecipientListOptions, Recipients } from "./eips/routing/recipient-list.js";
+export {
+  AGGREGATE_COMPLETED_BY,
+  AGGREGATE_CORRELATION_KEY,
+  AGGREGATE_SIZE,
+  LOOP_INDEX,
+  LOOP_SIZE,
+  SPLIT_COMPLETE,
+  SPLIT_INDEX,
+  SPLIT_SIZE,
+} from "./eips/routing/routing-properties.js";
+export type { SplitExpression, SplitOptions, SplitParts } from "./eips/routing/split.js";
 export { EXCEPTION_CAUGHT, REDELIVERED, REDELIVERY_COUNTER } from "./errors/error-policy.js";
 export {
   EndpointOptionError,
@@ -57,15 +117,6 @@ export {
   type RoutekitErrorCode,
   RouteStepError,
 } from "./errors/errors.js";
-// Events, logging, errors
-export {
-  EventBus,
-  type RoutekitEventListener,
-  type RoutekitEvents,
-  type RoutekitEventType,
-} from "./runtime/events.js";
-// Exchange and processors
-export type { Exchange, ExchangePattern, Headers, Processor } from "./model/exchange.js";
 // Expressions: the simple language's compilers and helpers, and the JSONPath and XPath engines
 export {
   body,
@@ -94,55 +145,43 @@ export {
   UNTRUSTED_XPATH_FUNCTIONS,
   xpath,
 } from "./expressions/index.js";
-export { createConsoleLogger, type Logger } from "./runtime/logger.js";
-export type { CircuitBreakerOptions, CircuitState } from "./processors/resilience/circuit-breaker.js";
-export type { CatchClause, DoTryOptions } from "./processors/resilience/do-try.js";
-// Error handling and resilience EIPs (onException, errorHandler, doTry, throttle, circuitBreaker, idempotentConsumer)
-export type { ErrorHandlerOptions } from "./processors/resilience/error-handler.js";
-export {
-  IDEMPOTENT_DUPLICATE,
-  type IdempotentConsumerOptions,
-} from "./processors/resilience/idempotent-consumer.js";
-export {
-  createMemoryIdempotentRepository,
-  type IdempotentRepository,
-  MemoryIdempotentRepository,
-  type MemoryIdempotentRepositoryOptions,
-} from "./processors/resilience/memory-idempotent-repository.js";
+// context.describe(): the routes as JSON-serialisable data
 export type {
-  ThrottleConcurrentOptions,
-  ThrottleOverflowOptions,
-  ThrottleRateOptions,
-} from "./processors/resilience/throttle.js";
-export type { AggregateOptions, AggregateRecoveryOptions } from "./processors/routing/aggregate.js";
-export {
-  type AggregationRepository,
-  type CompletedGroup,
-  createMemoryAggregationRepository,
-  isSharedAggregationRepository,
-  type SharedAggregationRepository,
-  type SharedGroup,
-  type SharedGroupWrite,
-  type StoredExchange,
-} from "./processors/routing/aggregation-repository.js";
-export {
-  AGGREGATE_COMPLETION_ID,
-  AGGREGATE_RECOVERY_ATTEMPTS,
-} from "./processors/routing/shared-aggregator.js";
-export {
-  decodeStoredExchange,
-  encodeStoredExchange,
-  STORED_EXCHANGE_FORMAT,
-} from "./processors/routing/stored-exchange-codec.js";
-export {
-  type AggregationStrategy,
-  groupedBodies,
-  useLatest,
-} from "./processors/routing/aggregation-strategies.js";
-export type { CompletionReason } from "./processors/routing/aggregator.js";
-// Routing EIPs (choice, split, aggregate, multicast, recipientList, wireTap, enrich, loop, delay)
-export type { ChoiceBuilder, ChoiceComplete } from "./processors/routing/choice.js";
-export type { MulticastOptions } from "./processors/routing/endpoint-fan-out.js";
+  BlockDescription,
+  ContextDescription,
+  EndpointUse,
+  ErrorHandlingDescription,
+  JsonValue,
+  OnExceptionDescription,
+  RouteCounters,
+  RouteDescription,
+  RouteEdge,
+  StepDescription,
+} from "./model/description.js";
+// Exchange and processors
+export type { Exchange, ExchangePattern, Headers, Processor } from "./model/exchange.js";
+export type {
+  ErrorClass,
+  ErrorHandlerDefinition,
+  ExpressionInput,
+  LogLevel,
+  OnExceptionDefinition,
+  PredicateInput,
+  RedeliveryOptions,
+  RouteDefinition,
+  StepDefinition,
+} from "./model/route-definition.js";
+export type {
+  CatchDefinition,
+  ChoiceBranch,
+  ChoiceDefinition,
+  CircuitBreakerDefinition,
+  DoTryDefinition,
+  FilterDefinition,
+  LoopDefinition,
+  SplitDefinition,
+  StepType,
+} from "./model/step-definition.js";
 // The route model: every step definition, discriminated on `type`
 export type {
   CustomStepDefinition,
@@ -172,68 +211,29 @@ export type {
   RecipientListDefinition,
   WireTapDefinition,
 } from "./model/steps/routing-steps.js";
+export type { ContextOptions } from "./runtime/context.js";
 export type {
-  CatchDefinition,
-  ChoiceBranch,
-  ChoiceDefinition,
-  CircuitBreakerDefinition,
-  DoTryDefinition,
-  FilterDefinition,
-  LoopDefinition,
-  SplitDefinition,
-  StepType,
-} from "./model/step-definition.js";
-// context.describe(): the routes as JSON-serialisable data
-export type {
-  BlockDescription,
-  ContextDescription,
-  EndpointUse,
-  ErrorHandlingDescription,
-  JsonValue,
-  OnExceptionDescription,
-  RouteCounters,
-  RouteDescription,
-  RouteEdge,
-  StepDescription,
-} from "./model/description.js";
-export { DEFAULT_MAX_ITERATIONS, type LoopOptions } from "./processors/routing/loop.js";
-export type { RecipientListOptions, Recipients } from "./processors/routing/recipient-list.js";
+  ContextState,
+  ExchangeInit,
+  LifecycleHook,
+  Plugin,
+  RouteAspectHandler,
+  RouteContext,
+  RouteStatus,
+  StopBudget,
+  StopOptions,
+} from "./runtime/context-types.js";
+export { abortExchange, copyExchange, releaseExchange } from "./runtime/create-exchange.js";
+export { createDeadline, type Deadline } from "./runtime/deadline.js";
+// Events, logging, errors
 export {
-  AGGREGATE_COMPLETED_BY,
-  AGGREGATE_CORRELATION_KEY,
-  AGGREGATE_SIZE,
-  LOOP_INDEX,
-  LOOP_SIZE,
-  SPLIT_COMPLETE,
-  SPLIT_INDEX,
-  SPLIT_SIZE,
-} from "./processors/routing/routing-properties.js";
-export type { SplitExpression, SplitOptions, SplitParts } from "./processors/routing/split.js";
+  EventBus,
+  type RoutekitEventListener,
+  type RoutekitEvents,
+  type RoutekitEventType,
+} from "./runtime/events.js";
+export { createConsoleLogger, type Logger } from "./runtime/logger.js";
+export type { Producer } from "./runtime/producer.js";
+export { STOP_GRACE_MS } from "./runtime/stop-clock.js";
 // Secrets: one redaction for every error, log line and excerpt
 export { createRedactor, REDACTED, redactSecrets } from "./support/redact-secrets.js";
-export type { RouteAspectHandler } from "./runtime/context-types.js";
-// DSL and route definitions
-export type { OnExceptionOptions } from "./dsl/error-handling.js";
-export { RouteBuilder, type RoutesFunction } from "./dsl/route-builder.js";
-export type {
-  ErrorClass,
-  ErrorHandlerDefinition,
-  ExpressionInput,
-  LogLevel,
-  OnExceptionDefinition,
-  PredicateInput,
-  RedeliveryOptions,
-  RouteDefinition,
-  StepDefinition,
-} from "./model/route-definition.js";
-export type {
-  ExpressionOf,
-  LogStepOptions,
-  PredicateOf,
-  RouteDsl,
-  Step,
-  ToDynamicOptions,
-} from "./dsl/route-dsl.js";
-export { STOP_GRACE_MS } from "./runtime/stop-clock.js";
-export { type ParsedUri, parseUri } from "./components/uri.js";
-export { type CompileScope, defineStep, defineVerb, type Recorder } from "./dsl/verbs.js";

@@ -3,16 +3,10 @@
 // program against "@routekit/core"; a package of your own that needs one of these is welcome to
 // ask for it to become public.
 
-// Declaring verbs with their own step definition (defineStep is the public way)
-export { type CompileScope, defineVerb, type Recorder } from "./dsl/verbs.js";
-// Exchanges: copies, deadlines, ending and aborting them
-export { abortExchange, copyExchange, releaseExchange } from "./runtime/create-exchange.js";
-export { createDeadline, type Deadline } from "./runtime/deadline.js";
-export { STOP_GRACE_MS } from "./runtime/stop-clock.js";
 // Endpoint URIs
 export { type ParsedUri, parseUri } from "./components/uri.js";
-// Secrets: one redaction for every error, log line and excerpt
-export { createRedactor, REDACTED, redactSecrets } from "./support/redact-secrets.js";
+// Declaring verbs with their own step definition (defineStep is the public way)
+export { type CompileScope, defineVerb, type Recorder } from "./dsl/verbs.js";
 // JSONPath and XPath over untrusted paths and documents (the json_path and xpath tools)
 export {
   checkJsonPath,
@@ -28,3 +22,9 @@ export {
   refuseDoctype,
   UNTRUSTED_XPATH_FUNCTIONS,
 } from "./expressions/index.js";
+// Exchanges: copies, deadlines, ending and aborting them
+export { abortExchange, copyExchange, releaseExchange } from "./runtime/create-exchange.js";
+export { createDeadline, type Deadline } from "./runtime/deadline.js";
+export { STOP_GRACE_MS } from "./runtime/stop-clock.js";
+// Secrets: one redaction for every error, log line and excerpt
+export { createRedactor, REDACTED, redactSecrets } from "./support/redact-secrets.js";

@@ -1,7 +1,7 @@
+import { NoConsumerError, RoutekitError } from "../errors/errors.js";
+import type { RouteContext } from "../runtime/context-types.js";
 import type { RouteProcessor } from "./component.js";
 import { defineComponent } from "./component.js";
-import type { RouteContext } from "../runtime/context-types.js";
-import { NoConsumerError, RoutekitError } from "../errors/errors.js";
 
 /** The consumer slot of one direct name, shared by every endpoint URI of that name. */
 interface DirectSlot {

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
-import { defineComponent, type Endpoint } from "./component.js";
-import { copyExchange } from "../runtime/create-exchange.js";
 import { RoutekitError } from "../errors/errors.js";
 import type { Exchange, Processor } from "../model/exchange.js";
+import { copyExchange } from "../runtime/create-exchange.js";
+import { defineComponent, type Endpoint } from "./component.js";
 import { renderValue } from "./log.js";
 
 /** A test endpoint: records what it receives and checks expectations (Camel's MockEndpoint). */

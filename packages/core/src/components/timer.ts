@@ -1,8 +1,8 @@
 import type { Subscription } from "rxjs";
-import { defineComponent } from "./component.js";
-import type { ContextInternals } from "../runtime/context-internals.js";
 import { RoutekitError } from "../errors/errors.js";
 import { reportUnhandledFailure } from "../errors/report-failure.js";
+import type { ContextInternals } from "../runtime/context-internals.js";
+import { defineComponent } from "./component.js";
 
 /**
  * `timer:name?period=1000&delay=0&repeatCount=0` — fires an InOnly exchange every period.

@@ -1,6 +1,6 @@
-import type { OptionSchema, OptionSpec, OptionsOf } from "./endpoint-options.js";
 import { EndpointOptionError, RoutekitError } from "../errors/errors.js";
 import { didYouMean } from "../support/nearest.js";
+import type { OptionSchema, OptionSpec, OptionsOf } from "./endpoint-options.js";
 
 /** An endpoint URI split into its parts; option values are still text. */
 export interface ParsedUri {

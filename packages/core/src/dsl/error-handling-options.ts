@@ -1,9 +1,3 @@
-import { RoutekitError } from "../errors/errors.js";
-import {
-  type ErrorHandlerDefinition,
-  type OnExceptionDefinition,
-  REDELIVERY_OPTION_NAMES,
-} from "../model/route-definition.js";
 import {
   checkBoolean,
   checkFlag,
@@ -13,7 +7,13 @@ import {
   checkOptionKeys,
   type OptionSite,
   optionError,
-} from "../processors/option-checks.js";
+} from "../eips/option-checks.js";
+import { RoutekitError } from "../errors/errors.js";
+import {
+  type ErrorHandlerDefinition,
+  type OnExceptionDefinition,
+  REDELIVERY_OPTION_NAMES,
+} from "../model/route-definition.js";
 import type { RouteDsl } from "./route-dsl.js";
 
 /** Options of `onException` (builder-wide and on a route). */

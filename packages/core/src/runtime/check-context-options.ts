@@ -1,6 +1,6 @@
+import { RoutekitError } from "../errors/errors.js";
 import { describeArgument } from "./check-extension.js";
 import type { ExchangeInit, StopOptions } from "./context-types.js";
-import { RoutekitError } from "../errors/errors.js";
 
 /** Checks the deadline options of `createExchange` / `requestExchange`: `timeoutMs` and `signal`. */
 export function checkExchangeDeadline(init: ExchangeInit): void {

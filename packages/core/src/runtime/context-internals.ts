@@ -1,7 +1,7 @@
+import type { StepInterceptor } from "../compile/step-interceptor.js";
 import type { Endpoint } from "../components/component.js";
 import type { RouteContext, RouteContextBase } from "./context-types.js";
 import type { Logger } from "./logger.js";
-import type { StepInterceptor } from "../compile/step-interceptor.js";
 
 /** What components and compilers may use of a context beyond its public API. */
 export interface ContextInternals extends ContextInternalsBase, RouteContext {}

@@ -4,12 +4,12 @@ import type { Component, Endpoint, StopBudget } from "../components/component.js
 export type { StopBudget } from "../components/component.js";
 
 import type { MockEndpoint } from "../components/mock.js";
+import type { ContextDescription } from "../model/description.js";
 import type { Exchange, ExchangePattern, Headers, Processor, RouteContext } from "../model/exchange.js";
 import type { RouteDefinition } from "../model/route-definition.js";
 import type { EventBus } from "./events.js";
 import type { Logger } from "./logger.js";
 import type { Producer } from "./producer.js";
-import type { ContextDescription } from "../model/description.js";
 
 /** Lifecycle of a context. */
 export type ContextState = "created" | "starting" | "started" | "stopping" | "stopped";

@@ -14,6 +14,7 @@ import { sedaComponent } from "../components/seda.js";
 import { timerComponent } from "../components/timer.js";
 import { parseOptions, parseUri } from "../components/uri.js";
 import { RoutekitError } from "../errors/errors.js";
+import type { ContextDescription } from "../model/description.js";
 import type { Exchange, ExchangePattern, Headers, Processor } from "../model/exchange.js";
 import type { LogLevel, RouteDefinition } from "../model/route-definition.js";
 import type { RouteSource } from "../model/route-source.js";
@@ -33,15 +34,14 @@ import type {
   StopOptions,
 } from "./context-types.js";
 import { RuntimeExchange, releaseExchange } from "./create-exchange.js";
+import { describeContext } from "./describe-routes.js";
 import { EventBus } from "./events.js";
 import { DeadlineSet, ExchangeDeadline } from "./exchange-deadline.js";
 import { dispatch, requestOn, sendOn } from "./exchange-dispatch.js";
-import { createProducer, type Producer } from "./producer.js";
 import { createConsoleLogger, type Logger } from "./logger.js";
 import { prepareRoutes } from "./prepare-routes.js";
+import { createProducer, type Producer } from "./producer.js";
 import type { RouteRuntime } from "./route-runtime.js";
-import { describeContext } from "./describe-routes.js";
-import type { ContextDescription } from "../model/description.js";
 import { runStopHooks, stopHooksOf, stopRoutes } from "./shutdown.js";
 import { StopClock } from "./stop-clock.js";
 

@@ -1,7 +1,7 @@
 import type { Endpoint } from "../components/component.js";
+import { RoutekitError } from "../errors/errors.js";
 import type { ShutdownParticipant } from "./context-internals.js";
 import type { LifecycleHook, StopBudget } from "./context-types.js";
-import { RoutekitError } from "../errors/errors.js";
 import type { RouteRuntime } from "./route-runtime.js";
 import type { StopClock } from "./stop-clock.js";
 

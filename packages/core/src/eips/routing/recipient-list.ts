@@ -6,16 +6,16 @@ import type { Exchange } from "../../model/exchange.js";
 import type { RecipientListDefinition } from "../../model/steps/routing-steps.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
 import { describeValue } from "../../support/describe-value.js";
-import { DynamicEndpointCache, TO_DYNAMIC_CACHE_SIZE } from "../dynamic-endpoint-cache.js";
-import { checkExpression, checkOptionKeys, invalid, siteOf } from "../option-checks.js";
+import { DynamicEndpointCache, TO_DYNAMIC_CACHE_SIZE } from "../dynamic/dynamic-endpoint-cache.js";
 import {
   checkEndpointFanOut,
   type EndpointBranch,
   endpointPlan,
   type MulticastOptions,
-} from "./endpoint-fan-out.js";
-import { runFanOut } from "./fan-out.js";
-import { arraySource } from "./part-source.js";
+} from "../fan-out/endpoint-fan-out.js";
+import { runFanOut } from "../fan-out/fan-out.js";
+import { arraySource } from "../fan-out/part-source.js";
+import { checkExpression, checkOptionKeys, invalid, siteOf } from "../option-checks.js";
 
 /** Options of `recipientList`: those of `multicast`, the delimiter of a URI list in text, the cache size. */
 export interface RecipientListOptions<TResult = unknown> extends MulticastOptions<TResult> {

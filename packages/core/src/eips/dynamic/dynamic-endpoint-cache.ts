@@ -1,5 +1,5 @@
-import type { Endpoint } from "../components/component.js";
-import type { ContextInternals } from "../runtime/context-internals.js";
+import type { Endpoint } from "../../components/component.js";
+import type { ContextInternals } from "../../runtime/context-internals.js";
 
 /** Default number of endpoints one toD or recipientList step keeps (Camel's `cacheSize`). */
 export const TO_DYNAMIC_CACHE_SIZE = 1000;

@@ -2,8 +2,8 @@ import type { Recorder } from "../../dsl/verbs.js";
 import type { Processor } from "../../model/exchange.js";
 import type { EndpointFanOutSettings } from "../../model/steps/routing-steps.js";
 import { copyExchange } from "../../runtime/create-exchange.js";
+import type { AggregationStrategy } from "../aggregation/aggregation-strategies.js";
 import { checkBoolean, checkFunction, checkParallel, siteOf } from "../option-checks.js";
-import type { AggregationStrategy } from "./aggregation-strategies.js";
 import type { FanOutPlan } from "./fan-out-run.js";
 
 /** Options of `multicast` and `recipientList`. */

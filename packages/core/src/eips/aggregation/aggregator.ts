@@ -3,11 +3,15 @@ import type { Exchange, Processor } from "../../model/exchange.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
 import { copyExchange, runtime } from "../../runtime/create-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
+import { andThen } from "../fan-out/maybe-async.js";
+import {
+  AGGREGATE_COMPLETED_BY,
+  AGGREGATE_CORRELATION_KEY,
+  AGGREGATE_SIZE,
+} from "../routing/routing-properties.js";
 import type { AggregationRepository } from "./aggregation-repository.js";
 import type { AggregationStrategy } from "./aggregation-strategies.js";
 import { KeyLock } from "./key-lock.js";
-import { andThen } from "./maybe-async.js";
-import { AGGREGATE_COMPLETED_BY, AGGREGATE_CORRELATION_KEY, AGGREGATE_SIZE } from "./routing-properties.js";
 
 /** Why a group completed. */
 export type CompletionReason = "size" | "timeout" | "interval" | "predicate" | "stop";

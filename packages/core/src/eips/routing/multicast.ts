@@ -1,15 +1,15 @@
 import { defineVerb } from "../../dsl/verbs.js";
 import type { MulticastDefinition } from "../../model/steps/routing-steps.js";
 import { describeValue } from "../../support/describe-value.js";
-import { checkOptionKeys, invalid, siteOf } from "../option-checks.js";
 import {
   checkEndpointFanOut,
   type EndpointBranch,
   endpointPlan,
   type MulticastOptions,
-} from "./endpoint-fan-out.js";
-import { runFanOut } from "./fan-out.js";
-import { arraySource } from "./part-source.js";
+} from "../fan-out/endpoint-fan-out.js";
+import { runFanOut } from "../fan-out/fan-out.js";
+import { arraySource } from "../fan-out/part-source.js";
+import { checkOptionKeys, invalid, siteOf } from "../option-checks.js";
 
 const OPTIONS = ["parallel", "aggregate", "stopOnError"] as const;
 

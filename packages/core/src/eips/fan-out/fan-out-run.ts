@@ -2,7 +2,7 @@ import { RoutekitError, toError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
-import type { AggregationStrategy } from "./aggregation-strategies.js";
+import type { AggregationStrategy } from "../aggregation/aggregation-strategies.js";
 import type { PartSource, Pulled } from "./part-source.js";
 
 /** What a fan-out (split, multicast, recipientList) does with each item. */

@@ -1,10 +1,10 @@
-import { RoutekitError } from "../errors/errors.js";
-import { evaluationError } from "../expressions/expression-errors.js";
-import { compileNode } from "../expressions/simple-compiler.js";
-import { parseTemplate } from "../expressions/simple-parser.js";
-import { toText } from "../expressions/simple-values.js";
-import type { Exchange } from "../model/exchange.js";
-import type { ExpressionInput } from "../model/route-definition.js";
+import { RoutekitError } from "../../errors/errors.js";
+import { evaluationError } from "../../expressions/expression-errors.js";
+import { compileNode } from "../../expressions/simple-compiler.js";
+import { parseTemplate } from "../../expressions/simple-parser.js";
+import { toText } from "../../expressions/simple-values.js";
+import type { Exchange } from "../../model/exchange.js";
+import type { ExpressionInput } from "../../model/route-definition.js";
 
 /** Builds the endpoint URI of one exchange. */
 export type DynamicUri = (exchange: Exchange) => string;

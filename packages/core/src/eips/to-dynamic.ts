@@ -3,8 +3,8 @@ import { defineVerb } from "../dsl/verbs.js";
 import { RoutekitError } from "../errors/errors.js";
 import type { ExpressionInput } from "../model/route-definition.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
-import { DynamicEndpointCache, TO_DYNAMIC_CACHE_SIZE } from "./dynamic-endpoint-cache.js";
-import { compileDynamicUri } from "./dynamic-uri.js";
+import { DynamicEndpointCache, TO_DYNAMIC_CACHE_SIZE } from "./dynamic/dynamic-endpoint-cache.js";
+import { compileDynamicUri } from "./dynamic/dynamic-uri.js";
 
 const where = (route: { id: string; from: string }): string => `Route '${route.id || route.from}'`;
 

@@ -5,6 +5,10 @@ import type { Exchange } from "../../model/exchange.js";
 import type { SplitDefinition } from "../../model/step-definition.js";
 import { type PartProperties, partOf } from "../../runtime/create-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
+import type { AggregationStrategy } from "../aggregation/aggregation-strategies.js";
+import { runFanOut } from "../fan-out/fan-out.js";
+import type { FanOutPlan } from "../fan-out/fan-out-run.js";
+import { partSourceOf } from "../fan-out/part-source.js";
 import {
   checkBoolean,
   checkExpression,
@@ -14,10 +18,6 @@ import {
   recordBlock,
   siteOf,
 } from "../option-checks.js";
-import type { AggregationStrategy } from "./aggregation-strategies.js";
-import { runFanOut } from "./fan-out.js";
-import type { FanOutPlan } from "./fan-out-run.js";
-import { partSourceOf } from "./part-source.js";
 import { SPLIT_COMPLETE, SPLIT_INDEX, SPLIT_SIZE } from "./routing-properties.js";
 
 /** What a split expression may yield: an iterable or async iterable of parts; null/undefined = none. */

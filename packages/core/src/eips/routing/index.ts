@@ -1,7 +1,7 @@
 // Routing EIPs: each file defines its verb (types, recording, compiling).
 import "./choice.js";
 import "./split.js";
-import "./aggregate.js";
+import "../aggregation/aggregate.js";
 import "./multicast.js";
 import "./recipient-list.js";
 import "./wire-tap.js";

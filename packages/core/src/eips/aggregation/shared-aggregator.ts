@@ -3,6 +3,11 @@ import { messageOf, RoutekitError, toError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import { copyExchange, runtime } from "../../runtime/create-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
+import {
+  AGGREGATE_COMPLETED_BY,
+  AGGREGATE_CORRELATION_KEY,
+  AGGREGATE_SIZE,
+} from "../routing/routing-properties.js";
 import type {
   SharedAggregationRepository,
   SharedGroupWrite,
@@ -15,7 +20,6 @@ import {
   correlationKeyOf,
 } from "./aggregator.js";
 import { KeyLock } from "./key-lock.js";
-import { AGGREGATE_COMPLETED_BY, AGGREGATE_CORRELATION_KEY, AGGREGATE_SIZE } from "./routing-properties.js";
 
 /** Property naming the completion a group's exchange came from (shared repositories): the same on every recovery. */
 export const AGGREGATE_COMPLETION_ID = "aggregate.completionId";

@@ -1,4 +1,4 @@
-import { isPromiseLike } from "./maybe-async.js";
+import { isPromiseLike } from "../fan-out/maybe-async.js";
 
 const ignore = (): void => undefined;
 
