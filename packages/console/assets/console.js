@@ -16,15 +16,16 @@ var e,t,n,r,i,a,o,s,c,l,u=Symbol.for(`pv`),d={},f=[],p=/^m(i|n|o|s|text|space)$/
     <h3>agent run <code>${t.id}</code></h3>
     <p>route <strong>${t.routeId??`?`}</strong> · ${t.model??``} · <span class=${`status-${t.status}`}>${t.status}</span> · ${V(t.durationMs)} · ${t.inputTokens} in / ${t.outputTokens} out tokens · ${t.toolCalls} tool calls${t.error?H` · <span class="error">${t.error}</span>`:null}</p>
     <ol class="calls" aria-label="model turns and tool calls">
-      ${t.calls.map((e,t)=>{let r=e.startMs/n*100,i=Math.max((e.durationMs??0)/n*100,.5);return H`<li key=${t} class=${`call ${e.kind} status-${e.status}`}>
+      ${t.calls.map((t,r)=>{let i=t.startMs/n*100,a=Math.max((t.durationMs??0)/n*100,.5);return H`<li key=${r} class=${`call ${t.kind} status-${t.status}`}>
           <div class="call-head">
-            <span class="call-title">${Ie(e)}</span>
-            <span class="call-duration">${V(e.durationMs)}</span>
+            <span class="call-title">${Ie(t)}</span>
+            <span class="call-duration">${V(t.durationMs)}</span>
           </div>
-          <div class="bar-track" aria-hidden="true"><div class="bar" style=${{left:`${r}%`,width:`${i}%`}}></div></div>
-          ${e.arguments===void 0?null:H`<details class="arguments"><summary>arguments</summary><pre>${e.arguments}</pre></details>`}
-          ${e.output===void 0?null:H`<details class="result"><summary>result</summary><pre>${e.output}</pre></details>`}
-          ${e.error===void 0?null:H`<p class="error">${e.error}</p>`}
+          <div class="bar-track" aria-hidden="true"><div class="bar" style=${{left:`${i}%`,width:`${a}%`}}></div></div>
+          ${t.arguments===void 0?null:H`<details class="arguments"><summary>arguments</summary><pre>${t.arguments}</pre></details>`}
+          ${t.output===void 0?null:H`<details class="result"><summary>result</summary><pre>${t.output}</pre></details>`}
+          ${t.error===void 0?null:H`<p class="error">${t.error}</p>`}
+          ${t.exchangeId===void 0?null:H`<button class="link open-exchange" onClick=${()=>e.onOpenExchange(t.exchangeId)}>open the tool route's exchange</button>`}
         </li>`})}
     </ol>
     ${t.droppedCalls>0?H`<p class="muted">${t.droppedCalls} more calls not kept</p>`:null}
@@ -175,6 +176,6 @@ var e,t,n,r,i,a,o,s,c,l,u=Symbol.for(`pv`),d={},f=[],p=/^m(i|n|o|s|text|space)$/
       <section class="panel runs-panel" aria-labelledby="runs-title">
         <h2 id="runs-title">Agent runs</h2>
         <${Fe} runs=${n.agentRuns} selected=${v?.id} onOpen=${w} />
-        ${v===void 0?null:H`<${Le} run=${v} />`}
+        ${v===void 0?null:H`<${Le} run=${v} onOpenExchange=${C} />`}
       </section>
     </main>`}var Fi=document.getElementById(`app`);Fi!==null&&F(H`<${Pi} />`,Fi);

@@ -72,7 +72,22 @@ export function summariseRun(run: AgentRun): AgentRunSummary {
   };
 }
 
-export function runJson(run: AgentRun): Omit<AgentRun, "startTime"> {
-  const { startTime: _startTime, ...rest } = run;
-  return rest;
+/** An agent run as the page reads it: each tool call with the recorded exchange of its tool route, if any. */
+export interface AgentRunJson extends Omit<AgentRun, "startTime" | "calls"> {
+  readonly calls: ReadonlyArray<AgentCall & { readonly exchangeId: string | undefined }>;
+}
+
+/**
+ * The run as JSON for the page. `exchangeOfCall` finds the recorded exchange a tool call ran on (its
+ * route received the call id in the `llm.tool.call_id` header).
+ */
+export function runJson(run: AgentRun, exchangeOfCall: (callId: string) => string | undefined): AgentRunJson {
+  const { startTime: _startTime, calls, ...rest } = run;
+  return {
+    ...rest,
+    calls: calls.map((call) => ({
+      ...call,
+      exchangeId: call.kind === "tool" && call.callId !== undefined ? exchangeOfCall(call.callId) : undefined,
+    })),
+  };
 }

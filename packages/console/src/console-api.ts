@@ -74,7 +74,15 @@ export function createApi(store: ConsoleStore, streams: EventStreams) {
   const agentRun: Handler = (_request, response, _url, id) => {
     const run = store.agentRuns.get(id);
     if (run === undefined) return sendError(response, 404, `no agent run '${id}'`);
-    sendJson(response, 200, runJson(run));
+    const byCall = new Map<string, string>();
+    for (const record of store.recorder.records.newestFirst()) {
+      if (record.toolCallId !== undefined) byCall.set(record.toolCallId, record.id);
+    }
+    sendJson(
+      response,
+      200,
+      runJson(run, (callId) => byCall.get(callId)),
+    );
   };
   const routeAction =
     (action: "start" | "stop"): Handler =>

@@ -145,6 +145,16 @@ describe.skipIf(!existsSync(executablePath))(
       // Bars are laid on one time axis: every call has one.
       expect(await page.locator(".waterfall .bar").count()).toBe(7);
       await page.screenshot({ path: new URL("agent-run.png", OUTPUT).pathname, fullPage: true });
+      // A tool call opens the exchange its tool route ran: the math_eval route's timeline.
+      await page
+        .locator(".waterfall li.call.tool")
+        .nth(2)
+        .getByRole("button", { name: "open the tool route's exchange" })
+        .click();
+      await expect
+        .poll(() => page.locator(".timeline .step-label").allTextContents(), WAIT)
+        .toEqual(["#1 mathEval"]);
+      expect(await page.locator(".timeline").textContent()).toContain("llm.tool.call_id");
     });
 
     it("stops and starts a route from its button", { timeout: 60_000 }, async () => {

@@ -1,6 +1,6 @@
 import { formatMs, formatTime } from "./format.js";
 import { html } from "./html.js";
-import type { AgentCall, AgentRun, AgentRunSummary } from "./types.js";
+import type { AgentRun, AgentRunSummary } from "./types.js";
 
 /** The recent agent runs, newest first. */
 export function AgentRunsList(props: {
@@ -25,7 +25,7 @@ export function AgentRunsList(props: {
   </ul>`;
 }
 
-function callTitle(call: AgentCall): string {
+function callTitle(call: AgentRun["calls"][number]): string {
   if (call.kind === "model") {
     const tokens =
       call.inputTokens === undefined
@@ -37,7 +37,7 @@ function callTitle(call: AgentCall): string {
 }
 
 /** One agent run as a waterfall: model turns and tool calls as bars on one time axis. */
-export function WaterfallView(props: { run: AgentRun }) {
+export function WaterfallView(props: { run: AgentRun; onOpenExchange: (id: string) => void }) {
   const { run } = props;
   const total = Math.max(
     run.durationMs ?? 0,
@@ -60,6 +60,7 @@ export function WaterfallView(props: { run: AgentRun }) {
           ${call.arguments === undefined ? null : html`<details class="arguments"><summary>arguments</summary><pre>${call.arguments}</pre></details>`}
           ${call.output === undefined ? null : html`<details class="result"><summary>result</summary><pre>${call.output}</pre></details>`}
           ${call.error === undefined ? null : html`<p class="error">${call.error}</p>`}
+          ${call.exchangeId === undefined ? null : html`<button class="link open-exchange" onClick=${() => props.onOpenExchange(call.exchangeId!)}>open the tool route's exchange</button>`}
         </li>`;
       })}
     </ol>

@@ -117,7 +117,7 @@ export function App() {
       <section class="panel runs-panel" aria-labelledby="runs-title">
         <h2 id="runs-title">Agent runs</h2>
         <${AgentRunsList} runs=${live.agentRuns} selected=${run?.id} onOpen=${openRun} />
-        ${run === undefined ? null : html`<${WaterfallView} run=${run} />`}
+        ${run === undefined ? null : html`<${WaterfallView} run=${run} onOpenExchange=${openExchange} />`}
       </section>
     </main>`;
 }
