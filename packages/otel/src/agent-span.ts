@@ -1,5 +1,6 @@
 import { context as contextApi, SpanKind, TraceFlags, trace } from "@opentelemetry/api";
-import { type Exchange, type Processor, parseUri, type StepInfo } from "@routekit/core";
+import type { Exchange, Processor, StepInfo } from "@routekit/core";
+import { parseUri } from "@routekit/core/internal";
 import { AGENT_RUN_KEY, type AgentRun, type AgentRuns } from "./agent-run.js";
 import { GEN_AI, GEN_AI_OPERATION, ROUTEKIT } from "./attribute-names.js";
 import { enterSlot, slotOf } from "./exchange-slot.js";

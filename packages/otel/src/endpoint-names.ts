@@ -1,4 +1,4 @@
-import { parseUri } from "@routekit/core";
+import { parseUri } from "@routekit/core/internal";
 import type { HeaderPrefix } from "./header-carrier.js";
 
 /** What a span says about an endpoint, from its URI (options are left out: they may hold secrets). */

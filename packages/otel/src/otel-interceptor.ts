@@ -12,8 +12,9 @@ const SENDS = new Set(["to", "wireTap", "enrich"]);
 
 /**
  * The plugin's interceptor: a span around every route run, a span per send, the `invoke_agent`
- * span around llm steps, and step spans when asked for. Steps it has nothing to do with are left
- * as they are (their `next` is returned), so they cost nothing more.
+ * span around llm steps, and step spans when asked for. Steps it has nothing to do with, and every
+ * route added while no SDK is registered, are left as they are (their `next` is returned), so they
+ * cost nothing more.
  */
 export function createOtelInterceptor(
   telemetry: Telemetry,
@@ -22,8 +23,9 @@ export function createOtelInterceptor(
 ): StepInterceptor {
   return {
     name: "otel",
-    wrapRoute: (route, next) => wrapRouteInSpan(telemetry, route, next),
+    wrapRoute: (route, next) => (telemetry.observed() ? wrapRouteInSpan(telemetry, route, next) : next),
     wrapStep(step, next) {
+      if (!telemetry.observed()) return next;
       const definition = step.definition as { readonly type: string; readonly uri?: unknown };
       if (SENDS.has(definition.type) && typeof definition.uri === "string") {
         if (definition.type === "to" && definition.uri.startsWith("llm:"))

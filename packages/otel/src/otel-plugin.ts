@@ -7,10 +7,9 @@ import { Telemetry } from "./telemetry.js";
 
 /**
  * OpenTelemetry traces and metrics for a context: `context.use(otelPlugin())`, before
- * `addRoutes` (routes added earlier are not traced). Spans and metrics go to the global
- * providers unless others are given; with no SDK registered the plugin stays out of the way.
- * The global meter provider is read when the context starts, so register the SDK before
- * `context.start()`.
+ * `addRoutes`. Spans and metrics go to the global providers unless others are given. Register the
+ * SDK before adding routes: routes added while no tracer or meter provider is registered are left
+ * exactly as they are, and the meter is read when the context starts.
  */
 export function otelPlugin(options?: OtelPluginOptions): Plugin {
   const telemetry = new Telemetry(resolveOtelOptions(options));

@@ -58,20 +58,25 @@ function createInstruments(meter: Meter): Instruments {
   };
 }
 
-const ALWAYS = () => true;
-const NEVER = () => false;
+/** True when `provider` records: anything but the API's no-op provider (or a proxy still delegating to it). */
+function records(provider: TracerProvider): boolean {
+  if (provider instanceof ProxyTracerProvider) return provider.getDelegate() !== NOOP_TRACER_PROVIDER;
+  return provider !== NOOP_TRACER_PROVIDER;
+}
 
 /**
  * What every span and metric of one plugin goes through: the tracer, the propagator, the
- * instruments, and two cheap checks that keep the direct path untouched while no SDK is
- * registered (`tracing`, `instruments`).
+ * instruments, and the checks that keep routes untouched while no SDK is registered. The global
+ * providers are read when routes are added (`observed`) and when the context starts (`refresh`):
+ * an SDK registered later is not seen.
  */
 export class Telemetry {
   readonly recordContent: boolean;
   readonly stepSample: number;
   readonly #options: ResolvedOtelOptions;
   tracer: Tracer;
-  #tracing: () => boolean = NEVER;
+  /** True when spans go somewhere: a provider was given, or an SDK is registered globally. */
+  tracing = false;
   /** Set when the context starts and a real meter is registered; undefined until then. */
   instruments: Instruments | undefined = undefined;
 
@@ -82,32 +87,38 @@ export class Telemetry {
     this.tracer = this.#resolveTracer();
   }
 
-  /** True when spans go somewhere: a provider was given, or an SDK is registered globally. */
-  get tracing(): boolean {
-    return this.#tracing();
-  }
-
   /** The propagator: the one given, else the global one (`propagation`). */
   get propagator(): Pick<TextMapPropagator, "inject" | "extract" | "fields"> {
     return this.#options.propagator ?? propagation;
   }
 
-  /** Reads the global providers again (they may have been registered since the plugin was made). */
+  /**
+   * Whether a route added now needs wrapping: spans or metrics have somewhere to go. When not,
+   * the interceptor leaves the route and its steps exactly as compiled.
+   */
+  observed(): boolean {
+    this.tracer = this.#resolveTracer();
+    return this.tracing || this.#meter() !== undefined;
+  }
+
+  /** Reads the providers again when the context starts, and makes the instruments. */
   refresh(): void {
     this.tracer = this.#resolveTracer();
+    const meter = this.#meter();
+    this.instruments = meter === undefined ? undefined : createInstruments(meter);
+  }
+
+  #meter(): Meter | undefined {
     const meter = (this.#options.meterProvider ?? metrics.getMeterProvider()).getMeter(
       SCOPE_NAME,
       SCOPE_VERSION,
     );
-    this.instruments = meter instanceof NOOP_METER ? undefined : createInstruments(meter);
+    return meter instanceof NOOP_METER ? undefined : meter;
   }
 
   #resolveTracer(): Tracer {
     const provider: TracerProvider = this.#options.tracerProvider ?? trace.getTracerProvider();
-    if (this.#options.tracerProvider !== undefined) this.#tracing = ALWAYS;
-    else if (provider instanceof ProxyTracerProvider)
-      this.#tracing = () => provider.getDelegate() !== NOOP_TRACER_PROVIDER;
-    else this.#tracing = provider === NOOP_TRACER_PROVIDER ? NEVER : ALWAYS;
+    this.tracing = this.#options.tracerProvider !== undefined || records(provider);
     return provider.getTracer(SCOPE_NAME, SCOPE_VERSION);
   }
 }
