@@ -273,10 +273,8 @@ describe("serveMcpHttp resources", () => {
     expect(listening()).toBe(baseline + 1);
     const { client } = await connect(server.url, {});
     expect(text(await client.callTool({ name: "echo", arguments: { text: "a" } }))).toBe("echo: a");
-    // A call in flight when the server closes is aborted, not left running.
-    const pending = client
-      .callTool({ name: "slow", arguments: { ms: 30_000 } })
-      .catch((error: Error) => error);
+    // A call in flight when the server closes is aborted, not left running, and the client told.
+    const pending = client.callTool({ name: "slow", arguments: { ms: 30_000 } });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(server.sessions).toBe(1);
     await server.close();
@@ -287,8 +285,10 @@ describe("serveMcpHttp resources", () => {
     expect(listening()).toBe(baseline);
     expect(log.aborted).toHaveLength(1);
     await expect(fetch(server.url, { method: "POST" })).rejects.toThrow();
+    const result = await pending;
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe("tool 'slow' was cancelled: the MCP server is closing");
     await client.close();
-    expect(await pending).toBeInstanceOf(Error);
     await context.stop({ timeoutMs: 2_000 });
   });
 });

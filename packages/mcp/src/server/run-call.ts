@@ -14,6 +14,8 @@ export interface CallSettings {
   readonly callId: string;
   /** Fires when the client cancels the request or the session closes. */
   readonly signal: AbortSignal;
+  /** Fires when the server closes: the call ends at once with a result saying so. */
+  readonly closing: AbortSignal;
   readonly timeoutMs: number;
   readonly toolErrors: ToolErrorPolicy;
   readonly output: ToolOutput | undefined;
@@ -36,12 +38,16 @@ export async function runCall(tool: Tool, args: unknown, settings: CallSettings)
       return tool.execute(checked.value, context);
     },
     settings.signal,
+    settings.closing,
     settings.timeoutMs,
   );
   if (outcome.status === "timed-out") {
     return errorContent(`tool '${tool.name}' timed out after ${settings.timeoutMs} ms`);
   }
   if (outcome.status === "aborted") return errorContent(`tool '${tool.name}' was cancelled`);
+  if (outcome.status === "closing") {
+    return errorContent(`tool '${tool.name}' was cancelled: the MCP server is closing`);
+  }
   if (outcome.status === "failed") {
     return errorContent(describeToolError(asError(outcome.error), tool.name, settings.toolErrors));
   }
@@ -79,18 +85,22 @@ type Outcome =
   | { status: "done"; value: ToolResult }
   | { status: "failed"; error: unknown }
   | { status: "timed-out" }
-  | { status: "aborted" };
+  | { status: "aborted" }
+  | { status: "closing" };
 
 /**
- * Runs `start` with a signal that fires at the deadline or when `parent` fires, and settles then even
- * when the tool ignores its signal. Timers and listeners are removed when it settles.
+ * Runs `start` with a signal that fires at the deadline or when `parent` or `closing` fires, and
+ * settles then even when the tool ignores its signal. Timers and listeners are removed when it
+ * settles.
  */
 function withDeadline(
   start: (signal: AbortSignal) => Promise<ToolResult>,
   parent: AbortSignal,
+  closing: AbortSignal,
   timeoutMs: number,
 ): Promise<Outcome> {
   if (parent.aborted) return Promise.resolve({ status: "aborted" });
+  if (closing.aborted) return Promise.resolve({ status: "closing" });
   return new Promise((resolve) => {
     const controller = new AbortController();
     let settled = false;
@@ -99,10 +109,12 @@ function withDeadline(
       settled = true;
       clearTimeout(timer);
       parent.removeEventListener("abort", onAbort);
+      closing.removeEventListener("abort", onClosing);
       resolve(outcome);
       if (reason !== undefined) controller.abort(reason);
     };
     const onAbort = () => settle({ status: "aborted" }, parent.reason ?? new Error("cancelled"));
+    const onClosing = () => settle({ status: "closing" }, closing.reason ?? new Error("closing"));
     const timer = setTimeout(
       () =>
         settle(
@@ -112,6 +124,7 @@ function withDeadline(
       timeoutMs,
     );
     parent.addEventListener("abort", onAbort, { once: true });
+    closing.addEventListener("abort", onClosing, { once: true });
     let running: Promise<ToolResult>;
     try {
       running = Promise.resolve(start(controller.signal));

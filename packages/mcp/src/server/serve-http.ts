@@ -207,6 +207,11 @@ function createHandler(
   };
   const server = new McpToolServer(context, resolved);
   const sessions = new Map<string, Session>();
+  // POST responses still open: on close, the results of ended calls go out before sessions close.
+  const posts = new Set<ServerResponse>();
+  const untrack = function (this: ServerResponse) {
+    posts.delete(this);
+  };
 
   const evictLeastRecentlyUsed = async () => {
     let oldest: [string, Session] | undefined;
@@ -228,6 +233,10 @@ function createHandler(
       const session = sessions.get(sessionId);
       if (session === undefined) return refuse(response, 404, "Session not found", undefined, -32001);
       session.lastUsed = Date.now();
+      if (request.method === "POST") {
+        posts.add(response);
+        response.once("close", untrack);
+      }
       return session.transport.handleRequest(request, response);
     }
     if (request.method !== "POST") {
@@ -262,10 +271,30 @@ function createHandler(
     },
     handle,
     async close() {
+      await server.drain();
+      await whenClosed(posts, CLOSE_GRACE_MS);
       sessions.clear();
       await server.close();
     },
   };
+}
+
+/** How long `close` lets the results of ended calls go out before it closes the sessions. */
+const CLOSE_GRACE_MS = 2_000;
+
+/** Resolves once every response has closed, or after `timeoutMs`. */
+function whenClosed(responses: ReadonlySet<ServerResponse>, timeoutMs: number): Promise<void> {
+  if (responses.size === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    let open = responses.size;
+    const timer = setTimeout(resolve, timeoutMs);
+    const onClose = () => {
+      if (--open > 0) return;
+      clearTimeout(timer);
+      resolve();
+    };
+    for (const response of responses) response.once("close", onClose);
+  });
 }
 
 /** Answers with a JSON-RPC error body, as MCP clients expect even for HTTP-level refusals. */

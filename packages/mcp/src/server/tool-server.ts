@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -32,12 +33,17 @@ export class McpToolServer {
   readonly #sessions = new Set<Server>();
   readonly #outputs = new WeakMap<Tool, ToolOutput | null>();
   readonly #stopListening: () => void;
+  /** Aborted when the server closes: every call in flight ends then. */
+  readonly #closing = new AbortController();
+  readonly #inFlight = new Set<Promise<CallToolResult>>();
   #notifyScheduled = false;
   #closed = false;
 
   constructor(context: RouteContext, options: ResolvedServerOptions) {
     this.context = context;
     this.options = options;
+    // One listener per call in flight.
+    setMaxListeners(0, this.#closing.signal);
     this.#stopListening = context.tools.onChange((change) => {
       if (options.isExposed(change.tool)) this.#scheduleListChanged();
     });
@@ -79,10 +85,30 @@ export class McpToolServer {
     return server;
   }
 
-  /** Closes every connection (in-flight calls are aborted) and stops following the registry. */
+  /** Calls running now. */
+  get callsInFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  /**
+   * Stops taking calls and ends the ones in flight (their routes' signals fire), resolving once
+   * each has its result (an `isError` result saying the server is closing) for its transport to
+   * send. The connections stay open: `close` closes them.
+   */
+  async drain(): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      this.#stopListening();
+      this.#closing.abort(new Error("the MCP server is closing"));
+    }
+    await Promise.allSettled([...this.#inFlight]);
+    // The SDK sends each result a few promise turns after the call settles.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** Ends the calls in flight (see `drain`), then closes every connection. */
   async close(): Promise<void> {
-    this.#closed = true;
-    this.#stopListening();
+    await this.drain();
     const sessions = [...this.#sessions];
     this.#sessions.clear();
     await Promise.allSettled(sessions.map((server) => server.close()));
@@ -119,15 +145,19 @@ export class McpToolServer {
                 })
                 .catch(() => undefined);
             });
+      const call = runCall(tool, request.params.arguments, {
+        callId,
+        signal: extra.signal,
+        closing: this.#closing.signal,
+        timeoutMs: options.toolTimeoutMs,
+        toolErrors: options.toolErrors,
+        output: outputOf(tool, options.outputSchemas, this.#outputs),
+      });
+      this.#inFlight.add(call);
       try {
-        return await runCall(tool, request.params.arguments, {
-          callId,
-          signal: extra.signal,
-          timeoutMs: options.toolTimeoutMs,
-          toolErrors: options.toolErrors,
-          output: outputOf(tool, options.outputSchemas, this.#outputs),
-        });
+        return await call;
       } finally {
+        this.#inFlight.delete(call);
         stopProgress?.();
       }
     });
