@@ -1,9 +1,11 @@
 // The same kind of server in-process over Streamable HTTP: serveMcpHttp on 127.0.0.1 with a bearer
 // token, a registered tool with an output schema (its value arrives as structuredContent), and the
-// SDK's Client calling it. Then the plugin form, started and stopped with the context.
+// SDK's Client calling it. Then the plugin form, started and stopped with the context, and the
+// endpoint mounted on the http: routes' server.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createContext } from "@routekit/core";
+import { httpPlugin, httpServerOf } from "@routekit/http";
 import "@routekit/llm";
 import { mcpServer, mcpServerOf, serveMcpHttp } from "@routekit/mcp";
 
@@ -67,3 +69,30 @@ await served.start();
 console.log(`plugin serving at ${"url" in mcpServerOf(served) ? "an HTTP URL" : "stdio"}`);
 await served.stop();
 // #endregion
+
+// #region mount-on-http
+// The endpoint on the http: routes' server: one port for the routes and for MCP.
+const shop = createContext({ logLevel: "warn" });
+shop.tools.register(convert);
+shop.use(httpPlugin({ port: 0 })); // installed first: the MCP endpoint mounts on its server
+shop.use(mcpServer({ transport: "http", mount: "http", path: "/mcp", tools: ["convert_currency"], token }));
+await shop.addRoutes((r) => {
+  r.from("http:/health").setBody(() => ({ ok: true }));
+});
+await shop.start();
+const base = httpServerOf(shop).url;
+console.log(`routes at ${base}/health, MCP at ${base}/mcp`);
+// #endregion
+const shopClient = new Client({ name: "example-host", version: "1.0.0" });
+await shopClient.connect(
+  new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  }),
+);
+const mounted = await shopClient.callTool({
+  name: "convert_currency",
+  arguments: { amount: 10, from: "USD", to: "EUR" },
+});
+console.log(`mounted structuredContent: ${JSON.stringify(mounted.structuredContent)}`);
+await shopClient.close();
+await shop.stop();
