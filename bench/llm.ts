@@ -111,7 +111,7 @@ function reply(messages: WireMessage[], tally: ServerTally, sequence: number): u
 }
 
 /** A loopback OpenAI-compatible server answering instantly (keep-alive). */
-async function startServer(tally: ServerTally): Promise<{ server: Server; baseURL: string }> {
+export async function startServer(tally: ServerTally): Promise<{ server: Server; baseURL: string }> {
   let sequence = 0;
   const server = createServer(
     { keepAliveTimeout: 60_000 },
@@ -136,7 +136,7 @@ async function startServer(tally: ServerTally): Promise<{ server: Server; baseUR
 }
 
 /** routekit: three tool routes and an llm: step, requested through direct:ask. */
-async function routekitAgent(baseURL: string, executed: { count: number }) {
+export async function routekitAgent(baseURL: string, executed: { count: number }) {
   const context = createContext({ logLevel: "warn" });
   context.use(llmPlugin({ models: { bench: openAiChat({ model: MODEL, baseURL, apiKey: "x" }) } }));
   await context.addRoutes((r) => {
@@ -182,7 +182,7 @@ function aiSdkAgent(baseURL: string, executed: { count: number }) {
 type PostJson = (url: string, headers: Record<string, string>, body: string) => Promise<unknown>;
 
 /** undici.request, the client routekit's providers use. */
-const postWithUndici: PostJson = async (url, headers, body) => {
+export const postWithUndici: PostJson = async (url, headers, body) => {
   const response = await request(url, { method: "POST", headers, body });
   return response.body.json();
 };
@@ -194,7 +194,7 @@ const postWithFetch: PostJson = async (url, headers, body) => {
 };
 
 /** A minimal hand-written loop — POST, parse, run the tools, POST again — over the given client. */
-function handWrittenAgent(baseURL: string, executed: { count: number }, post: PostJson) {
+export function handWrittenAgent(baseURL: string, executed: { count: number }, post: PostJson) {
   const url = `${baseURL}/chat/completions`;
   const headers = { "content-type": "application/json", authorization: "Bearer x" };
   const toolDefinitions = TOOLS.map((spec) => ({
