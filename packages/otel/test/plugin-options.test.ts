@@ -1,6 +1,7 @@
 import { createContext } from "@routekit/core";
 import { describe, expect, it } from "vitest";
 import { OtelError, otelPlugin } from "../src/index.js";
+import { startTestSdk } from "./support/otel-sdk.js";
 
 describe("otelPlugin options", () => {
   it("refuses bad options, naming the option, what it expects and what it found", () => {
@@ -28,5 +29,24 @@ describe("otelPlugin options", () => {
     await context.start();
     expect(await context.request("direct:one", "hi")).toBe("hi!");
     await context.stop();
+  });
+
+  it("leaves routes added before an SDK is registered exactly as they are", async () => {
+    const context = createContext({ logLevel: "off" });
+    context.use(otelPlugin());
+    await context.addRoutes((r) => r.from("direct:early").routeId("early").to("seda:early-next"));
+    await context.addRoutes((r) => r.from("seda:early-next").routeId("early-next").to("mock:early"));
+    const sdk = startTestSdk({ global: true });
+    try {
+      await context.start();
+      context.endpoint("mock:early").expectedMessageCount(1);
+      await context.request("direct:early", "x");
+      await context.endpoint("mock:early").assertIsSatisfied(5_000);
+      expect(sdk.spans()).toEqual([]);
+      expect(context.endpoint("mock:early").received[0]?.headers).toEqual({});
+    } finally {
+      await context.stop();
+      await sdk.shutdown();
+    }
   });
 });
