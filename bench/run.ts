@@ -14,6 +14,7 @@ const BENCHES: Record<string, () => Promise<(options: BenchOptions) => Promise<B
   llm: async () => (await import("./llm.js")).runLlmBench,
   stream: async () => (await import("./stream.js")).runStreamBench,
   tools: async () => (await import("./tools.js")).runToolsBench,
+  mcp: async () => (await import("./mcp.js")).runMcpBench,
   amqp: async () => (await import("./amqp.js")).runAmqpBench,
   http: async () => (await import("./http.js")).runHttpBench,
   stores: async () => (await import("./stores.js")).runStoresBench,
