@@ -1,10 +1,9 @@
 import type { Channel, ConsumeMessage } from "amqplib";
 
-/** Where a delivery stands: its route still running, waiting for its ack to be sent, or settled. */
+/** Where a tracked delivery stands: its route still running, or its ack waiting to be sent. */
 const RUNNING = 0;
 const ACK_DUE = 1;
-const SETTLED = 2;
-type DeliveryState = typeof RUNNING | typeof ACK_DUE | typeof SETTLED;
+type DeliveryState = typeof RUNNING | typeof ACK_DUE;
 
 /**
  * The acknowledgements of one consumer channel, sent in batches. A delivery is acknowledged only
@@ -12,11 +11,13 @@ type DeliveryState = typeof RUNNING | typeof ACK_DUE | typeof SETTLED;
  * has run (a broker's confirms arrive in batches, and many routes finish in the same turn): then
  * the acks due whose earlier deliveries are all settled go out as one `ack` with `multiple`,
  * and those behind a delivery still running go out one by one, so no ack waits for a slower
- * message. `multiple` never covers a running delivery, nor names a settled one.
+ * message. `multiple` never covers a running delivery, nor names a settled one. Settled
+ * deliveries are forgotten at once (the broker no longer holds them, so a later `multiple` may
+ * cover them harmlessly): what is tracked stays within the deliveries in flight.
  */
 export class DeliveryAcks {
   readonly #channel: Channel;
-  /** Deliveries not yet forgotten, in delivery order (the order of their tags). */
+  /** Deliveries running or with an ack due, in delivery order (the order of their tags). */
   readonly #deliveries = new Map<ConsumeMessage, DeliveryState>();
   #scheduled = false;
   readonly #flush = (): void => this.flush();
@@ -41,7 +42,7 @@ export class DeliveryAcks {
 
   /** Hands the delivery back (`requeue`) or rejects it, at once. Throws when the channel is gone. */
   nack(message: ConsumeMessage, requeue: boolean): void {
-    this.#deliveries.set(message, SETTLED);
+    this.#deliveries.delete(message);
     this.#channel.nack(message, false, requeue);
   }
 
@@ -60,12 +61,10 @@ export class DeliveryAcks {
           settledSoFar = false;
         } else if (settledSoFar) {
           this.#deliveries.delete(message);
-          if (state === ACK_DUE) {
-            last = message;
-            due++;
-          }
+          last = message;
+          due++;
         } else if (state === ACK_DUE) {
-          this.#deliveries.set(message, SETTLED);
+          this.#deliveries.delete(message);
           this.#channel.ack(message);
         }
       }
