@@ -56,9 +56,10 @@ describe("wrapRoute on step interceptors", () => {
 
   it("refuses a wrapRoute that is not a function, and names the interceptor and route when it throws", async () => {
     context = createContext({ logLevel: "off" });
-    expect(() =>
-      context?.addInterceptor({ name: "odd", wrapStep: (_s, n) => n, wrapRoute: 5 } as never),
-    ).toThrow("interceptor 'odd' has a wrapRoute that is not a function (found number 5)");
+    const odd = { name: "odd", wrapStep: (_step: unknown, next: Processor) => next, wrapRoute: 5 };
+    expect(() => context?.addInterceptor(odd as never)).toThrow(
+      "interceptor 'odd' has a wrapRoute that is not a function (found number 5)",
+    );
     context.addInterceptor({
       name: "broken",
       wrapStep: (_step, next) => next,
