@@ -10,7 +10,8 @@ export interface ProgressUpdate {
 type ProgressSink = (update: ProgressUpdate) => void;
 
 // Calls whose caller asked for progress, by the call id the tool sees (an exchange's
-// `llm.tool.call_id` header, a native tool's `context.callId`). Ids are random UUIDs made per call.
+// `llm.tool.call_id` header, a native tool's `context.callId`). Ids are unique in the process (a
+// random prefix and a count).
 const sinks = new Map<string, ProgressSink>();
 
 /** Starts routing progress reports of call `callId` to `sink`; returns the function that stops it. */

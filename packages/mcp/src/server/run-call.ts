@@ -1,12 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import {
-  describeToolError,
-  type Tool,
-  type ToolCallContext,
-  type ToolErrorPolicy,
-  type ToolResult,
-  validateToolArgumentsAsync,
-} from "@routekit/llm";
+import { describeToolError, type Tool, type ToolErrorPolicy, type ToolResult } from "@routekit/llm";
 import { checkOutput, type ToolOutput } from "./output-schema.js";
 
 /** What one MCP `tools/call` needs besides the tool and its arguments. */
@@ -14,44 +7,106 @@ export interface CallSettings {
   readonly callId: string;
   /** Fires when the client cancels the request or the session closes. */
   readonly signal: AbortSignal;
-  /** Fires when the server closes: the call ends at once with a result saying so. */
-  readonly closing: AbortSignal;
+  /** The calls in flight of the server: it ends each with `closeCall` when it closes. */
+  readonly running: Set<CallDeadline>;
   readonly timeoutMs: number;
   readonly toolErrors: ToolErrorPolicy;
   readonly output: ToolOutput | undefined;
 }
 
+/** Why a call's signal fired. */
+type Ending = "timed-out" | "cancelled" | "closing";
+
 /**
- * Runs one tool call as the llm step runs a model's: the arguments are checked against the tool's
- * schema (every failing path named), the tool runs with a deadline and the client's signal (a tool
- * route gets them as its exchange's signal and timeout), and every failure — invalid arguments, a
- * throwing tool, a failed route, the deadline — is an `isError` result whose text is what the llm
- * step would show a model (the `toolErrors` policy: by default no class names, hosts or paths, and
- * never a stack). Never rejects.
+ * The one signal a call's tool sees: it fires at the deadline, when the client's signal fires, or
+ * when the server closes. The object is its own listener and timer argument (no closure per call),
+ * and `release` removes the timer, the listener and its entry in the server's set.
  */
-export async function runCall(tool: Tool, args: unknown, settings: CallSettings): Promise<CallToolResult> {
-  const checked = await validateToolArgumentsAsync(tool, args ?? {});
-  if (!checked.ok) return errorContent(checked.message);
-  const outcome = await withDeadline(
-    (signal) => {
-      const context: ToolCallContext = { callId: settings.callId, signal, timeoutMs: settings.timeoutMs };
-      return tool.execute(checked.value, context);
-    },
-    settings.signal,
-    settings.closing,
-    settings.timeoutMs,
-  );
-  if (outcome.status === "timed-out") {
-    return errorContent(`tool '${tool.name}' timed out after ${settings.timeoutMs} ms`);
+export class CallDeadline {
+  readonly #controller = new AbortController();
+  readonly #parent: AbortSignal;
+  readonly #running: Set<CallDeadline>;
+  readonly #timer: NodeJS.Timeout;
+  ending: Ending | undefined = undefined;
+
+  constructor(parent: AbortSignal, timeoutMs: number, running: Set<CallDeadline>) {
+    this.#parent = parent;
+    this.#running = running;
+    running.add(this);
+    parent.addEventListener("abort", this, { once: true });
+    this.#timer = setTimeout(timeOut, timeoutMs, this, timeoutMs);
   }
-  if (outcome.status === "aborted") return errorContent(`tool '${tool.name}' was cancelled`);
-  if (outcome.status === "closing") {
-    return errorContent(`tool '${tool.name}' was cancelled: the MCP server is closing`);
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
   }
-  if (outcome.status === "failed") {
-    return errorContent(describeToolError(asError(outcome.error), tool.name, settings.toolErrors));
+
+  end(ending: Ending, reason: unknown): void {
+    if (this.ending !== undefined) return;
+    this.ending = ending;
+    this.release();
+    this.#controller.abort(reason);
   }
-  return toCallResult(tool, outcome.value, settings);
+
+  release(): void {
+    clearTimeout(this.#timer);
+    this.#parent.removeEventListener("abort", this);
+    this.#running.delete(this);
+  }
+
+  /** The client's signal fired. */
+  handleEvent(): void {
+    this.end("cancelled", this.#parent.reason ?? new Error("cancelled"));
+  }
+}
+
+function timeOut(deadline: CallDeadline, timeoutMs: number): void {
+  deadline.end("timed-out", new DOMException(`the deadline of ${timeoutMs} ms passed`, "TimeoutError"));
+}
+
+/** Ends a call because the server closes: its tool's signal fires, and it answers saying so. */
+export function closeCall(deadline: CallDeadline): void {
+  deadline.end("closing", new Error("the MCP server is closing"));
+}
+
+/**
+ * Runs one tool call as the llm step runs a model's, through the tool's own `execute`: the
+ * arguments are checked against the tool's schema (every failing path named); the tool runs with
+ * one signal that fires at the deadline, on the client's cancellation or when the server closes (a
+ * tool route's exchange gets it as its signal, and the call settles when it fires even if the tool
+ * ignores it); and every failure — invalid arguments, a throwing tool, a failed route, the deadline
+ * — is an `isError` result whose text is what the llm step would show a model (the `toolErrors`
+ * policy: by default no class names, hosts or paths, and never a stack). Never rejects.
+ */
+export async function runCall(
+  tool: Tool,
+  args: Record<string, unknown> | undefined,
+  settings: CallSettings,
+): Promise<CallToolResult> {
+  if (settings.signal.aborted) return errorContent(`tool '${tool.name}' was cancelled`);
+  const deadline = new CallDeadline(settings.signal, settings.timeoutMs, settings.running);
+  let result: ToolResult;
+  try {
+    // The deadline is in the signal: no timeoutMs, so the tool does not set a second timer.
+    result = await tool.execute(args ?? {}, { callId: settings.callId, signal: deadline.signal });
+  } catch (error) {
+    // A registry's tools never reject; this keeps the promise of "never rejects" for any other.
+    const failure = error instanceof Error ? error : new Error(String(error));
+    result = { isError: true, output: failure.message, error: failure };
+  } finally {
+    deadline.release();
+  }
+  const { ending } = deadline;
+  if (ending !== undefined && (typeof result !== "object" || result === null || result.isError)) {
+    if (ending === "timed-out") {
+      return errorContent(`tool '${tool.name}' timed out after ${settings.timeoutMs} ms`);
+    }
+    if (ending === "closing") {
+      return errorContent(`tool '${tool.name}' was cancelled: the MCP server is closing`);
+    }
+    return errorContent(`tool '${tool.name}' was cancelled`);
+  }
+  return toCallResult(tool, result, settings);
 }
 
 async function toCallResult(tool: Tool, result: ToolResult, settings: CallSettings): Promise<CallToolResult> {
@@ -81,71 +136,10 @@ export function errorContent(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
-type Outcome =
-  | { status: "done"; value: ToolResult }
-  | { status: "failed"; error: unknown }
-  | { status: "timed-out" }
-  | { status: "aborted" }
-  | { status: "closing" };
-
-/**
- * Runs `start` with a signal that fires at the deadline or when `parent` or `closing` fires, and
- * settles then even when the tool ignores its signal. Timers and listeners are removed when it
- * settles.
- */
-function withDeadline(
-  start: (signal: AbortSignal) => Promise<ToolResult>,
-  parent: AbortSignal,
-  closing: AbortSignal,
-  timeoutMs: number,
-): Promise<Outcome> {
-  if (parent.aborted) return Promise.resolve({ status: "aborted" });
-  if (closing.aborted) return Promise.resolve({ status: "closing" });
-  return new Promise((resolve) => {
-    const controller = new AbortController();
-    let settled = false;
-    const settle = (outcome: Outcome, reason?: unknown) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      parent.removeEventListener("abort", onAbort);
-      closing.removeEventListener("abort", onClosing);
-      resolve(outcome);
-      if (reason !== undefined) controller.abort(reason);
-    };
-    const onAbort = () => settle({ status: "aborted" }, parent.reason ?? new Error("cancelled"));
-    const onClosing = () => settle({ status: "closing" }, closing.reason ?? new Error("closing"));
-    const timer = setTimeout(
-      () =>
-        settle(
-          { status: "timed-out" },
-          new DOMException(`deadline of ${timeoutMs} ms passed`, "TimeoutError"),
-        ),
-      timeoutMs,
-    );
-    parent.addEventListener("abort", onAbort, { once: true });
-    closing.addEventListener("abort", onClosing, { once: true });
-    let running: Promise<ToolResult>;
-    try {
-      running = Promise.resolve(start(controller.signal));
-    } catch (error) {
-      running = Promise.reject(error);
-    }
-    running.then(
-      (value) => settle({ status: "done", value }),
-      (error: unknown) => settle({ status: "failed", error }),
-    );
-  });
-}
-
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
     return text;
   }
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { setMaxListeners } from "node:events";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -14,13 +13,17 @@ import type { Tool } from "@routekit/llm";
 import { didYouMean } from "../nearest.js";
 import { outputOf, type ToolOutput } from "./output-schema.js";
 import { listenForProgress } from "./progress.js";
-import { runCall } from "./run-call.js";
+import { type CallDeadline, closeCall, errorContent, runCall } from "./run-call.js";
 import {
   exposedTools,
   type McpServerOptions,
   type ResolvedServerOptions,
   resolveServerOptions,
 } from "./server-options.js";
+
+/** Call ids: a random prefix per process and a count (a UUID per call costs more than the call). */
+const CALL_ID_PREFIX = `mcp-${randomUUID()}-`;
+let callCount = 0;
 
 /**
  * A context's tools as an MCP server: one SDK `Server` per connection (a stdio process has one, an
@@ -33,8 +36,8 @@ export class McpToolServer {
   readonly #sessions = new Set<Server>();
   readonly #outputs = new WeakMap<Tool, ToolOutput | null>();
   readonly #stopListening: () => void;
-  /** Aborted when the server closes: every call in flight ends then. */
-  readonly #closing = new AbortController();
+  /** The deadline of each call in flight: the server ends them when it closes. */
+  readonly #running = new Set<CallDeadline>();
   readonly #inFlight = new Set<Promise<CallToolResult>>();
   #notifyScheduled = false;
   #closed = false;
@@ -42,8 +45,6 @@ export class McpToolServer {
   constructor(context: RouteContext, options: ResolvedServerOptions) {
     this.context = context;
     this.options = options;
-    // One listener per call in flight.
-    setMaxListeners(0, this.#closing.signal);
     this.#stopListening = context.tools.onChange((change) => {
       if (options.isExposed(change.tool)) this.#scheduleListChanged();
     });
@@ -91,16 +92,16 @@ export class McpToolServer {
   }
 
   /**
-   * Stops taking calls and ends the ones in flight (their routes' signals fire), resolving once
-   * each has its result (an `isError` result saying the server is closing) for its transport to
-   * send. The connections stay open: `close` closes them.
+   * Stops taking calls and ends the ones in flight (their tools' and routes' signals fire),
+   * resolving once each has its answer — an `isError` result saying the server is closing — with
+   * its transport to send. The connections stay open: `close` closes them.
    */
   async drain(): Promise<void> {
     if (!this.#closed) {
       this.#closed = true;
       this.#stopListening();
-      this.#closing.abort(new Error("the MCP server is closing"));
     }
+    for (const deadline of [...this.#running]) closeCall(deadline);
     await Promise.allSettled([...this.#inFlight]);
     // The SDK sends each result a few promise turns after the call settles.
     await new Promise((resolve) => setImmediate(resolve));
@@ -131,7 +132,8 @@ export class McpToolServer {
         const known = exposedTools(this.context, options).map((exposed) => exposed.name);
         throw protocolError(ErrorCode.InvalidParams, `unknown tool '${name}'${didYouMean(name, known)}`);
       }
-      const callId = `mcp-${randomUUID()}`;
+      if (this.#closed) return errorContent(`tool '${name}' was cancelled: the MCP server is closing`);
+      const callId = `${CALL_ID_PREFIX}${(++callCount).toString(36)}`;
       const token = request.params._meta?.progressToken;
       const stopProgress =
         token === undefined
@@ -148,7 +150,7 @@ export class McpToolServer {
       const call = runCall(tool, request.params.arguments, {
         callId,
         signal: extra.signal,
-        closing: this.#closing.signal,
+        running: this.#running,
         timeoutMs: options.toolTimeoutMs,
         toolErrors: options.toolErrors,
         output: outputOf(tool, options.outputSchemas, this.#outputs),
