@@ -20,7 +20,10 @@ export interface McpServerOptions {
   version?: string;
   /** Instructions clients may show their model. */
   instructions?: string;
-  /** Deadline of one tool call in milliseconds (default 60000); the route's exchange gets it too. */
+  /**
+   * Deadline of one tool call in milliseconds (default 60000): the signal the tool gets (a route's
+   * `exchange.signal`) fires then, with a `TimeoutError`.
+   */
   toolTimeoutMs?: number;
   /**
    * What a client reads of a failed call, as for the llm step: "safe" (default: the message
