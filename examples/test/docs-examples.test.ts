@@ -76,3 +76,10 @@ describe("docs examples of the untrusted-input page", () => {
     await main();
   });
 });
+
+describe("docs examples of the architecture and concepts pages", () => {
+  it("extending: a plugin with one of each addition, and a timing interceptor", async () => {
+    const { main } = await import("../docs/extending.js");
+    await main();
+  });
+});

@@ -1,5 +1,6 @@
 import { amqpPlugin, amqpProperty } from "@routekit/amqp";
-import { createContext, type RouteContext, STOP_GRACE_MS } from "@routekit/core";
+import { createContext, type RouteContext } from "@routekit/core";
+import { STOP_GRACE_MS } from "@routekit/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { BrokerInspector, brokerAvailable, brokerUrl, uniqueName, waitFor } from "./support/broker.js";
 import { FreezableProxy } from "./support/freezable-proxy.js";

@@ -1,8 +1,11 @@
 // @routekit/core/internal: the engine pieces routekit's own packages share (llm, llm-tools, http,
-// amqp, redis, postgres). Unstable: names and signatures here may change in any release. Users
-// program against "@routekit/core"; a package of your own that needs one of these is welcome to
-// ask for it to become public.
+// amqp, mcp, otel). Unstable: names and signatures here may change in any release. Users program
+// against "@routekit/core"; a package of your own that needs one of these is welcome to ask for
+// it to become public.
 
+// Budget internals
+export { isBudget } from "./budget/budget.js";
+export { BUDGET_DEFAULTS, type ResolvedBudgetOptions } from "./budget/budget-options.js";
 // Endpoint URIs
 export { type ParsedUri, parseUri } from "./components/uri.js";
 // Declaring verbs with their own step definition (defineStep is the public way)
@@ -22,9 +25,6 @@ export {
   refuseDoctype,
   UNTRUSTED_XPATH_FUNCTIONS,
 } from "./expressions/index.js";
-// Exchanges: copies, deadlines, ending and aborting them
-export { abortExchange, copyExchange, releaseExchange } from "./runtime/create-exchange.js";
+// Deadlines that always fire on Node 20 and can be cleared
 export { createDeadline, type Deadline } from "./runtime/deadline.js";
 export { STOP_GRACE_MS } from "./runtime/stop-clock.js";
-// Secrets: one redaction for every error, log line and excerpt
-export { createRedactor, REDACTED, redactSecrets } from "./support/redact-secrets.js";

@@ -1,4 +1,5 @@
-import { createContext, createDeadline } from "@routekit/core";
+import { createContext } from "@routekit/core";
+import { createDeadline } from "@routekit/core/internal";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 afterEach(() => {

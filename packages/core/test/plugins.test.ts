@@ -2,12 +2,12 @@ import {
   createContext,
   defineComponent,
   defineDefaultPlugin,
-  defineVerb,
   type Exchange,
   type Plugin,
   type RouteContext,
   RoutekitError,
 } from "@routekit/core";
+import { defineVerb } from "@routekit/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
 
 defineVerb("tagRoute", (recorder, value: string) => {

@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
+  abortExchange,
   type Exchange,
   type Headers,
   type RouteContext,
   type RouteProcessor,
   RouteStepError,
+  releaseExchange,
 } from "@routekit/core";
-import { abortExchange, releaseExchange } from "@routekit/core/internal";
 import { HttpError } from "./http-error.js";
 import { HTTP_HEADERS } from "./http-headers.js";
 import { isObservableBody, observableToIterable } from "./observable-body.js";

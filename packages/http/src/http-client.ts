@@ -1,5 +1,6 @@
 import type { Exchange, Processor } from "@routekit/core";
-import { createDeadline, createRedactor } from "@routekit/core";
+import { createRedactor } from "@routekit/core";
+import { createDeadline } from "@routekit/core/internal";
 import { type Dispatcher, request } from "undici";
 import { decodeResponseBody, encodeRequestBody, excerpt } from "./client-body.js";
 import { HttpError, HttpOperationFailedError } from "./http-error.js";

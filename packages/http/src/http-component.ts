@@ -5,9 +5,9 @@ import {
   type EndpointAddress,
   EndpointOptionError,
   type OptionsOf,
-  parseUri,
   type RouteContext,
 } from "@routekit/core";
+import { parseUri } from "@routekit/core/internal";
 import type { Dispatcher } from "undici";
 import { createHttpClient } from "./http-client.js";
 import { HttpError } from "./http-error.js";

@@ -1,4 +1,5 @@
-import { defineDefaultPlugin, defineVerb, type RouteContext, RoutekitError } from "@routekit/core";
+import { defineDefaultPlugin, type RouteContext, RoutekitError } from "@routekit/core";
+import { defineVerb } from "@routekit/core/internal";
 import { LlmError } from "./errors.js";
 import { createRouteTool, type LlmToolAspect } from "./route-tool.js";
 import { validateSchema } from "./schema/compile-schema.js";

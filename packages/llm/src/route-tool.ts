@@ -1,5 +1,5 @@
 import type { RouteContext, RouteDefinition } from "@routekit/core";
-import { releaseExchange } from "@routekit/core/internal";
+import { releaseExchange } from "@routekit/core";
 import { createTool } from "./adapter/create-tool.js";
 import { withValue } from "./adapter/tool-result.js";
 import type { ToolInputSchema } from "./schema/schema-type.js";

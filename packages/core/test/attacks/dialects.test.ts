@@ -1,4 +1,5 @@
-import { checkUntrustedJsonPath, checkUntrustedXPath, ExpressionError } from "@routekit/core";
+import { ExpressionError } from "@routekit/core";
+import { checkUntrustedJsonPath, checkUntrustedXPath } from "@routekit/core/internal";
 import { describe, expect, it } from "vitest";
 
 function refusal(check: () => void): ExpressionError {

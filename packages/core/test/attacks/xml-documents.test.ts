@@ -1,4 +1,5 @@
-import { checkXmlShape, createContext, xpath } from "@routekit/core";
+import { createContext, xpath } from "@routekit/core";
+import { checkXmlShape } from "@routekit/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { watchEventLoop } from "./support/event-loop-watch.js";
 

@@ -1,4 +1,4 @@
-import { checkJsonPath } from "@routekit/core";
+import { checkJsonPath } from "@routekit/core/internal";
 import {
   DOCUMENT_QUERY_DEFAULTS,
   type DocumentQueryLimits,

@@ -1,5 +1,5 @@
 // The json_path job a budget worker runs (a module of its own: functions cannot cross threads).
-import { checkJsonPath, checkUntrustedJsonPath } from "@routekit/core";
+import { checkJsonPath, checkUntrustedJsonPath } from "@routekit/core/internal";
 import { reasonOf, ToolInputError } from "../errors.js";
 import { parseDocumentText, queryDocument } from "./run-json-path.js";
 

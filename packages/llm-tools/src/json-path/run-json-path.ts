@@ -1,4 +1,5 @@
-import { checkJsonPath, checkUntrustedJsonPath, defineBudgetTask, evaluateJsonPath } from "@routekit/core";
+import { defineBudgetTask, evaluateJsonPath } from "@routekit/core";
+import { checkJsonPath, checkUntrustedJsonPath } from "@routekit/core/internal";
 import { checkDocumentSize } from "../document-query/document-size.js";
 import { runQueryJob } from "../document-query/run-query-job.js";
 import { LlmToolsError, reasonOf, ToolInputError } from "../errors.js";

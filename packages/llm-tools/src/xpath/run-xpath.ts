@@ -1,11 +1,5 @@
-import {
-  checkUntrustedXPath,
-  defineBudgetTask,
-  ExpressionError,
-  evaluateXPath,
-  parseXml,
-  refuseDoctype,
-} from "@routekit/core";
+import { defineBudgetTask, ExpressionError, evaluateXPath } from "@routekit/core";
+import { checkUntrustedXPath, parseXml, refuseDoctype } from "@routekit/core/internal";
 import { checkDocumentSize } from "../document-query/document-size.js";
 import { runQueryJob } from "../document-query/run-query-job.js";
 import { LlmToolsError, reasonOf, ToolInputError } from "../errors.js";

@@ -1,4 +1,4 @@
-import { checkXPathSyntax } from "@routekit/core";
+import { checkXPathSyntax } from "@routekit/core/internal";
 import {
   DOCUMENT_QUERY_DEFAULTS,
   type DocumentQueryLimits,

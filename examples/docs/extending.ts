@@ -1,0 +1,107 @@
+// The code of docs/architecture.md's plugin section and of docs/concepts.md's channel section;
+// run by examples/test/docs-examples.test.ts.
+import assert from "node:assert/strict";
+import {
+  createContext,
+  defineComponent,
+  type Exchange,
+  type LifecycleHook,
+  type Plugin,
+  type RouteAspectHandler,
+  RouteBuilder,
+  type StepInterceptor,
+} from "@routekit/core";
+
+declare module "@routekit/core" {
+  interface RouteDsl<TBody> {
+    /** Appends a line to the context's audit trail (only contexts with the orders plugin know it). */
+    audit(label: string): RouteDsl<TBody>;
+  }
+  interface RouteContext {
+    /** The orders plugin's book: one per context. */
+    readonly orders?: OrderBook;
+  }
+}
+
+/** What the orders plugin keeps per context. */
+class OrderBook {
+  readonly lines: string[] = [];
+}
+
+/** `shelf:NAME` stores the body under NAME in the context's order book. */
+const shelfComponent = defineComponent({
+  scheme: "shelf",
+  options: {},
+  createEndpoint: (address, context) => ({
+    uri: address.uri,
+    send: (exchange: Exchange) => {
+      context.orders?.lines.push(`shelved ${String(exchange.body)} on ${address.path}`);
+    },
+  }),
+});
+
+const auditStep =
+  (label: string) =>
+  (exchange: Exchange): void => {
+    exchange.context.orders?.lines.push(`${label}: ${String(exchange.body)}`);
+  };
+
+const toolAspectHandler: RouteAspectHandler = { added: () => undefined };
+const tracing: StepInterceptor = { name: "tracing", wrapStep: (_step, next) => next };
+const events: string[] = [];
+const start: LifecycleHook["start"] = () => void events.push("started");
+const stop: LifecycleHook["stop"] = () => void events.push("stopped");
+
+class OrderRoutes extends RouteBuilder {
+  configure(): void {
+    this.from("direct:orders").routeId("orders").audit("received").to("shelf:top");
+  }
+}
+
+/** Installs the plugin, routes an order through its step and component, times each step. */
+export async function main(): Promise<void> {
+  const context = createContext({ logLevel: "off" });
+  const logged: string[] = [];
+  const console = { log: (line: string) => void logged.push(line) };
+  // #region plugin
+  context.use({
+    name: "orders",
+    components: [shelfComponent], // URI schemes
+    steps: { audit: (label: string) => auditStep(label) }, // DSL verbs only this context knows
+    properties: { orders: () => new OrderBook() }, // context.orders, one per context
+    aspects: { llmTool: toolAspectHandler }, // what routes carrying an aspect do when added/removed
+    interceptors: [tracing], // the channel
+    lifecycle: { start, stop }, // work on start and stop
+    install(context) {
+      context.orders?.lines.push("installed"); // anything else
+    },
+  } satisfies Plugin);
+  // #endregion plugin
+
+  // #region interceptor
+  const timing: StepInterceptor = {
+    name: "timing",
+    wrapStep: (step, next) => async (exchange) => {
+      const started = performance.now();
+      try {
+        await next(exchange);
+      } finally {
+        console.log(`${step.routeId} ${step.path}: ${(performance.now() - started).toFixed(1)} ms`);
+      }
+    },
+  };
+  context.addInterceptor(timing); // before addRoutes
+  await context.addRoutes(new OrderRoutes());
+  // #endregion interceptor
+
+  await context.start();
+  await context.request("direct:orders", "book");
+  assert.deepEqual(context.orders?.lines, ["installed", "received: book", "shelved book on top"]);
+  assert.equal(logged.length, 2);
+  assert.match(logged[0] ?? "", /^orders #1 audit: \d+\.\d ms$/);
+  assert.match(logged[1] ?? "", /^orders #2 to\(shelf:top\): \d+\.\d ms$/);
+  // Another context has none of the plugin's additions.
+  assert.equal(createContext({ logLevel: "off" }).orders, undefined);
+  await context.stop();
+  assert.deepEqual(events, ["started", "stopped"]);
+}
