@@ -5,7 +5,7 @@ import type { ContextInternals } from "../runtime/context-internals.js";
 import type { RouteContext } from "../runtime/context-types.js";
 import { copyExchange, runtime } from "../runtime/create-exchange.js";
 import { BoundedQueue } from "./bounded-queue.js";
-import { type ConsumerRoute, defineComponent, type RouteProcessor } from "./component.js";
+import { defineComponent, type RouteProcessor } from "./component.js";
 import type { SedaChannel, SedaItem, WaitingReply } from "./seda-channel.js";
 import { closedQueue, sedaShutdown } from "./seda-shutdown.js";
 
