@@ -341,7 +341,7 @@ async function measure(
 const formatMicros = (stats: Stats): string => `${(stats.medianNs / 1_000).toFixed(1)} µs`;
 
 export async function runMcpBench(options: BenchOptions): Promise<BenchRow[]> {
-  const iterations = options.quick ? 50 : 1_000;
+  const iterations = options.quick ? 50 : 400;
   const runs = options.quick ? 3 : 10;
   return [
     ...(await measure("stdio", startOverStdio, iterations, runs)),
