@@ -1,14 +1,11 @@
 import { setRejection } from "../compile/route-rejection.js";
 import { interceptRoute } from "../compile/step-interceptor.js";
 import type { Consumer, RouteProcessor } from "../components/component.js";
+import { toError } from "../errors/errors.js";
 import type { Exchange, Processor } from "../model/exchange.js";
 import type { RouteDefinition } from "../model/route-definition.js";
 import type { ContextInternals } from "./context-internals.js";
 import { type RuntimeExchange, releaseExchange, runtime } from "./create-exchange.js";
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
-}
 
 /** A route as it runs: its compiled pipeline, its consumer and its counters. */
 export class RouteRuntime {
@@ -103,14 +100,14 @@ export class RouteRuntime {
       try {
         result = pipeline(target);
       } catch (error) {
-        target.error = asError(error);
+        target.error = toError(error);
         result = undefined;
       }
       if (result !== undefined) {
         return result.then(
           () => finish(target, previous, started),
           (error: unknown) => {
-            target.error = asError(error);
+            target.error = toError(error);
             finish(target, previous, started);
           },
         );
