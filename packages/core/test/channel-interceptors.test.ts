@@ -166,7 +166,7 @@ describe("step interceptors", () => {
     context = createContext();
     context.addInterceptor({ name: "broken", wrapStep: () => "nope" as never });
     await expect(context.addRoutes((r) => r.from("direct:in").routeId("r").to("mock:a"))).rejects.toThrow(
-      "Route 'r' step #1 to(mock:a): interceptor 'broken' wrapStep must return a processor (exchange) => void | Promise<void>, found string nope",
+      "Route 'r' step #1 to(mock:a): interceptor 'broken' wrapStep must return a processor (exchange) => void | Promise<void>, found string \"nope\"",
     );
   });
 

@@ -12,10 +12,8 @@ export {
   type AddressVerdict,
   classifyAddress,
   createGuardedDispatcher,
-  createGuardedLookup,
   fetchText,
   type GuardedDispatcherOptions,
-  HTTP_FETCH_DEFAULTS,
   HTTP_FETCH_INPUT_SCHEMA,
   HttpFetchError,
   type HttpFetchFailure,
@@ -23,9 +21,6 @@ export {
   type HttpFetchOptions,
   type HttpFetchResult,
   type HttpFetchStepResult,
-  type ResolvedHttpFetchOptions,
-  readHttpFetchUrl,
-  resolveHttpFetchOptions,
   runHttpFetch,
 } from "./http-fetch/index.js";
 // httpTool
@@ -39,36 +34,24 @@ export {
 } from "./http-tool/index.js";
 // json_path
 export {
-  JSON_PATH_DEFAULTS,
   JSON_PATH_DOCUMENT_INPUT_SCHEMA,
   JSON_PATH_INPUT_SCHEMA,
   type JsonPathOptions,
-  type JsonPathQuery,
-  type ResolvedJsonPathOptions,
-  readJsonPathQuery,
-  resolveJsonPathOptions,
-  runFixedJsonPath,
   runJsonPath,
   runJsonPathBounded,
 } from "./json-path/index.js";
 // math_eval
 export {
-  MATH_EVAL_DEFAULTS,
   MATH_EVAL_INPUT_SCHEMA,
   type MathEvalOptions,
-  type ResolvedMathEvalOptions,
-  resolveMathEvalOptions,
   runMathEval,
   runMathEvalBounded,
 } from "./math-eval/index.js";
 // regex_extract
 export {
-  REGEX_EXTRACT_DEFAULTS,
   REGEX_EXTRACT_INPUT_SCHEMA,
   type RegexExtractInput,
   type RegexExtractOptions,
-  type ResolvedRegexExtractOptions,
-  resolveRegexExtractOptions,
   runRegexExtract,
   shutdownRegexWorkers,
 } from "./regex-extract/index.js";
@@ -81,7 +64,6 @@ export type { StepOutput, StepOutputOption } from "./steps/step-output.js";
 export { tavilyWebSearch } from "./steps/web-search-step.js";
 export { xpath } from "./steps/xpath-step.js";
 export {
-  describe as describeToolValue,
   optionalBoolean,
   optionalNumber,
   optionalString,
@@ -91,12 +73,7 @@ export {
 } from "./tool-input.js";
 // web_search
 export {
-  type ResolvedTavilyOptions,
-  readWebSearchInput,
-  resolveTavilyKey,
-  resolveTavilyOptions,
   runWebSearch,
-  TAVILY_BASE_URL,
   type TavilyWebSearchOptions,
   tavilySearch,
   WEB_SEARCH_INPUT_SCHEMA,
@@ -115,16 +92,4 @@ export { TavilyWebSearchTool, type TavilyWebSearchToolOptions } from "./wrappers
 export type { ToolWrapperOptions } from "./wrappers/tool-wrapper-options.js";
 export { XPathTool, type XPathToolOptions } from "./wrappers/xpath-tool.js";
 // xpath
-export {
-  type ResolvedXPathOptions,
-  readXPathQuery,
-  resolveXPathOptions,
-  runFixedXPath,
-  runXPath,
-  runXPathBounded,
-  XPATH_DEFAULTS,
-  XPATH_DOCUMENT_INPUT_SCHEMA,
-  XPATH_INPUT_SCHEMA,
-  type XPathOptions,
-  type XPathQuery,
-} from "./xpath/index.js";
+export { runXPath, runXPathBounded, XPATH_INPUT_SCHEMA, type XPathOptions } from "./xpath/index.js";

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  JSON_PATH_INPUT_SCHEMA,
-  LlmToolsError,
-  resolveJsonPathOptions,
-  runJsonPath,
-  ToolInputError,
-} from "../src/index.js";
+import { JSON_PATH_INPUT_SCHEMA, LlmToolsError, runJsonPath, ToolInputError } from "../src/index.js";
+import { resolveJsonPathOptions } from "../src/json-path/index.js";
 
 const store = {
   store: {

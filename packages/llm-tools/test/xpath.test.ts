@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  LlmToolsError,
-  resolveXPathOptions,
-  runXPath,
-  ToolInputError,
-  XPATH_INPUT_SCHEMA,
-} from "../src/index.js";
+import { LlmToolsError, runXPath, ToolInputError, XPATH_INPUT_SCHEMA } from "../src/index.js";
+import { resolveXPathOptions } from "../src/xpath/index.js";
 
 const library = `<?xml version="1.0"?>
 <library>

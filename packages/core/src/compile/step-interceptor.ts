@@ -1,6 +1,7 @@
 import { RoutekitError } from "../errors/errors.js";
 import type { Processor } from "../model/exchange.js";
 import type { RouteDefinition, StepDefinition } from "../model/route-definition.js";
+import { describeValue } from "../support/describe-value.js";
 
 /** What an interceptor learns about a step when its route is compiled: plain data. */
 export interface StepInfo {
@@ -50,37 +51,31 @@ export interface StepInterceptor {
   wrapRoute?(route: RouteInfo, next: Processor): Processor;
 }
 
-function describe(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `${typeof value} ${String(value).slice(0, 40)}`;
-}
-
 /** Checks what `addInterceptor` received: an object with a `name` and a `wrapStep` function. */
 export function checkInterceptor(value: unknown): StepInterceptor {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new RoutekitError(
       "PLUGIN_INVALID",
-      `addInterceptor() expects an interceptor { name: string, wrapStep(step, next) }, found ${describe(value)}`,
+      `addInterceptor() expects an interceptor { name: string, wrapStep(step, next) }, found ${describeValue(value)}`,
     );
   }
   const candidate = value as Partial<Record<keyof StepInterceptor, unknown>>;
   if (typeof candidate.name !== "string" || candidate.name === "") {
     throw new RoutekitError(
       "PLUGIN_INVALID",
-      `addInterceptor() expects a non-empty string 'name', found ${describe(candidate.name)}`,
+      `addInterceptor() expects a non-empty string 'name', found ${describeValue(candidate.name)}`,
     );
   }
   if (typeof candidate.wrapStep !== "function") {
     throw new RoutekitError(
       "PLUGIN_INVALID",
-      `addInterceptor(): interceptor '${candidate.name}' needs a function wrapStep(step, next), found ${describe(candidate.wrapStep)}`,
+      `addInterceptor(): interceptor '${candidate.name}' needs a function wrapStep(step, next), found ${describeValue(candidate.wrapStep)}`,
     );
   }
   if (candidate.wrapRoute !== undefined && typeof candidate.wrapRoute !== "function") {
     throw new RoutekitError(
       "PLUGIN_INVALID",
-      `addInterceptor(): interceptor '${candidate.name}' has a wrapRoute that is not a function (found ${describe(candidate.wrapRoute)})`,
+      `addInterceptor(): interceptor '${candidate.name}' has a wrapRoute that is not a function (found ${describeValue(candidate.wrapRoute)})`,
     );
   }
   return value as StepInterceptor;
@@ -113,7 +108,7 @@ export function interceptStep(
     if (typeof result !== "function") {
       throw new RoutekitError(
         "ROUTE_INVALID",
-        `Route '${step.routeId}' step ${step.path}: interceptor '${interceptor.name}' wrapStep must return a processor (exchange) => void | Promise<void>, found ${describe(result)}`,
+        `Route '${step.routeId}' step ${step.path}: interceptor '${interceptor.name}' wrapStep must return a processor (exchange) => void | Promise<void>, found ${describeValue(result)}`,
       );
     }
     wrapped = result as Processor;
@@ -149,7 +144,7 @@ export function interceptRoute(
     if (typeof result !== "function") {
       throw new RoutekitError(
         "ROUTE_INVALID",
-        `Route '${definition.id}': interceptor '${interceptor.name}' wrapRoute must return a processor (exchange) => void | Promise<void>, found ${describe(result)}`,
+        `Route '${definition.id}': interceptor '${interceptor.name}' wrapRoute must return a processor (exchange) => void | Promise<void>, found ${describeValue(result)}`,
       );
     }
     wrapped = result as Processor;

@@ -38,7 +38,7 @@ export interface Plugin {
   /** What happens when routes carrying an aspect (e.g. `llmTool`) are added or removed, by aspect name. */
   readonly aspects?: Readonly<Record<string, RouteAspectHandler>>;
   /** Step interceptors, in order (see `addInterceptor`). */
-  readonly interceptors?: readonly StepInterceptorLike[];
+  readonly interceptors?: readonly StepInterceptor[];
   /** Work to run when the context starts and stops. */
   readonly lifecycle?: LifecycleHook | readonly LifecycleHook[];
   /** Runs after the fields above are installed. */
@@ -52,11 +52,6 @@ export interface RouteAspectHandler {
   removed?(context: RouteContext, route: RouteDefinition, aspect: unknown): void;
   /** The aspect as JSON-serialisable data, for `context.describe()` (e.g. a tool's schemas). */
   describe?(aspect: unknown): unknown;
-}
-
-/** The shape every step interceptor has (the compiler's `StepInterceptor`). */
-export interface StepInterceptorLike {
-  readonly name: string;
 }
 
 /** Work a plugin needs to run when the context starts (after routes are added) and stops (after routes stop). */

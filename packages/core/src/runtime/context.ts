@@ -1,4 +1,3 @@
-import { setMaxListeners } from "node:events";
 // Step interceptors and message history (the channel, compile/): added by the channel work.
 import {
   checkMessageHistory,
@@ -12,17 +11,16 @@ import { logComponent } from "../components/log.js";
 import { type MockEndpoint, mockComponent } from "../components/mock.js";
 import { sedaComponent } from "../components/seda.js";
 import { timerComponent } from "../components/timer.js";
-import { parseOptions, parseUri } from "../components/uri.js";
 import { RoutekitError } from "../errors/errors.js";
 import type { ContextDescription } from "../model/description.js";
 import type { Exchange, ExchangePattern, Headers, Processor } from "../model/exchange.js";
 import type { LogLevel, RouteDefinition } from "../model/route-definition.js";
 import type { RouteSource } from "../model/route-source.js";
-import { firstPartySchemeHint } from "../support/first-party.js";
 import { didYouMean } from "../support/nearest.js";
 import { checkExchangeDeadline, checkStopOptions } from "./check-context-options.js";
-import { checkComponent, checkPlugin, describeArgument } from "./check-extension.js";
+import { checkPlugin, describeArgument } from "./check-extension.js";
 import type { ContextInternals, ContextInternalsBase, ShutdownParticipant } from "./context-internals.js";
+import { createShutdown, releasedAfter } from "./context-shutdown.js";
 import type {
   ContextState,
   ExchangeInit,
@@ -35,9 +33,11 @@ import type {
 } from "./context-types.js";
 import { RuntimeExchange, releaseExchange } from "./create-exchange.js";
 import { describeContext } from "./describe-routes.js";
+import { EndpointRegistry } from "./endpoint-registry.js";
 import { EventBus } from "./events.js";
-import { DeadlineSet, ExchangeDeadline } from "./exchange-deadline.js";
+import { ExchangeDeadline } from "./exchange-deadline.js";
 import { dispatch, requestOn, sendOn } from "./exchange-dispatch.js";
+import { installPlugin } from "./install-plugin.js";
 import { createConsoleLogger, type Logger } from "./logger.js";
 import { prepareRoutes } from "./prepare-routes.js";
 import { createProducer, type Producer } from "./producer.js";
@@ -67,35 +67,6 @@ export interface ContextWiring {
   defaultPlugins: readonly Plugin[];
 }
 
-/**
- * The context's shutdown signal is shared by every in-flight exchange, so it legitimately has
- * many listeners (tool calls, HTTP calls, timers): no max-listeners warning for it.
- */
-function unboundedController(): AbortController {
-  const controller = new AbortController();
-  setMaxListeners(0, controller.signal);
-  return controller;
-}
-
-/**
- * The context's shutdown signal and the deadlines of its exchanges. An exchange with its own
- * deadline or caller signal joins `deadlines` instead of listening on the shutdown signal: one
- * listener on that long-lived signal aborts them all, and a finished exchange simply leaves.
- */
-function createShutdown(): { controller: AbortController; deadlines: DeadlineSet } {
-  const controller = unboundedController();
-  const deadlines = new DeadlineSet();
-  controller.signal.addEventListener("abort", () => deadlines.abortAll(controller.signal.reason), {
-    once: true,
-  });
-  return { controller, deadlines };
-}
-
-function releasedAfter(exchange: Exchange): Exchange {
-  releaseExchange(exchange);
-  return exchange;
-}
-
 // Members that packages merge into RouteContext (such as `tools`) are installed on each context by
 // a plugin's `properties`: this interface tells the compiler so, whichever packages are loaded,
 // while `implements ContextInternalsBase` still checks the members the class defines itself.
@@ -108,10 +79,7 @@ class RoutekitContext implements ContextInternalsBase {
   readonly events = new EventBus();
   readonly logger: Logger;
   #state: ContextState = "created";
-  readonly #components = new Map<string, Component>();
-  readonly #endpoints = new Map<string, Endpoint>();
-  readonly #endpointUses = new Map<string, string>();
-  #endpointStarts: Promise<void>[] = [];
+  readonly #registry = new EndpointRegistry();
   readonly #routes = new Map<string, RouteRuntime>();
   readonly #lifecycle: LifecycleHook[] = [];
   readonly #services = new Map<string, unknown>();
@@ -194,65 +162,25 @@ class RoutekitContext implements ContextInternalsBase {
     checkPlugin(plugin);
     this.#installing = plugin.name;
     try {
-      for (const component of plugin.components ?? []) this.addComponent(component);
-      for (const [name, factory] of Object.entries(plugin.steps ?? {}))
-        this.#addStep(plugin.name, name, factory);
-      for (const [name, create] of Object.entries(plugin.properties ?? {}))
-        this.#addProperty(plugin.name, name, create);
-      for (const [name, handler] of Object.entries(plugin.aspects ?? {})) this.#aspects.set(name, handler);
-      for (const interceptor of plugin.interceptors ?? []) this.#addInterceptor(interceptor);
-      const lifecycle = plugin.lifecycle;
-      for (const hook of lifecycle === undefined ? [] : Array.isArray(lifecycle) ? lifecycle : [lifecycle])
-        this.addLifecycle(hook as LifecycleHook);
-      plugin.install?.(this);
+      installPlugin(
+        {
+          context: this,
+          steps: this.#steps,
+          aspects: this.#aspects,
+          addComponent: (component) => this.addComponent(component),
+          addLifecycle: (hook) => this.addLifecycle(hook),
+          addInterceptor: (interceptor) => this.addInterceptor(interceptor),
+        },
+        plugin,
+      );
     } finally {
       this.#installing = undefined;
     }
     return this;
   }
 
-  #addStep(pluginName: string, name: string, factory: (...args: never[]) => Processor): void {
-    if (typeof factory !== "function") {
-      throw new RoutekitError(
-        "PLUGIN_INVALID",
-        `Plugin '${pluginName}': steps.${name} must be a function (...args) => processor (found ${describeArgument(factory)})`,
-      );
-    }
-    this.#steps.set(name, factory);
-  }
-
-  #addProperty(pluginName: string, name: string, create: (context: RouteContext) => unknown): void {
-    if (typeof create !== "function") {
-      throw new RoutekitError(
-        "PLUGIN_INVALID",
-        `Plugin '${pluginName}': properties.${name} must be a function (context) => value (found ${describeArgument(create)})`,
-      );
-    }
-    if (name in this && !Object.hasOwn(this, name)) {
-      throw new RoutekitError(
-        "PLUGIN_INVALID",
-        `Plugin '${pluginName}': property '${name}' would hide the context's own member of that name`,
-      );
-    }
-    // An own property of this context only: created on first read, kept, never on a shared prototype.
-    Object.defineProperty(this, name, {
-      configurable: true,
-      enumerable: false,
-      get: () => this.service(`property:${name}`, create),
-    });
-  }
-
-  #addInterceptor(interceptor: unknown): void {
-    const add = (this as unknown as { addInterceptor?: (interceptor: unknown) => unknown }).addInterceptor;
-    if (typeof add !== "function") {
-      throw new RoutekitError("PLUGIN_INVALID", "This context cannot take step interceptors");
-    }
-    add.call(this, interceptor);
-  }
-
   addComponent(component: Component): this {
-    checkComponent(component);
-    this.#components.set(component.scheme, component);
+    this.#registry.addComponent(component);
     return this;
   }
 
@@ -273,57 +201,22 @@ class RoutekitContext implements ContextInternalsBase {
   }
 
   hasEndpoint(uri: string): boolean {
-    return this.#endpoints.has(uri);
+    return this.#registry.has(uri);
   }
 
   forgetEndpoint(uri: string): Endpoint | undefined {
     if (uri === this.#lastUri) this.#lastUri = undefined;
-    const endpoint = this.#endpoints.get(uri);
-    this.#endpoints.delete(uri);
-    return endpoint;
+    return this.#registry.forget(uri);
   }
 
   endpoint(uri: `mock:${string}`): MockEndpoint;
   endpoint(uri: string): Endpoint;
   endpoint(uri: string): Endpoint {
-    const cached = this.#endpoints.get(uri);
-    if (cached !== undefined) return cached;
-    const parsed = parseUri(uri);
-    const component = this.#components.get(parsed.scheme);
-    if (component === undefined) {
-      const known = [...this.#components.keys()];
-      throw new RoutekitError(
-        "COMPONENT_UNKNOWN",
-        `Endpoint '${uri}': no component for scheme '${parsed.scheme}'${firstPartySchemeHint(parsed.scheme) || didYouMean(parsed.scheme, known)}; known schemes: ${known.join(", ")} (a package adds more with context.use(plugin))`,
-      );
-    }
-    const options = parseOptions(parsed, component.options);
-    const endpoint = component.createEndpoint(
-      { uri, scheme: parsed.scheme, path: parsed.path, options },
-      this,
-    );
-    this.#endpoints.set(uri, endpoint);
-    if (this.#state === "started" && endpoint.start !== undefined) {
-      // Started with the routes that use it: addRoutes awaits this and fails naming the route.
-      const started = this.#startEndpoint(uri, endpoint);
-      started.catch(() => undefined); // awaited by addRoutes; never an unhandled rejection
-      this.#endpointStarts.push(started);
-    }
-    return endpoint;
+    return this.#registry.endpoint(uri, this, this.#state === "started");
   }
 
   noteEndpointUse(uri: string, where: string): void {
-    if (!this.#endpointUses.has(uri)) this.#endpointUses.set(uri, where);
-  }
-
-  async #startEndpoint(uri: string, endpoint: Endpoint): Promise<void> {
-    try {
-      await endpoint.start?.();
-    } catch (error) {
-      const where = this.#endpointUses.get(uri) ?? `Endpoint '${uri}'`;
-      const message = error instanceof Error ? error.message : String(error);
-      throw new RoutekitError("ENDPOINT_START_FAILED", `${where}: ${message}`, { cause: error });
-    }
+    this.#registry.noteUse(uri, where);
   }
 
   async addRoutes(routes: unknown): Promise<void> {
@@ -345,7 +238,7 @@ class RoutekitContext implements ContextInternalsBase {
       );
     } finally {
       // prepareRoutes is synchronous: these are the starts of the endpoints it created.
-      starts = this.#endpointStarts.splice(0);
+      starts = this.#registry.takeStarts();
     }
     const added: RouteRuntime[] = [];
     try {
@@ -378,7 +271,7 @@ class RoutekitContext implements ContextInternalsBase {
     this.#shutdown = createShutdown();
     try {
       for (const hook of this.#lifecycle) await hook.start?.();
-      for (const [uri, endpoint] of this.#endpoints) await this.#startEndpoint(uri, endpoint);
+      for (const [uri, endpoint] of this.#registry.endpoints()) await this.#registry.start(uri, endpoint);
       for (const route of this.#routes.values())
         if (route.definition.autoStart) await this.#startRoute(route);
     } catch (error) {
@@ -416,8 +309,10 @@ class RoutekitContext implements ContextInternalsBase {
       if (this.events.has("route-stopped"))
         this.events.emit("route-stopped", { routeId: route.definition.id });
     }
-    const hooks = stopHooksOf(this.#endpoints.values(), this.#lifecycle, (hook) =>
-      this.#lifecycleLabels.get(hook),
+    const hooks = stopHooksOf(
+      Array.from(this.#registry.endpoints(), ([, endpoint]) => endpoint),
+      this.#lifecycle,
+      (hook) => this.#lifecycleLabels.get(hook),
     );
     const late = await runStopHooks(hooks, clock);
     this.#state = "stopped";

@@ -1,0 +1,91 @@
+import type { Component, Endpoint } from "../components/component.js";
+import { parseOptions, parseUri } from "../components/uri.js";
+import { RoutekitError } from "../errors/errors.js";
+import type { RouteContext } from "../model/exchange.js";
+import { firstPartySchemeHint } from "../support/first-party.js";
+import { didYouMean } from "../support/nearest.js";
+import { checkComponent } from "./check-extension.js";
+
+/**
+ * A context's components by scheme and the endpoints made from them, one per URI. Remembers where
+ * each endpoint is first used ("Route 'ask' step #1 to(llm:openai)") so an endpoint that fails to
+ * start is reported there, and collects the starts of endpoints made while the context runs.
+ */
+export class EndpointRegistry {
+  readonly #components = new Map<string, Component>();
+  readonly #endpoints = new Map<string, Endpoint>();
+  readonly #uses = new Map<string, string>();
+  #starts: Promise<void>[] = [];
+
+  addComponent(component: Component): void {
+    checkComponent(component);
+    this.#components.set(component.scheme, component);
+  }
+
+  has(uri: string): boolean {
+    return this.#endpoints.has(uri);
+  }
+
+  /** Stops keeping the endpoint of `uri`; returns it, to be stopped. */
+  forget(uri: string): Endpoint | undefined {
+    const endpoint = this.#endpoints.get(uri);
+    this.#endpoints.delete(uri);
+    return endpoint;
+  }
+
+  /** The endpoints kept, for starting and stopping them with the context. */
+  endpoints(): IterableIterator<[string, Endpoint]> {
+    return this.#endpoints.entries();
+  }
+
+  /**
+   * The endpoint for `uri`, made once. With `running`, an endpoint made now is started at once;
+   * `takeStarts()` hands those starts to whoever waits for them (addRoutes).
+   */
+  endpoint(uri: string, context: RouteContext, running: boolean): Endpoint {
+    const cached = this.#endpoints.get(uri);
+    if (cached !== undefined) return cached;
+    const parsed = parseUri(uri);
+    const component = this.#components.get(parsed.scheme);
+    if (component === undefined) {
+      const known = [...this.#components.keys()];
+      throw new RoutekitError(
+        "COMPONENT_UNKNOWN",
+        `Endpoint '${uri}': no component for scheme '${parsed.scheme}'${firstPartySchemeHint(parsed.scheme) || didYouMean(parsed.scheme, known)}; known schemes: ${known.join(", ")} (a package adds more with context.use(plugin))`,
+      );
+    }
+    const options = parseOptions(parsed, component.options);
+    const endpoint = component.createEndpoint(
+      { uri, scheme: parsed.scheme, path: parsed.path, options },
+      context,
+    );
+    this.#endpoints.set(uri, endpoint);
+    if (running && endpoint.start !== undefined) {
+      // Started with the routes that use it: addRoutes awaits this and fails naming the route.
+      const started = this.start(uri, endpoint);
+      started.catch(() => undefined); // awaited by addRoutes; never an unhandled rejection
+      this.#starts.push(started);
+    }
+    return endpoint;
+  }
+
+  /** The starts of endpoints made while the context ran, since the last call. */
+  takeStarts(): Promise<void>[] {
+    return this.#starts.splice(0);
+  }
+
+  noteUse(uri: string, where: string): void {
+    if (!this.#uses.has(uri)) this.#uses.set(uri, where);
+  }
+
+  /** Starts an endpoint; a failure names the route and step that use it. */
+  async start(uri: string, endpoint: Endpoint): Promise<void> {
+    try {
+      await endpoint.start?.();
+    } catch (error) {
+      const where = this.#uses.get(uri) ?? `Endpoint '${uri}'`;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new RoutekitError("ENDPOINT_START_FAILED", `${where}: ${message}`, { cause: error });
+    }
+  }
+}
