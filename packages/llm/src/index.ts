@@ -1,12 +1,12 @@
 // @routekit/llm: the tool model (also on its own as "@routekit/llm/tool"), the llm: step, its loop
 // and the providers.
 
-export { LLM_HEADERS, LLM_MESSAGES_PROPERTY, llmComponent } from "./llm-component.js";
+export { LLM_HEADERS, LLM_MESSAGES_PROPERTY } from "./llm-component.js";
 export { LLM_EVENT_TYPES } from "./llm-events.js";
 export { type LlmPluginOptions, llmPlugin } from "./llm-plugin.js";
 // The LLM step
 export { LlmStepBuilder, type LlmStepOptions, type LlmStepUri, llm } from "./llm-step-builder.js";
-export { LLM_STREAM_PROPERTY, llmStreamOf } from "./llm-stream-of.js";
+export { llmStreamOf } from "./llm-stream-of.js";
 export type {
   AssistantMessage,
   ChatMessage,
@@ -44,7 +44,6 @@ export {
   type AnthropicToolDefinition,
   type ArgumentsValidation,
   type AsLlmToolOptions,
-  createRouteTool,
   createTool,
   type FromJsonSchema,
   type FromToolParams,
@@ -54,7 +53,6 @@ export {
   LLM_ERROR_CODES,
   LlmError,
   type LlmErrorCode,
-  type LlmToolAspect,
   type LlmToolBody,
   type LlmToolTypes,
   ModelRequestError,
@@ -62,7 +60,6 @@ export {
   OutputValidationError,
   renderAnthropicTool,
   renderOpenAiTool,
-  renderToolOutput,
   type SchemaInput,
   type SchemaIssue,
   type SchemaOutput,
@@ -89,7 +86,6 @@ export {
   type ToolTypes,
   type ToolValue,
   toJsonSchema,
-  toolRegistryOf,
   toTool,
   toTools,
   validateSchema,
