@@ -1,6 +1,6 @@
 import { BudgetError, createBudget, defineBudgetTask } from "@routekit/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { watchEventLoop } from "./support/event-loop-watch.js";
+import { watchEventLoop } from "../support/event-loop-watch.js";
 
 const tasks = new URL("./support/budget-test-tasks.js", import.meta.url);
 const shout = defineBudgetTask<{ text: string }, string>(tasks, "shout");

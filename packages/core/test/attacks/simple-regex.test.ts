@@ -1,6 +1,6 @@
 import { compilePredicate, createContext, type Exchange } from "@routekit/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { watchEventLoop } from "./support/event-loop-watch.js";
+import { watchEventLoop } from "../support/event-loop-watch.js";
 
 function exchangeOf(body: unknown): Exchange {
   return { body, headers: {}, properties: {} } as unknown as Exchange;

@@ -1,7 +1,7 @@
 import { createContext, xpath } from "@routekit/core";
 import { checkXmlShape } from "@routekit/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
-import { watchEventLoop } from "./support/event-loop-watch.js";
+import { watchEventLoop } from "../support/event-loop-watch.js";
 
 const nested = (depth: number) => `${"<a>".repeat(depth)}x${"</a>".repeat(depth)}`;
 const contexts: ReturnType<typeof createContext>[] = [];
