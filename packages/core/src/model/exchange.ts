@@ -12,9 +12,17 @@ export type ExchangePattern = "InOnly" | "InOut";
 /** Message headers: travel with the message, also to brokers. */
 export type Headers = Record<string, unknown>;
 
-/** One message moving through routes. Camel's separate Out message is folded into `body`. */
+/**
+ * One message moving through routes. Camel's separate Out message is folded into `body`.
+ *
+ * An exchange made from another one — a split part, a multicast or recipient list copy, any
+ * `copyExchange` copy — names its origin in `parentId`; an exchange that entered a route from
+ * outside has none.
+ */
 export interface Exchange<TBody = unknown> {
   readonly id: string;
+  /** The id of the exchange this one was made from (split part, multicast/recipientList copy); undefined otherwise. */
+  readonly parentId?: string | undefined;
   body: TBody;
   headers: Headers;
   /** Route-local state, never sent to another process. */

@@ -38,6 +38,8 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   #origin: Exchange | undefined = undefined;
   #extra: PartProperties | undefined = undefined;
   #part = 0;
+  /** The id of the exchange this one was copied from (a part's is its origin's, read on demand). */
+  #parentId: string | undefined = undefined;
   pattern: ExchangePattern;
   error: Error | undefined = undefined;
   readonly context: RouteContext;
@@ -50,6 +52,11 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
     const state = this.#more();
     state.id ??= `${prefix}-${++sequence}`;
     return state.id;
+  }
+
+  /** The id of the exchange this one was made from: a split part's origin, a copy's source. */
+  get parentId(): string | undefined {
+    return this.#parentId ?? this.#origin?.id;
   }
 
   #more(): ExchangeState {
@@ -184,6 +191,22 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
     return part;
   }
 
+  /** A copy of `exchange` carrying `body` under `signal` (see `copyExchange`). */
+  static copyOf(exchange: Exchange, body: unknown, signal: AbortSignal): RuntimeExchange {
+    const copy = new RuntimeExchange(
+      exchange.context,
+      signal,
+      body,
+      { ...exchange.headers },
+      { ...exchange.properties },
+      exchange.pattern,
+    );
+    copy.routeId = exchange.routeId;
+    copy.fromEndpoint = exchange.fromEndpoint;
+    copy.#parentId = exchange.id;
+    return copy;
+  }
+
   get signal(): AbortSignal {
     const signal = this.#signal;
     return signal instanceof AbortSignal ? signal : signal.signal;
@@ -238,25 +261,16 @@ export function runtime(exchange: Exchange): RuntimeExchange {
 }
 
 /**
- * A new exchange carrying a copy of the message (headers and properties shallow-copied),
- * for wire taps, multicast and split parts: changes to the copy never reach the original.
+ * A new exchange carrying a copy of the message (headers and properties shallow-copied), for
+ * multicast and recipient list copies: changes to the copy never reach the original. Its
+ * `parentId` is the original's id.
  */
 export function copyExchange<TBody>(
   exchange: Exchange<TBody>,
   body: unknown = exchange.body,
   signal: AbortSignal = exchange.signal,
 ): Exchange {
-  const copy = new RuntimeExchange(
-    exchange.context,
-    signal,
-    body,
-    { ...exchange.headers },
-    { ...exchange.properties },
-    exchange.pattern,
-  );
-  copy.routeId = exchange.routeId;
-  copy.fromEndpoint = exchange.fromEndpoint;
-  return copy;
+  return RuntimeExchange.copyOf(exchange, body, signal);
 }
 
 /**
