@@ -1,7 +1,7 @@
 import "@routekit/llm/tool";
 import { RouteBuilder, type RouteDsl } from "@routekit/core";
 import type { JsonSchema } from "@routekit/llm/tool";
-import { splitWrapperOptions, type ToolWrapperOptions } from "./tool-wrapper-options.js";
+import { defaultToolRouteId, splitWrapperOptions, type ToolWrapperOptions } from "./tool-wrapper-options.js";
 
 /** What makes one tool wrapper: the tool's name and description, how its options are checked, its step. */
 export interface ToolWrapperSpec<TStepOptions extends object> {
@@ -17,8 +17,8 @@ export interface ToolWrapperSpec<TStepOptions extends object> {
 }
 
 /**
- * A tool as a self-contained route: `from(endpointUri).asLlmTool(toolName, ...)` followed by the
- * tool's step with the options given. The step checks its input for every caller (naming the tool
+ * A tool as a self-contained route: `from(endpointUri).routeId(routeId).asLlmTool(toolName, ...)`
+ * followed by the tool's step with the options given (route id `tool.<tool name>` by default). The step checks its input for every caller (naming the tool
  * and the key), so the schema is checked for calls from a model only.
  */
 export class ToolWrapper<TStepOptions extends object> extends RouteBuilder {
@@ -29,7 +29,7 @@ export class ToolWrapper<TStepOptions extends object> extends RouteBuilder {
   /** Checks the options now, so a bad one fails here rather than on the first call. */
   constructor(spec: ToolWrapperSpec<TStepOptions>, options: TStepOptions & ToolWrapperOptions) {
     super();
-    const { wrapper, step } = splitWrapperOptions(options);
+    const { wrapper, step } = splitWrapperOptions(spec.toolName, options);
     spec.check(step);
     this.#spec = spec;
     this.#wrapper = wrapper;
@@ -38,14 +38,14 @@ export class ToolWrapper<TStepOptions extends object> extends RouteBuilder {
 
   override configure(): void {
     const spec = this.#spec;
-    const route = this.from(this.#wrapper.endpointUri ?? `direct:llm.${spec.toolName}`).asLlmTool(
-      spec.toolName,
-      {
-        description: this.#wrapper.description ?? spec.description,
+    const wrapper = this.#wrapper;
+    const route = this.from(wrapper.endpointUri ?? `direct:llm.${spec.toolName}`)
+      .routeId(wrapper.routeId ?? defaultToolRouteId(spec.toolName))
+      .asLlmTool(spec.toolName, {
+        description: wrapper.description ?? spec.description,
         input: spec.input(this.#step),
         validate: "model-only",
-      },
-    );
+      });
     spec.addStep(route, this.#step);
   }
 }
