@@ -116,8 +116,10 @@ export interface ModelResponse {
   stopReason: ModelStopReason;
   rawStopReason: string;
   usage: TokenUsage;
-  /** The model that answered, as the provider reports it. */
+  /** The model that answered, as the provider reports it (the requested model when it names none). */
   model: string;
+  /** The provider's id of the response (OpenAI `id`, Anthropic `message.id`), when it sends one. */
+  responseId?: string;
   /** The assistant message to append to the conversation. */
   assistant: AssistantMessage;
 }

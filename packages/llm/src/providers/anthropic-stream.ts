@@ -8,6 +8,7 @@ import {
   responseShapeError,
   tokenCount,
   type WireObject,
+  withResponseId,
 } from "./wire-shape.js";
 
 /** A content block being assembled from its deltas. */
@@ -36,6 +37,7 @@ export function anthropicStreamAssembler(
   where: string,
 ): AnthropicStreamAssembler {
   let model = fallbackModel;
+  let responseId: unknown;
   let rawStopReason = "";
   let done = false;
   let inputUsage: unknown;
@@ -114,6 +116,7 @@ export function anthropicStreamAssembler(
         const message = event.message;
         if (isWireObject(message)) {
           if (typeof message.model === "string" && message.model !== "") model = message.model;
+          responseId = message.id;
           inputUsage = message.usage;
           outputUsage = message.usage;
         }
@@ -162,7 +165,7 @@ export function anthropicStreamAssembler(
     }
     const assistant: AssistantMessage = { role: "assistant", content: text, raw };
     if (toolCalls.length > 0) assistant.toolCalls = toolCalls;
-    return {
+    return withResponseId(responseId, {
       text,
       toolCalls,
       stopReason: toolCalls.length > 0 ? "tool_calls" : mapStopReason(rawStopReason),
@@ -173,7 +176,7 @@ export function anthropicStreamAssembler(
       },
       model,
       assistant,
-    };
+    });
   };
   return { accept, finish };
 }

@@ -9,7 +9,13 @@ import type {
 } from "../model-types.js";
 import type { Tool } from "../tool-types.js";
 import { objectToolCall } from "./object-tool-call.js";
-import { isWireObject, responseShapeError, tokenCount, type WireObject } from "./wire-shape.js";
+import {
+  isWireObject,
+  responseShapeError,
+  tokenCount,
+  type WireObject,
+  withResponseId,
+} from "./wire-shape.js";
 
 const renderedTools = new WeakMap<Tool, unknown>();
 
@@ -134,7 +140,7 @@ export function parseAnthropicResponse(json: unknown, fallbackModel: string, whe
   const rawStopReason = typeof json.stop_reason === "string" ? json.stop_reason : "";
   const assistant: AssistantMessage = { role: "assistant", content: text, raw: content };
   if (toolCalls.length > 0) assistant.toolCalls = toolCalls;
-  return {
+  return withResponseId(json.id, {
     text,
     toolCalls,
     stopReason: toolCalls.length > 0 ? "tool_calls" : mapStopReason(rawStopReason),
@@ -145,7 +151,7 @@ export function parseAnthropicResponse(json: unknown, fallbackModel: string, whe
     },
     model: typeof json.model === "string" && json.model !== "" ? json.model : fallbackModel,
     assistant,
-  };
+  });
 }
 
 export function mapStopReason(reason: string): ModelStopReason {

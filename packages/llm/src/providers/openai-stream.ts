@@ -7,6 +7,7 @@ import {
   responseShapeError,
   tokenCount,
   type WireObject,
+  withResponseId,
 } from "./wire-shape.js";
 
 /** A tool call being assembled from its deltas. */
@@ -35,6 +36,7 @@ export function openAiStreamAssembler(
 ): OpenAiStreamAssembler {
   let text = "";
   let model = fallbackModel;
+  let responseId: unknown;
   let rawStopReason = "";
   let done = false;
   let usage: unknown;
@@ -69,6 +71,7 @@ export function openAiStreamAssembler(
     if (!isWireObject(chunk)) throw responseShapeError(where, "a chunk", "a JSON object", chunk);
     if (chunk.error !== undefined) throw streamErrorEvent("openai", where, errorDetail(chunk.error));
     if (typeof chunk.model === "string" && chunk.model !== "") model = chunk.model;
+    responseId ??= chunk.id;
     if (isWireObject(chunk.usage)) usage = chunk.usage;
     const choices = chunk.choices;
     if (choices === undefined || choices === null) return;
@@ -116,7 +119,7 @@ export function openAiStreamAssembler(
     }
     const assistant: AssistantMessage = { role: "assistant", content: text, raw };
     if (toolCalls.length > 0) assistant.toolCalls = toolCalls;
-    return {
+    return withResponseId(responseId, {
       text,
       toolCalls,
       stopReason: toolCalls.length > 0 ? "tool_calls" : mapFinishReason(rawStopReason),
@@ -127,7 +130,7 @@ export function openAiStreamAssembler(
       },
       model,
       assistant,
-    };
+    });
   };
   return { accept, finish };
 }

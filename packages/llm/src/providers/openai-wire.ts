@@ -8,7 +8,13 @@ import type {
 } from "../model-types.js";
 import type { Tool } from "../tool-types.js";
 import { openAiResponseFormat } from "./openai-response-format.js";
-import { isWireObject, responseShapeError, tokenCount, type WireObject } from "./wire-shape.js";
+import {
+  isWireObject,
+  responseShapeError,
+  tokenCount,
+  type WireObject,
+  withResponseId,
+} from "./wire-shape.js";
 
 /** Options of the Chat Completions body that come from the provider rather than the request. */
 export interface OpenAiBodyOptions {
@@ -102,7 +108,7 @@ export function parseOpenAiResponse(json: unknown, fallbackModel: string, where:
   const rawStopReason = typeof choice.finish_reason === "string" ? choice.finish_reason : "";
   const assistant: AssistantMessage = { role: "assistant", content: text, raw: message };
   if (toolCalls.length > 0) assistant.toolCalls = toolCalls;
-  return {
+  return withResponseId(json.id, {
     text,
     toolCalls,
     stopReason: toolCalls.length > 0 ? "tool_calls" : mapFinishReason(rawStopReason),
@@ -113,7 +119,7 @@ export function parseOpenAiResponse(json: unknown, fallbackModel: string, where:
     },
     model: typeof json.model === "string" && json.model !== "" ? json.model : fallbackModel,
     assistant,
-  };
+  });
 }
 
 function readContent(content: unknown, where: string): string {

@@ -1,4 +1,5 @@
 import { LlmError } from "../errors.js";
+import type { ModelResponse } from "../model-types.js";
 
 /** A JSON object as parsed from a provider reply. */
 export type WireObject = Record<string, unknown>;
@@ -31,4 +32,10 @@ export function tokenCount(usage: unknown, key: string): number {
   if (!isWireObject(usage)) return 0;
   const value = usage[key];
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+/** `response` with the provider's response id, when `id` is a non-empty string. */
+export function withResponseId(id: unknown, response: ModelResponse): ModelResponse {
+  if (typeof id === "string" && id !== "") response.responseId = id;
+  return response;
 }

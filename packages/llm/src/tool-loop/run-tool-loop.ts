@@ -14,7 +14,12 @@ import { readAnswer, refusalMessage } from "../structured-output/read-answer.js"
 import { checkLoopOptions } from "./check-loop-options.js";
 import { executeToolCall, type ToolCallEnvironment } from "./execute-tool-call.js";
 import type { ToolCallPart } from "./stream-parts.js";
-import type { RunToolLoopOptions, ToolLoopResult, ToolLoopStopReason } from "./tool-loop-types.js";
+import type {
+  ModelCallEvent,
+  RunToolLoopOptions,
+  ToolLoopResult,
+  ToolLoopStopReason,
+} from "./tool-loop-types.js";
 
 /**
  * Calls the model, answers every tool call it asks for, and repeats until it stops or
@@ -154,8 +159,13 @@ async function callModel(
     }
   }
   const base = { provider: model.provider, model: model.model, iteration };
+  const includeContent = options.includeContent === true;
   const started = performance.now();
-  onEvent({ type: "model-call-started", ...base });
+  onEvent(
+    includeContent
+      ? { type: "model-call-started", ...base, messages: request.messages }
+      : { type: "model-call-started", ...base },
+  );
   let response: ModelResponse;
   try {
     response = await model.generate(request);
@@ -165,13 +175,17 @@ async function callModel(
     onEvent({ type: "model-call-failed", ...base, durationMs: performance.now() - started, error: reported });
     throw failure;
   }
-  onEvent({
+  const completed: ModelCallEvent = {
     type: "model-call-completed",
     ...base,
     durationMs: performance.now() - started,
     usage: response.usage,
     stopReason: response.stopReason,
-  });
+    responseModel: response.model,
+  };
+  if (response.responseId !== undefined) completed.responseId = response.responseId;
+  if (includeContent) completed.message = response.assistant;
+  onEvent(completed);
   return response;
 }
 

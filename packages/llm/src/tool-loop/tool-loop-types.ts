@@ -1,4 +1,10 @@
-import type { ChatMessage, LanguageModel, ModelStopReason, TokenUsage } from "../model-types.js";
+import type {
+  AssistantMessage,
+  ChatMessage,
+  LanguageModel,
+  ModelStopReason,
+  TokenUsage,
+} from "../model-types.js";
 import type { StructuredOutput } from "../structured-output/structured-output.js";
 import type { Tool, ToolCallContext } from "../tool-types.js";
 import type { LlmStreamPart } from "./stream-parts.js";
@@ -81,12 +87,25 @@ interface ModelCallEventBase {
 
 /** A model call is about to start, has completed, or has failed. */
 export type ModelCallEvent =
-  | (ModelCallEventBase & { type: "model-call-started" })
+  | (ModelCallEventBase & {
+      type: "model-call-started";
+      /**
+       * The conversation sent (the loop's own array, not a copy: read it in the handler, it grows
+       * as the run goes on); only with `includeContent`.
+       */
+      messages?: readonly ChatMessage[];
+    })
   | (ModelCallEventBase & {
       type: "model-call-completed";
       durationMs: number;
       usage: TokenUsage;
       stopReason: ModelStopReason;
+      /** The model that answered, as the response names it (the requested model when it names none). */
+      responseModel?: string;
+      /** The provider's id of the response (OpenAI `id`, Anthropic `message.id`), when it sent one. */
+      responseId?: string;
+      /** The assistant turn the call produced; only with `includeContent`. */
+      message?: AssistantMessage;
     })
   | (ModelCallEventBase & { type: "model-call-failed"; durationMs: number; error: Error });
 
