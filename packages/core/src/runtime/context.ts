@@ -14,9 +14,8 @@ import { timerComponent } from "../components/timer.js";
 import { RoutekitError } from "../errors/errors.js";
 import type { ContextDescription } from "../model/description.js";
 import type { Exchange, ExchangePattern, Headers, Processor } from "../model/exchange.js";
-import type { LogLevel, RouteDefinition } from "../model/route-definition.js";
+import type { LogLevel } from "../model/route-definition.js";
 import type { RouteSource } from "../model/route-source.js";
-import { didYouMean } from "../support/nearest.js";
 import { checkExchangeDeadline, checkStopOptions } from "./check-context-options.js";
 import { checkPlugin, describeArgument } from "./check-extension.js";
 import type { ContextInternals, ContextInternalsBase, ShutdownParticipant } from "./context-internals.js";
@@ -42,6 +41,7 @@ import { createConsoleLogger, type Logger } from "./logger.js";
 import { prepareRoutes } from "./prepare-routes.js";
 import { createProducer, type Producer } from "./producer.js";
 import type { RouteRuntime } from "./route-runtime.js";
+import { RouteTable } from "./route-table.js";
 import { runStopHooks, stopHooksOf, stopRoutes } from "./shutdown.js";
 import { StopClock } from "./stop-clock.js";
 
@@ -80,7 +80,6 @@ class RoutekitContext implements ContextInternalsBase {
   readonly logger: Logger;
   #state: ContextState = "created";
   readonly #registry = new EndpointRegistry();
-  readonly #routes = new Map<string, RouteRuntime>();
   readonly #lifecycle: LifecycleHook[] = [];
   readonly #services = new Map<string, unknown>();
   readonly #participants: ShutdownParticipant[] = [];
@@ -89,11 +88,11 @@ class RoutekitContext implements ContextInternalsBase {
   #shutdown = createShutdown();
   #pending = 0;
   #idle: Array<() => void> = [];
-  #routeCounter = 0;
   /** Step interceptors in the order added; the compiler reads them when routes are added. */
   readonly #interceptors: StepInterceptor[] = [];
   readonly #wiring: ContextWiring;
   readonly #aspects = new Map<string, RouteAspectHandler>();
+  readonly #routes = new RouteTable(this, this.#aspects);
   readonly #steps = new Map<string, (...args: never[]) => Processor>();
 
   constructor(options: ContextOptions, wiring: ContextWiring) {
@@ -234,7 +233,7 @@ class RoutekitContext implements ContextInternalsBase {
         builder,
         this,
         (id) => this.#routes.has(id),
-        () => `route${++this.#routeCounter}`,
+        () => this.#routes.nextId(),
       );
     } finally {
       // prepareRoutes is synchronous: these are the starts of the endpoints it created.
@@ -243,11 +242,8 @@ class RoutekitContext implements ContextInternalsBase {
     const added: RouteRuntime[] = [];
     try {
       for (const route of compiled) {
-        for (const [handler, aspect] of this.#aspectsOf(route.definition))
-          handler.added(this, route.definition, aspect);
-        this.#routes.set(route.definition.id, route);
+        this.#routes.add(route);
         added.push(route);
-        if (this.events.has("route-added")) this.events.emit("route-added", { routeId: route.definition.id });
       }
       // Endpoints these routes created after start: a failure to start fails addRoutes.
       await Promise.all(starts);
@@ -256,7 +252,7 @@ class RoutekitContext implements ContextInternalsBase {
       throw error;
     }
     if (this.#state === "started") {
-      for (const route of compiled) if (route.definition.autoStart) await this.#startRoute(route);
+      for (const route of compiled) if (route.definition.autoStart) await this.#routes.start(route);
     }
   }
 
@@ -273,7 +269,7 @@ class RoutekitContext implements ContextInternalsBase {
       for (const hook of this.#lifecycle) await hook.start?.();
       for (const [uri, endpoint] of this.#registry.endpoints()) await this.#registry.start(uri, endpoint);
       for (const route of this.#routes.values())
-        if (route.definition.autoStart) await this.#startRoute(route);
+        if (route.definition.autoStart) await this.#routes.start(route);
     } catch (error) {
       this.#state = "started";
       await this.stop({ timeoutMs: 1000 }).catch(() => undefined);
@@ -281,13 +277,6 @@ class RoutekitContext implements ContextInternalsBase {
     }
     this.#state = "started";
     if (this.events.has("context-started")) this.events.emit("context-started", {});
-  }
-
-  async #startRoute(route: RouteRuntime): Promise<void> {
-    if (route.state === "started") return;
-    await route.consumer?.start();
-    route.state = "started";
-    if (this.events.has("route-started")) this.events.emit("route-started", { routeId: route.definition.id });
   }
 
   async stop(options: StopOptions = {}): Promise<void> {
@@ -304,11 +293,7 @@ class RoutekitContext implements ContextInternalsBase {
     } catch (error) {
       failure = error;
     }
-    for (const route of started) {
-      route.state = "stopped";
-      if (this.events.has("route-stopped"))
-        this.events.emit("route-stopped", { routeId: route.definition.id });
-    }
+    for (const route of started) this.#routes.markStopped(route);
     const hooks = stopHooksOf(
       Array.from(this.#registry.endpoints(), ([, endpoint]) => endpoint),
       this.#lifecycle,
@@ -326,60 +311,23 @@ class RoutekitContext implements ContextInternalsBase {
   }
 
   async startRoute(routeId: string): Promise<void> {
-    const route = this.#route(routeId);
+    const route = this.#routes.get(routeId);
     if (this.#state !== "started") {
       throw new RoutekitError(
         "CONTEXT_STATE",
         `Cannot start route '${routeId}': the context is ${this.#state}, not started`,
       );
     }
-    await this.#startRoute(route);
+    await this.#routes.start(route);
   }
 
   async stopRoute(routeId: string, options: StopOptions = {}): Promise<void> {
-    const route = this.#route(routeId);
-    const clock = new StopClock(checkStopOptions(options, "stopRoute"));
-    if (route.state !== "started") return;
-    await stopRoutes([route], this, clock, undefined);
-    route.state = "stopped";
-    if (this.events.has("route-stopped")) this.events.emit("route-stopped", { routeId });
+    const route = this.#routes.get(routeId);
+    await this.#routes.stop(route, new StopClock(checkStopOptions(options, "stopRoute")));
   }
 
   async removeRoute(routeId: string): Promise<void> {
-    const route = this.#route(routeId);
-    await this.stopRoute(routeId);
-    this.#routes.delete(routeId);
-    for (const [handler, aspect] of this.#aspectsOf(route.definition))
-      handler.removed?.(this, route.definition, aspect);
-    if (this.events.has("route-removed")) this.events.emit("route-removed", { routeId });
-  }
-
-  /** The handlers this context has for the aspects a route carries. */
-  #aspectsOf(route: RouteDefinition): Array<[RouteAspectHandler, unknown]> {
-    const found: Array<[RouteAspectHandler, unknown]> = [];
-    for (const [name, aspect] of Object.entries(route.aspects)) {
-      const handler = this.#aspects.get(name);
-      if (handler === undefined) {
-        throw new RoutekitError(
-          "ROUTE_INVALID",
-          `Route '${route.id}' carries aspect '${name}', but no plugin of this context handles it (install the plugin of the package that defines it)`,
-        );
-      }
-      found.push([handler, aspect]);
-    }
-    return found;
-  }
-
-  #route(routeId: string): RouteRuntime {
-    const route = this.#routes.get(routeId);
-    if (route === undefined) {
-      const known = [...this.#routes.keys()];
-      throw new RoutekitError(
-        "ROUTE_INVALID",
-        `No route with id '${routeId}'${didYouMean(routeId, known)}; routes: ${known.join(", ") || "(none)"}`,
-      );
-    }
-    return route;
+    await this.#routes.remove(routeId, new StopClock(checkStopOptions({}, "stopRoute")));
   }
 
   describe(): ContextDescription {
@@ -392,13 +340,7 @@ class RoutekitContext implements ContextInternalsBase {
   }
 
   routes(): RouteStatus[] {
-    return [...this.#routes.values()].map((route) => ({
-      id: route.definition.id,
-      from: route.definition.from,
-      description: route.definition.description,
-      state: route.state,
-      inflight: route.inflight,
-    }));
+    return this.#routes.statuses();
   }
 
   createExchange<TBody = unknown>(init: ExchangeInit<TBody> = {}): Exchange<TBody> {
