@@ -82,7 +82,7 @@ describe.skipIf(!existsSync(executablePath))(
       expect(box?.width).toBeGreaterThan(300);
       expect(box?.height).toBeGreaterThan(200);
       // A tool's schema opens from its route.
-      await page.getByRole("button", { name: "route3", exact: true }).click();
+      await page.getByRole("button", { name: "tool.math_eval", exact: true }).click();
       await expect.poll(() => page.locator(".route-details pre").textContent()).toContain('"expression"');
       // The graph works from the keyboard: a route box takes the focus and opens with Enter.
       await page.locator('svg.graph g.route-node[aria-label^="route ask,"]').focus();
@@ -91,7 +91,7 @@ describe.skipIf(!existsSync(executablePath))(
       // Each step's counters, p50 and p99 among them, in the selected route's step table.
       const askSteps = page.locator('table[aria-label="steps of route ask"] tbody tr');
       await expect.poll(() => askSteps.count()).toBe(4);
-      await page.getByRole("button", { name: "route3", exact: true }).click();
+      await page.getByRole("button", { name: "tool.math_eval", exact: true }).click();
       await page.screenshot({ path: new URL("graph.png", OUTPUT).pathname, fullPage: true });
     });
 

@@ -1,19 +1,15 @@
 import { type ConsoleOptions, consolePlugin } from "@routekit/console";
-import { createContext, type Exchange, type RouteContext } from "@routekit/core";
-import { HTTP_HEADERS, httpPlugin, httpServerOf } from "@routekit/http";
-import { llm, llmPlugin, openAiChat } from "@routekit/llm";
+import { createContext, type RouteContext } from "@routekit/core";
+import { httpPlugin, httpServerOf } from "@routekit/http";
+import { llmPlugin, openAiChat } from "@routekit/llm";
 import {
-  type HttpFetchOptions,
-  HttpFetchTool,
-  JsonPathTool,
-  MathEvalTool,
-  RegexExtractTool,
-  XPathTool,
-} from "@routekit/llm-tools";
-import { type InventoryServer, startInventoryServer } from "./inventory-server.js";
+  type InventoryServer,
+  startInventoryServer,
+} from "../../../../examples/quickstart/inventory-server.js";
+import { addQuickstartRoutes } from "../../../../examples/quickstart/routes.js";
 import { type ModelServer, startModelServer } from "./model-server.js";
 
-/** The quickstart's routes (examples/quickstart/main.ts) in a context with the console. */
+/** The quickstart's routes (examples/quickstart/routes.ts) in a context with the console. */
 export interface QuickstartContext {
   readonly context: RouteContext;
   readonly inventory: InventoryServer;
@@ -26,13 +22,13 @@ export interface QuickstartContext {
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 /**
- * The quickstart's three parts — tool routes from the wrapper classes, the timer enrichment
- * pipeline, and `POST /ask` with the llm step — with the console installed first. The model is an
+ * The quickstart's routes — tool routes from the wrapper classes, the timer enrichment pipeline,
+ * and `POST /ask` with the llm step — with the console installed first. The model is an
  * OpenAI-compatible server on loopback that asks for three tool calls (http_fetch, json_path,
  * math_eval), one per turn, then answers.
  */
 export async function startQuickstart(options: ConsoleOptions = {}): Promise<QuickstartContext> {
-  const inventory = await startInventoryServer();
+  const inventory = await startInventoryServer(0);
   const model = await startModelServer([
     {
       toolCalls: [
@@ -58,46 +54,7 @@ export async function startQuickstart(options: ConsoleOptions = {}): Promise<Qui
     }),
   );
   context.use(httpPlugin({ host: "127.0.0.1", port: 0 }));
-
-  const fetchOptions: HttpFetchOptions = { allowPrivateNetwork: true, hostAllowlist: ["127.0.0.1"] };
-  await context.addRoutes(new HttpFetchTool(fetchOptions));
-  await context.addRoutes(new JsonPathTool());
-  await context.addRoutes(new MathEvalTool());
-  await context.addRoutes(new RegexExtractTool());
-  await context.addRoutes(new XPathTool());
-
-  const skus = ["W-1", "G-2"];
-  await context.addRoutes((r) => {
-    r.from("timer:enrich?period=300&repeatCount=2")
-      .routeId("enrich")
-      .setHeader("sku", (exchange) => skus[Number(exchange.headers["timer.counter"]) - 1])
-      .setBody((exchange: Exchange) => `${inventory.baseUrl}/inventory/${String(exchange.headers.sku)}`)
-      .httpFetch(fetchOptions)
-      .jsonPath({ path: "$.warehouses[*].stock" })
-      .log("stock of ${header.sku} per warehouse: ${body}")
-      .to("mock:enriched");
-  });
-
-  const assistant = llm("assistant")
-    .tools("http_fetch", "json_path", "math_eval", "regex_extract", "xpath")
-    .systemPrompt("You answer questions about our stock.")
-    .maxIterations(6)
-    .includeContent();
-  await context.addRoutes((r) => {
-    r.from("http:/ask?httpMethodRestrict=POST")
-      .routeId("ask")
-      .process((exchange) => {
-        const question = (exchange.body as { question?: unknown } | null)?.question;
-        if (typeof question === "string" && question.trim() !== "") exchange.body = question;
-        else {
-          exchange.headers[HTTP_HEADERS.status] = 400;
-          exchange.body = { error: 'expected a JSON body like {"question": "..."}' };
-        }
-      })
-      .filter((exchange): exchange is Exchange<string> => typeof exchange.body === "string")
-      .to(assistant.uri())
-      .setBody((exchange) => ({ answer: exchange.body }));
-  });
+  await addQuickstartRoutes(context, inventory);
   await context.start();
   return {
     context,
