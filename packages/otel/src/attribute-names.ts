@@ -13,6 +13,7 @@ export const GEN_AI = {
   requestTemperature: "gen_ai.request.temperature",
   requestMaxTokens: "gen_ai.request.max_tokens",
   responseModel: "gen_ai.response.model",
+  responseId: "gen_ai.response.id",
   responseFinishReasons: "gen_ai.response.finish_reasons",
   usageInputTokens: "gen_ai.usage.input_tokens",
   usageOutputTokens: "gen_ai.usage.output_tokens",

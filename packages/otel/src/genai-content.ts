@@ -60,6 +60,18 @@ function messageOf(value: unknown): Message {
   return { role, parts: [...parts, ...toolCallParts(message.toolCalls)] };
 }
 
+/** The messages sent on one model call (a chat span's `gen_ai.input.messages`). */
+export function chatInputMessages(messages: readonly unknown[]): string {
+  return safeJson(messages.map(messageOf));
+}
+
+/** The assistant turn one model call produced (a chat span's `gen_ai.output.messages`). */
+export function chatOutputMessages(message: unknown, finishReason: string | undefined): string {
+  const turn = messageOf(message);
+  if (finishReason !== undefined) turn.finish_reason = finishReason;
+  return safeJson([turn]);
+}
+
 /** The llm step's input (a prompt or a message list) as `gen_ai.input.messages`. */
 export function inputMessages(body: unknown): string {
   const messages = Array.isArray(body) ? body.map(messageOf) : [{ role: "user", parts: [text(body)] }];

@@ -2,6 +2,7 @@ import { type Attributes, SpanKind, trace } from "@opentelemetry/api";
 import type { EventBus } from "@routekit/core";
 import type { AgentRun, AgentRuns } from "./agent-run.js";
 import { GEN_AI, GEN_AI_OPERATION, SEMCONV } from "./attribute-names.js";
+import { chatInputMessages, chatOutputMessages } from "./genai-content.js";
 import { errorTypeOf, recordError } from "./record-error.js";
 import type { Telemetry } from "./telemetry.js";
 
@@ -14,6 +15,12 @@ interface LlmEvent {
   durationMs?: number;
   usage?: { inputTokens: number; outputTokens: number };
   stopReason?: string;
+  /** The model that answered and the provider's response id (model-call-completed). */
+  responseModel?: string;
+  responseId?: string;
+  /** With the step's `includeContent`: the messages sent (started) and the assistant turn (completed). */
+  messages?: readonly unknown[];
+  message?: unknown;
   error?: Error;
   toolName?: string;
   callId?: string;
@@ -35,6 +42,8 @@ function openChat(telemetry: Telemetry, run: AgentRun, event: LlmEvent): void {
   const attributes = chatAttributes(event);
   if (run.temperature !== undefined) attributes[GEN_AI.requestTemperature] = run.temperature;
   if (run.maxTokens !== undefined) attributes[GEN_AI.requestMaxTokens] = run.maxTokens;
+  if (telemetry.recordContent && event.messages !== undefined)
+    attributes[GEN_AI.inputMessages] = chatInputMessages(event.messages);
   const name = `${GEN_AI_OPERATION.chat} ${event.model ?? "model"}`;
   const span = telemetry.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, run.context);
   run.chat = span;
@@ -43,7 +52,7 @@ function openChat(telemetry: Telemetry, run: AgentRun, event: LlmEvent): void {
   if (event.model !== undefined) run.span.setAttribute(GEN_AI.requestModel, event.model);
 }
 
-function closeChat(run: AgentRun, event: LlmEvent, failed: boolean): void {
+function closeChat(telemetry: Telemetry, run: AgentRun, event: LlmEvent, failed: boolean): void {
   const span = run.chat;
   if (span === undefined) return;
   run.chat = undefined;
@@ -55,6 +64,10 @@ function closeChat(run: AgentRun, event: LlmEvent, failed: boolean): void {
       span.setAttribute(GEN_AI.usageOutputTokens, event.usage.outputTokens);
     }
     if (event.stopReason !== undefined) span.setAttribute(GEN_AI.responseFinishReasons, [event.stopReason]);
+    if (event.responseModel !== undefined) span.setAttribute(GEN_AI.responseModel, event.responseModel);
+    if (event.responseId !== undefined) span.setAttribute(GEN_AI.responseId, event.responseId);
+    if (telemetry.recordContent && event.message !== undefined)
+      span.setAttribute(GEN_AI.outputMessages, chatOutputMessages(event.message, event.stopReason));
   }
   span.end();
 }
@@ -63,6 +76,7 @@ function recordChatMetrics(telemetry: Telemetry, event: LlmEvent, failed: boolea
   const instruments = telemetry.instruments;
   if (instruments === undefined) return;
   const attributes = chatAttributes(event);
+  if (event.responseModel !== undefined) attributes[GEN_AI.responseModel] = event.responseModel;
   if (failed) attributes[SEMCONV.errorType] = errorTypeOf(event.error);
   if (event.durationMs !== undefined)
     instruments.operationDuration.record(event.durationMs / 1000, attributes);
@@ -117,12 +131,12 @@ export function subscribeLlmEvents(events: EventBus, telemetry: Telemetry, runs:
     }),
     listen("model-call-completed", (event) => {
       const run = runs.get(event.exchangeId);
-      if (run !== undefined) closeChat(run, event, false);
+      if (run !== undefined) closeChat(telemetry, run, event, false);
       recordChatMetrics(telemetry, event, false);
     }),
     listen("model-call-failed", (event) => {
       const run = runs.get(event.exchangeId);
-      if (run !== undefined) closeChat(run, event, true);
+      if (run !== undefined) closeChat(telemetry, run, event, true);
       recordChatMetrics(telemetry, event, true);
     }),
     listen("tool-call-started", (event) => {

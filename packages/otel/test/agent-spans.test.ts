@@ -128,6 +128,8 @@ describe("GenAI spans of an llm step", () => {
       "gen_ai.usage.input_tokens": 40,
       "gen_ai.usage.output_tokens": 12,
       "gen_ai.response.finish_reasons": ["tool_calls"],
+      "gen_ai.response.model": "gpt-4o-mini-2024-07-18",
+      "gen_ai.response.id": expect.stringMatching(/^chatcmpl-otel\d+$/),
     });
     expect(chats[1]?.attributes["gen_ai.response.finish_reasons"]).toEqual(["stop"]);
 
@@ -195,6 +197,7 @@ describe("GenAI spans of an llm step", () => {
       "gen_ai.operation.name": "chat",
       "gen_ai.provider.name": "openai",
       "gen_ai.request.model": "gpt-4o-mini",
+      "gen_ai.response.model": "gpt-4o-mini-2024-07-18",
       "gen_ai.token.type": "input",
     });
     const [duration] = await sdk.points("gen_ai.client.operation.duration");

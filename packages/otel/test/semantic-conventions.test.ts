@@ -12,6 +12,7 @@ describe("attribute and metric names", () => {
       requestTemperature: incubating.ATTR_GEN_AI_REQUEST_TEMPERATURE,
       requestMaxTokens: incubating.ATTR_GEN_AI_REQUEST_MAX_TOKENS,
       responseModel: incubating.ATTR_GEN_AI_RESPONSE_MODEL,
+      responseId: incubating.ATTR_GEN_AI_RESPONSE_ID,
       responseFinishReasons: incubating.ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
       usageInputTokens: incubating.ATTR_GEN_AI_USAGE_INPUT_TOKENS,
       usageOutputTokens: incubating.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
