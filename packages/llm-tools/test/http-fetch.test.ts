@@ -1,7 +1,6 @@
 import type { LookupFunction } from "node:net";
 import { Agent } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { LlmToolsError } from "../src/errors.js";
 import {
   fetchText,
   HTTP_FETCH_INPUT_SCHEMA,
@@ -9,6 +8,7 @@ import {
   resolveHttpFetchOptions,
   runHttpFetch,
 } from "../src/http-fetch/index.js";
+import { toolErrorOf } from "./support/failures.js";
 import { type LoopbackServer, startLoopbackServer } from "./support/loopback-server.js";
 
 let server: LoopbackServer;
@@ -52,15 +52,6 @@ afterEach(() => {
   server.requests.length = 0;
 });
 
-async function failure(promise: Promise<unknown>): Promise<LlmToolsError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(LlmToolsError);
-  return error as LlmToolsError;
-}
-
 describe("fetchText", () => {
   it("GETs the URL and returns its text, status, size and content type", async () => {
     const result = await fetchText(`${server.origin}/text`, local);
@@ -90,17 +81,17 @@ describe("fetchText", () => {
   });
 
   it("fails on non-2xx naming the status and a short piece of the body", async () => {
-    const missing = await failure(fetchText(`${server.origin}/missing`, local));
+    const missing = await toolErrorOf(fetchText(`${server.origin}/missing`, local));
     expect(missing.code).toBe("TOOL_FAILED");
     expect(missing.message).toBe(`http_fetch: GET ${server.origin}/missing returned HTTP 404: no such thing`);
-    const broken = await failure(fetchText(`${server.origin}/broken`, local));
+    const broken = await toolErrorOf(fetchText(`${server.origin}/broken`, local));
     expect(broken.message).toContain("returned HTTP 500: trace xxx");
     expect(broken.message.length).toBeLessThan(300);
     expect(broken.message.endsWith("…")).toBe(true);
   });
 
   it("stops at the deadline when the server never answers", async () => {
-    const error = await failure(
+    const error = await toolErrorOf(
       fetchText(`${server.origin}/stall`, { allowPrivateNetwork: true, timeoutMs: 200 }),
     );
     expect(error.code).toBe("TOOL_TIMEOUT");
@@ -108,7 +99,7 @@ describe("fetchText", () => {
   });
 
   it("stops at the deadline when the body stalls half-way", async () => {
-    const error = await failure(
+    const error = await toolErrorOf(
       fetchText(`${server.origin}/stall-body`, { allowPrivateNetwork: true, timeoutMs: 200 }),
     );
     expect(error.code).toBe("TOOL_TIMEOUT");
@@ -130,13 +121,13 @@ describe("fetchText", () => {
   });
 
   it("fails when the redirect limit is reached", async () => {
-    const limited = await failure(
+    const limited = await toolErrorOf(
       fetchText(`${server.origin}/hop/1`, { allowPrivateNetwork: true, maxRedirects: 1 }),
     );
     expect(limited.code).toBe("TOOL_LIMIT_EXCEEDED");
     expect(limited.message).toContain("redirect limit was reached (maxRedirects: 1)");
     server.requests.length = 0;
-    const disabled = await failure(
+    const disabled = await toolErrorOf(
       fetchText(`${server.origin}/hop/3`, { allowPrivateNetwork: true, maxRedirects: 0 }),
     );
     expect(disabled.message).toBe(
@@ -156,7 +147,7 @@ describe("fetchText", () => {
     const result = await fetchText(`http://LOCALHOST:${server.port}/text`, options);
     expect(result.text).toBe("hello");
     for (const host of ["127.0.0.1", "localhost.example", "sub.localhost"]) {
-      const error = await failure(fetchText(`http://${host}:${server.port}/text`, options));
+      const error = await toolErrorOf(fetchText(`http://${host}:${server.port}/text`, options));
       expect(error.code).toBe("TOOL_GUARD_REFUSED");
       expect(error.message).toContain(`host '${host}' is not in hostAllowlist [localhost]`);
     }
@@ -171,13 +162,13 @@ describe("fetchText", () => {
     ["", 'found the string ""'],
     ["not a url", 'found the string "not a url"'],
   ])("refuses the URL %j", async (url, found) => {
-    const error = await failure(fetchText(url, local));
+    const error = await toolErrorOf(fetchText(url, local));
     expect(error.code).toBe("TOOL_INPUT_INVALID");
     expect(error.message).toBe(`http_fetch: key 'url' must be an absolute http or https URL (${found})`);
   });
 
   it("never shows credentials from the URL in messages", async () => {
-    const error = await failure(fetchText(`http://user:s3cret@127.0.0.1:${server.port}/missing`, local));
+    const error = await toolErrorOf(fetchText(`http://user:s3cret@127.0.0.1:${server.port}/missing`, local));
     expect(error.message).not.toContain("s3cret");
     expect(error.message).toContain(`GET ${server.origin}/missing returned HTTP 404`);
   });
@@ -220,7 +211,7 @@ describe("http_fetch options", () => {
       "option 'allowPrivateNetwork' configures the built-in guarded dispatcher and has no effect with option 'dispatcher'",
     ],
   ])("refuses %j with a message naming the option", async (options, message) => {
-    const error = await failure(fetchText(`${server.origin}/text`, options as HttpFetchOptions));
+    const error = await toolErrorOf(fetchText(`${server.origin}/text`, options as HttpFetchOptions));
     expect(error.code).toBe("TOOL_OPTION_INVALID");
     expect(error.message).toContain(message);
     expect(error.message.startsWith("http_fetch: ")).toBe(true);
@@ -276,7 +267,7 @@ describe("runHttpFetch", () => {
       "http_fetch: key 'url' must be an absolute http or https URL (found scheme 'ftp:')",
     ],
   ])("refuses the input %j", async (body, message) => {
-    const error = await failure(runHttpFetch(body, local));
+    const error = await toolErrorOf(runHttpFetch(body, local));
     expect(error.code).toBe("TOOL_INPUT_INVALID");
     expect(error.message).toContain(message);
   });

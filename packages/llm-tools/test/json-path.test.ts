@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { JSON_PATH_INPUT_SCHEMA, LlmToolsError, runJsonPath, ToolInputError } from "../src/index.js";
 import { resolveJsonPathOptions } from "../src/json-path/index.js";
+import { toolErrorThrownBy } from "./support/failures.js";
 
 const store = {
   store: {
@@ -14,16 +15,6 @@ const store = {
   empty: [],
 };
 const storeText = JSON.stringify(store);
-
-function failure(action: () => unknown): LlmToolsError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof LlmToolsError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 describe("json_path contract", () => {
   it("returns a single match as compact JSON text", () => {
@@ -101,7 +92,7 @@ describe("json_path bad input", () => {
     ["path unbalanced", { json: "{}", path: "$.a[0" }, "json_path: key 'path' is invalid", "path"],
   ];
   it.each(cases)("%s", (_name, body, message, key) => {
-    const error = failure(() => runJsonPath(body));
+    const error = toolErrorThrownBy(() => runJsonPath(body));
     expect(error).toBeInstanceOf(ToolInputError);
     expect(error.message).toContain(message);
     expect((error as ToolInputError).key).toBe(key);
@@ -109,23 +100,25 @@ describe("json_path bad input", () => {
   });
 
   it("an empty body with a fixed path names the json key", () => {
-    const error = failure(() => runJsonPath(undefined, { path: "$" }));
+    const error = toolErrorThrownBy(() => runJsonPath(undefined, { path: "$" }));
     expect(error.message).toBe("json_path: input is empty (expected a JSON document)");
-    expect(failure(() => runJsonPath("nope", { path: "$" })).message).toContain(
+    expect(toolErrorThrownBy(() => runJsonPath("nope", { path: "$" })).message).toContain(
       "key 'json' is not valid JSON",
     );
   });
 
   it("refuses a document over maxDocumentBytes, naming the key and the option", () => {
     const big = JSON.stringify({ text: "é".repeat(600) });
-    const error = failure(() => runJsonPath({ json: big }, { maxDocumentBytes: 1000 }));
+    const error = toolErrorThrownBy(() => runJsonPath({ json: big }, { maxDocumentBytes: 1000 }));
     expect(error.code).toBe("TOOL_LIMIT_EXCEEDED");
     expect(error.message).toBe(
       `json_path: key 'json' is ${Buffer.byteLength(big)} bytes; the limit is 1000 (option 'maxDocumentBytes')`,
     );
     expect(runJsonPath({ json: big, path: "$.text.length" }, { maxDocumentBytes: 2000 })).toBe("600");
     const defaultLimit = JSON.stringify({ text: "x".repeat(1024 * 1024) });
-    expect(failure(() => runJsonPath({ json: defaultLimit })).message).toContain("the limit is 1048576");
+    expect(toolErrorThrownBy(() => runJsonPath({ json: defaultLimit })).message).toContain(
+      "the limit is 1048576",
+    );
   });
 
   it("refuses bad options when they are resolved", () => {

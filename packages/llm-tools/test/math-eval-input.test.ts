@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ToolInputError } from "../src/errors.js";
 import { MATH_EVAL_INPUT_SCHEMA, runMathEval } from "../src/math-eval/index.js";
+import { thrownBy } from "./support/failures.js";
 
-function failure(body: unknown): Error {
-  try {
-    runMathEval(body);
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a failure");
-}
+const failure = (body: unknown): Error => thrownBy(() => runMathEval(body));
 
 describe("runMathEval tool form", () => {
   it("reads an input object, its JSON text and its UTF-8 bytes", () => {

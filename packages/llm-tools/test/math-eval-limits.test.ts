@@ -1,15 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { LlmToolsError } from "../src/errors.js";
 import { type MathEvalOptions, mathEval, resolveMathEvalOptions } from "../src/math-eval/index.js";
+import { thrownBy } from "./support/failures.js";
 
-function failure(expression: string, options?: MathEvalOptions): Error {
-  try {
-    mathEval(expression, options);
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error(`expected '${expression}' to fail`);
-}
+const failure = (expression: string, options?: MathEvalOptions): Error =>
+  thrownBy(() => mathEval(expression, options));
 
 function limit(expression: string, options?: MathEvalOptions): string {
   const error = failure(expression, options);

@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { LlmToolsError } from "../src/errors.js";
 import { mathEval } from "../src/math-eval/index.js";
+import { thrownBy } from "./support/failures.js";
 
-function failure(expression: string): Error {
-  try {
-    mathEval(expression);
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error(`expected '${expression}' to fail`);
-}
+const failure = (expression: string): Error => thrownBy(() => mathEval(expression));
 
 describe("math_eval disabled functions", () => {
   it.each([

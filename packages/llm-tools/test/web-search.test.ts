@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { LlmToolsError } from "../src/errors.js";
 import {
   resolveTavilyKey,
   runWebSearch,
@@ -7,6 +6,7 @@ import {
   tavilySearch,
   WEB_SEARCH_INPUT_SCHEMA,
 } from "../src/web-search/index.js";
+import { toolErrorOf } from "./support/failures.js";
 import { type LoopbackServer, startLoopbackServer } from "./support/loopback-server.js";
 
 const KEY = "tvly-test-0123456789abcdef";
@@ -55,15 +55,6 @@ afterEach(() => {
   vi.unstubAllEnvs();
   tavily.requests.length = 0;
 });
-
-async function failure(promise: Promise<unknown>): Promise<LlmToolsError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(LlmToolsError);
-  return error as LlmToolsError;
-}
 
 describe("tavilySearch", () => {
   it("POSTs the query to /search with the bearer key and returns answer and results", async () => {
@@ -117,7 +108,7 @@ describe("tavilySearch", () => {
     vi.stubEnv("TAVILY_API_KEY", undefined);
     const message =
       "web_search: no Tavily API key: set option 'apiKey' or the TAVILY_API_KEY environment variable";
-    const error = await failure(tavilySearch({ query: "q" }, { baseUrl: tavily.origin }));
+    const error = await toolErrorOf(tavilySearch({ query: "q" }, { baseUrl: tavily.origin }));
     expect(error.code).toBe("TOOL_OPTION_INVALID");
     expect(error.message).toBe(message);
     expect(() => resolveTavilyKey({})).toThrow(message);
@@ -129,7 +120,7 @@ describe("tavilySearch", () => {
   });
 
   it("names the status and Tavily's error detail on a non-2xx answer", async () => {
-    const error = await failure(tavilySearch({ query: "q" }, { ...options, apiKey: "tvly-wrong" }));
+    const error = await toolErrorOf(tavilySearch({ query: "q" }, { ...options, apiKey: "tvly-wrong" }));
     expect(error.code).toBe("TOOL_FAILED");
     expect(error.message).toBe(
       "web_search: Tavily answered HTTP 401: Unauthorized: missing or invalid API key.",
@@ -137,7 +128,7 @@ describe("tavilySearch", () => {
   });
 
   it("shows at most 512 characters of an error body", async () => {
-    const error = await failure(tavilySearch({ query: "long failure" }, options));
+    const error = await toolErrorOf(tavilySearch({ query: "long failure" }, options));
     expect(error.message.startsWith("web_search: Tavily answered HTTP 502: upstream said: zzz")).toBe(true);
     const shown = error.message.slice("web_search: Tavily answered HTTP 502: ".length);
     expect(shown).toHaveLength(513);
@@ -145,11 +136,11 @@ describe("tavilySearch", () => {
   });
 
   it("never puts the key in an error message", async () => {
-    const echoed = await failure(tavilySearch({ query: "echo key" }, options));
+    const echoed = await toolErrorOf(tavilySearch({ query: "echo key" }, options));
     expect(echoed.message).toBe("web_search: Tavily answered HTTP 400: key [redacted] is not allowed here");
     const closed = await startLoopbackServer();
     await closed.close();
-    const refused = await failure(
+    const refused = await toolErrorOf(
       tavilySearch({ query: "q" }, { ...options, baseUrl: `${closed.origin}/${KEY}` }),
     );
     expect(refused.code).toBe("TOOL_FAILED");
@@ -159,14 +150,14 @@ describe("tavilySearch", () => {
   });
 
   it("fails on a response that is not Tavily's format", async () => {
-    const broken = await failure(tavilySearch({ query: "broken" }, options));
+    const broken = await toolErrorOf(tavilySearch({ query: "broken" }, options));
     expect(broken.message).toBe("web_search: Tavily's response is not valid JSON: <html>oops</html>");
-    const odd = await failure(tavilySearch({ query: "odd shape" }, options));
+    const odd = await toolErrorOf(tavilySearch({ query: "odd shape" }, options));
     expect(odd.message).toBe(`web_search: Tavily's response has no 'results' array: {"results":"none"}`);
   });
 
   it("stops at the deadline", async () => {
-    const error = await failure(tavilySearch({ query: "slow" }, { ...options, timeoutMs: 200 }));
+    const error = await toolErrorOf(tavilySearch({ query: "slow" }, { ...options, timeoutMs: 200 }));
     expect(error.code).toBe("TOOL_TIMEOUT");
     expect(error.message).toBe("web_search: Tavily did not answer within 200 ms");
   });
@@ -187,7 +178,7 @@ describe("tavilySearch", () => {
       "web_search: key 'max_results' must be a number (found number NaN)",
     ],
   ])("refuses the input %j", async (input, message) => {
-    const error = await failure(tavilySearch(input, options));
+    const error = await toolErrorOf(tavilySearch(input, options));
     expect(error.code).toBe("TOOL_INPUT_INVALID");
     expect(error.message).toContain(message);
   });
@@ -205,7 +196,7 @@ describe("tavilySearch", () => {
       "unknown option 'api_key' (expected one of apiKey, baseUrl, includeAnswer, timeoutMs, dispatcher)",
     ],
   ])("refuses the options %j", async (override, message) => {
-    const error = await failure(
+    const error = await toolErrorOf(
       tavilySearch({ query: "q" }, { ...options, ...override } as TavilyWebSearchOptions),
     );
     expect(error.code).toBe("TOOL_OPTION_INVALID");
@@ -249,7 +240,7 @@ describe("runWebSearch", () => {
     [{ query: 5 }, "web_search: key 'query' must be a string (found number 5)"],
     [{ query: "q", max_results: "many" }, "web_search: key 'max_results' must be a number"],
   ])("refuses the input %j", async (body, message) => {
-    const error = await failure(runWebSearch(body, options));
+    const error = await toolErrorOf(runWebSearch(body, options));
     expect(error.code).toBe("TOOL_INPUT_INVALID");
     expect(error.message).toContain(message);
   });

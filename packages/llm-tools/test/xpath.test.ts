@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { LlmToolsError, runXPath, ToolInputError, XPATH_INPUT_SCHEMA } from "../src/index.js";
+import { runXPath, ToolInputError, XPATH_INPUT_SCHEMA } from "../src/index.js";
 import { resolveXPathOptions } from "../src/xpath/index.js";
+import { toolErrorThrownBy } from "./support/failures.js";
 
 const library = `<?xml version="1.0"?>
 <library>
@@ -8,16 +9,6 @@ const library = `<?xml version="1.0"?>
   <book id="b2" year="1937"><title>The Hobbit</title><price>8</price></book>
   <magazine><title>Monthly</title></magazine>
 </library>`;
-
-function failure(action: () => unknown): LlmToolsError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof LlmToolsError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 describe("xpath contract", () => {
   it("returns the string value of a node", () => {
@@ -98,7 +89,7 @@ describe("xpath bad input", () => {
     ],
   ];
   it.each(cases)("%s", (_name, body, message, key) => {
-    const error = failure(() => runXPath(body));
+    const error = toolErrorThrownBy(() => runXPath(body));
     expect(error).toBeInstanceOf(ToolInputError);
     expect(error.message).toContain(message);
     expect((error as ToolInputError).key).toBe(key);
@@ -107,7 +98,7 @@ describe("xpath bad input", () => {
 
   it("refuses a document over maxDocumentBytes, naming the key and the option", () => {
     const xml = `<a>${"x".repeat(2000)}</a>`;
-    const error = failure(() => runXPath({ xml, xpath: "/" }, { maxDocumentBytes: 1000 }));
+    const error = toolErrorThrownBy(() => runXPath({ xml, xpath: "/" }, { maxDocumentBytes: 1000 }));
     expect(error.code).toBe("TOOL_LIMIT_EXCEEDED");
     expect(error.message).toBe(
       "xpath: key 'xml' is 2007 bytes; the limit is 1000 (option 'maxDocumentBytes')",
@@ -129,20 +120,22 @@ describe("xpath attacks: XML entity tricks", () => {
     "doctype after a comment": `<!-- hello --><!DOCTYPE r SYSTEM "http://127.0.0.1:9/r.dtd"><r/>`,
   };
   it.each(Object.entries(attacks))("%s is refused with a clear error", (_name, xml) => {
-    const error = failure(() => runXPath({ xml, xpath: "string(/*)" }));
+    const error = toolErrorThrownBy(() => runXPath({ xml, xpath: "string(/*)" }));
     expect(error.message).toMatch(/^xpath: key 'xml': XML document refused: it has a <!DOCTYPE> declaration/);
   });
 
   it("an undeclared entity reference is an error, never a lookup", () => {
-    const error = failure(() => runXPath({ xml: "<r>&secret;</r>", xpath: "string(/r)" }));
+    const error = toolErrorThrownBy(() => runXPath({ xml: "<r>&secret;</r>", xpath: "string(/r)" }));
     expect(error.message).toContain("xpath: key 'xml': XML document is not well-formed");
   });
 
   it("XPath 3.1 functions that read resources are unavailable", () => {
-    const error = failure(() => runXPath({ xml: "<r/>", xpath: "unparsed-text('file:///etc/passwd')" }));
-    expect(error.message).toMatch(/^xpath: key 'xpath'/);
-    expect(failure(() => runXPath({ xml: "<r/>", xpath: "doc('http://127.0.0.1:9/x')" })).message).toMatch(
-      /^xpath: key 'xpath'/,
+    const error = toolErrorThrownBy(() =>
+      runXPath({ xml: "<r/>", xpath: "unparsed-text('file:///etc/passwd')" }),
     );
+    expect(error.message).toMatch(/^xpath: key 'xpath'/);
+    expect(
+      toolErrorThrownBy(() => runXPath({ xml: "<r/>", xpath: "doc('http://127.0.0.1:9/x')" })).message,
+    ).toMatch(/^xpath: key 'xpath'/);
   });
 });
