@@ -1,23 +1,11 @@
-import { createContext, type Logger, type RouteContext } from "@routekit/core";
+import { createContext, type RouteContext } from "@routekit/core";
 import { afterEach, describe, expect, it } from "vitest";
+import { collectingLogger } from "./support/collecting-logger.js";
 
 let context: RouteContext;
 afterEach(async () => {
   await context?.stop();
 });
-
-const memoryLogger = (): Logger & { lines: string[] } => {
-  const lines: string[] = [];
-  const write = (level: string) => (message: string) => lines.push(`${level} ${message}`);
-  return {
-    lines,
-    trace: write("trace"),
-    debug: write("debug"),
-    info: write("info"),
-    warn: write("warn"),
-    error: write("error"),
-  };
-};
 
 describe("timer", () => {
   it("fires repeatCount times with name, time and counter headers", async () => {
@@ -56,7 +44,7 @@ describe("timer", () => {
 
 describe("log", () => {
   it("logs the exchange at the level asked, and nothing at level off", async () => {
-    const logger = memoryLogger();
+    const logger = collectingLogger();
     context = createContext({ logger });
     await context.addRoutes((r) =>
       r

@@ -4,10 +4,10 @@ import {
   createContext,
   createMemoryAggregationRepository,
   groupedBodies,
-  type Logger,
   type RouteContext,
 } from "@routekit/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { collectingLogger } from "./support/collecting-logger.js";
 
 let context: RouteContext;
 afterEach(async () => {
@@ -16,21 +16,6 @@ afterEach(async () => {
 });
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-function collectingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const write = (level: string) => (message: string) => {
-    lines.push(`${level} ${message}`);
-  };
-  return {
-    lines,
-    trace: write("trace"),
-    debug: write("debug"),
-    info: write("info"),
-    warn: write("warn"),
-    error: write("error"),
-  };
-}
 
 describe("aggregate: concurrency and repositories", () => {
   it("loses and double-counts nothing with many producers over seda with 4 consumers", async () => {

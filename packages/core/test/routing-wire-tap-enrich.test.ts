@@ -1,5 +1,6 @@
-import { createContext, type Exchange, type Logger, type RouteContext } from "@routekit/core";
+import { createContext, type Exchange, type RouteContext } from "@routekit/core";
 import { afterEach, describe, expect, it } from "vitest";
+import { collectingLogger } from "./support/collecting-logger.js";
 
 let context: RouteContext;
 afterEach(async () => {
@@ -7,21 +8,6 @@ afterEach(async () => {
 });
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-function collectingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const write = (level: string) => (message: string) => {
-    lines.push(`${level} ${message}`);
-  };
-  return {
-    lines,
-    trace: write("trace"),
-    debug: write("debug"),
-    info: write("info"),
-    warn: write("warn"),
-    error: write("error"),
-  };
-}
 
 describe("wireTap", () => {
   it("sends a copy that never affects the main exchange, even when the tap changes it and throws", async () => {
