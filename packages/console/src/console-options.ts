@@ -10,11 +10,24 @@ export interface ConsoleBufferSizes {
   agentRuns?: number;
   /** Model turns and tool calls kept per agent run (default 200). */
   callsPerRun?: number;
+  /**
+   * Split parts and multicast copies kept per step of a recorded timeline (default 20); their
+   * steps count towards the exchange's `stepsPerExchange`.
+   */
+  partsPerStep?: number;
   /** Durations kept per route and per step for p50/p99 (default 512). */
   durationSamples?: number;
   /** Characters kept of a body, a header value or a tool argument in a snapshot (default 2048). */
   snapshotChars?: number;
 }
+
+/**
+ * When the console records step-level detail (step counters, p50/p99, exchange timelines):
+ * `"while-connected"` (the default) only while a console page is open, so an installed console
+ * with nobody watching adds nothing to a step; `"always"` from the context's start, for a history
+ * of exchanges before the page is opened.
+ */
+export type ConsoleRecordMode = "always" | "while-connected";
 
 /** Options of `consolePlugin`. */
 export interface ConsoleOptions {
@@ -38,6 +51,8 @@ export interface ConsoleOptions {
    * exchange; under heavier traffic only this many get a timeline, so recording stays cheap.
    */
   recordPerSecond?: number;
+  /** When step-level detail is recorded (default "while-connected"; see `ConsoleRecordMode`). */
+  record?: ConsoleRecordMode;
 }
 
 /** The options with every default filled in. */
@@ -53,6 +68,8 @@ export interface ResolvedConsoleOptions {
   readonly snapshotChars: number;
   readonly redactHeaders: ReadonlySet<string>;
   readonly recordPerSecond: number;
+  readonly partsPerStep: number;
+  readonly record: ConsoleRecordMode;
 }
 
 const DEFAULT_REDACTED = ["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"];
@@ -87,6 +104,10 @@ export function resolveConsoleOptions(options: ConsoleOptions = {}): ResolvedCon
   if (!Array.isArray(redact) || redact.some((name) => typeof name !== "string")) {
     throw invalid("option 'redactHeaders' expects an array of header names");
   }
+  const record = options.record ?? "while-connected";
+  if (record !== "always" && record !== "while-connected") {
+    throw invalid(`option 'record' expects "always" or "while-connected", found ${JSON.stringify(record)}`);
+  }
   return {
     port: count(options.port, "port", 0, 0, 65_535),
     host,
@@ -99,5 +120,7 @@ export function resolveConsoleOptions(options: ConsoleOptions = {}): ResolvedCon
     snapshotChars: count(sizes.snapshotChars, "bufferSizes.snapshotChars", 2048, 16, 1_000_000),
     redactHeaders: new Set([...DEFAULT_REDACTED, ...redact.map((name) => name.toLowerCase())]),
     recordPerSecond: count(options.recordPerSecond, "recordPerSecond", 200, 0, 1_000_000),
+    partsPerStep: count(sizes.partsPerStep, "bufferSizes.partsPerStep", 20, 0, 10_000),
+    record,
   };
 }

@@ -11,6 +11,11 @@ export interface ConsoleHandle {
   readonly port: number | undefined;
   /** Open connections to the console (pages, event streams). */
   readonly connections: number;
+  /**
+   * True while step counters and exchange timelines are recorded: while a page is connected, or
+   * from the context's start with `record: "always"`.
+   */
+  readonly recording: boolean;
 }
 
 const consoles = new WeakMap<RouteContext, ConsoleServer>();
@@ -21,10 +26,13 @@ export function consoleOf(context: RouteContext): ConsoleHandle | undefined {
 }
 
 /**
- * The dev console: install it with `context.use(consolePlugin())` BEFORE adding routes (its step
- * interceptor wraps the routes added after it). When the context starts, it serves a page (by
- * default on 127.0.0.1, a free port: `consoleOf(context).url`) with the route graph, live
- * counters, recent exchanges and agent runs; it stops with the context.
+ * The dev console: install it with `context.use(consolePlugin())` BEFORE adding routes (it notes
+ * the steps of the routes added after it, and wraps their llm steps for agent runs). When the
+ * context starts, it serves a page (by default on 127.0.0.1, a free port: `consoleOf(context).url`)
+ * with the route graph, live counters, recent exchanges and agent runs; it stops with the context.
+ * Step counters and exchange timelines are recorded from the core's step events while a page is
+ * connected (option `record: "always"`: from the start), so with nobody watching no step pays
+ * for the console.
  */
 export function consolePlugin(options: ConsoleOptions = {}): Plugin {
   const resolved = resolveConsoleOptions(options);
@@ -35,7 +43,7 @@ export function consolePlugin(options: ConsoleOptions = {}): Plugin {
       const store = new ConsoleStore(context, resolved);
       const server = new ConsoleServer(store);
       consoles.set(context, server);
-      context.addInterceptor(createConsoleInterceptor(store.registry, store.recorder, store.agentRuns));
+      context.addInterceptor(createConsoleInterceptor(store.registry, store.agentRuns));
       context.addLifecycle({
         async start() {
           await server.listen();

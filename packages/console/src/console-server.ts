@@ -37,6 +37,11 @@ export class ConsoleServer {
     return this.#sockets.size;
   }
 
+  /** True while the recorder listens to step events. */
+  get recording(): boolean {
+    return this.#store.recorder.recording;
+  }
+
   async listen(): Promise<void> {
     if (this.#server !== undefined) return;
     const options = this.#store.options;

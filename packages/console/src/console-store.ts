@@ -21,7 +21,7 @@ export class ConsoleStore {
       this.version++;
     };
     this.registry = new StatsRegistry(options.durationSamples);
-    this.recorder = new ExchangeRecorder(options, (routeId) => this.registry.routes.get(routeId), changed);
+    this.recorder = new ExchangeRecorder(options, this.registry, context.events, changed);
     this.agentRuns = new AgentRuns(context.events, options, changed);
   }
 }

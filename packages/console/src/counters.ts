@@ -8,7 +8,7 @@ export interface LiveStepCounters {
   readonly calls: number;
   readonly failures: number;
   readonly inflight: number;
-  /** Median and 99th percentile duration (ms) of the recorded runs, when there are any. */
+  /** Median and 99th percentile duration (ms) of the runs recorded, when there are any. */
   readonly p50: number | undefined;
   readonly p99: number | undefined;
 }
@@ -34,7 +34,8 @@ function stepCounters(step: StepStats): LiveStepCounters {
     path: step.path,
     calls: step.calls,
     failures: step.failures,
-    inflight: step.calls - step.ended,
+    // Steps that started before recording began end without a start seen.
+    inflight: Math.max(0, step.calls - step.ended),
     p50: step.durations.percentile(0.5),
     p99: step.durations.percentile(0.99),
   };

@@ -30,6 +30,7 @@ export class EventStreams {
       "x-accel-buffering": "no",
     });
     this.#clients.add(response);
+    this.#store.recorder.watch(true);
     response.on("close", () => this.#remove(response));
     this.#write(response, JSON.stringify(liveSnapshot(this.#store)));
     if (this.#timer === undefined) {
@@ -42,11 +43,15 @@ export class EventStreams {
     for (const client of this.#clients) client.end();
     this.#clients.clear();
     this.#stopTimer();
+    this.#store.recorder.watch(false);
   }
 
   #remove(response: ServerResponse): void {
     this.#clients.delete(response);
-    if (this.#clients.size === 0) this.#stopTimer();
+    if (this.#clients.size === 0) {
+      this.#stopTimer();
+      this.#store.recorder.watch(false);
+    }
   }
 
   #stopTimer(): void {

@@ -12,6 +12,24 @@ export interface StepRun {
   error: string | undefined;
   /** The message as the step left it. */
   after: MessageSnapshot | undefined;
+  /** The split parts and multicast copies the step made, each with its own steps (bounded). */
+  parts: PartRun[] | undefined;
+  /** Parts run after `partsPerStep` were kept (counted, not kept). */
+  droppedParts: number;
+}
+
+/** The steps one split part or multicast copy ran, nested under the step that made it. */
+export interface PartRun {
+  /** The part's own exchange id (its `parentId` is the exchange the step ran on). */
+  readonly exchangeId: string;
+  /** Milliseconds from the recorded exchange's start to the part's first step. */
+  readonly startMs: number;
+  durationMs: number | undefined;
+  status: "running" | "completed" | "failed";
+  error: string | undefined;
+  readonly steps: StepRun[];
+  /** Steps run after the exchange's step budget was used up (counted, not kept). */
+  droppedSteps: number;
 }
 
 /** One exchange as the console recorded it: where it entered, each step it ran, how it ended. */
@@ -31,6 +49,8 @@ export interface ExchangeRecord {
   /** The message as the last step left it. */
   output: MessageSnapshot | undefined;
   readonly steps: StepRun[];
+  /** Steps kept in the whole timeline, its parts' included (at most `stepsPerExchange`). */
+  keptSteps: number;
   /** Steps run after the timeline was full (counted, not kept). */
   droppedSteps: number;
   /** When the exchange is a tool call of an agent run: the call id. */
@@ -56,13 +76,13 @@ export function summarise(record: ExchangeRecord): ExchangeSummary {
     durationMs: record.durationMs,
     status: record.status,
     error: record.error,
-    steps: record.steps.length + record.droppedSteps,
+    steps: record.keptSteps + record.droppedSteps,
   };
 }
 
-/** The record as JSON for the page (without its clock reading). */
-export function recordJson(record: ExchangeRecord): Omit<ExchangeRecord, "startTime"> {
-  const { startTime: _startTime, ...rest } = record;
+/** The record as JSON for the page (without its clock reading and step budget). */
+export function recordJson(record: ExchangeRecord): Omit<ExchangeRecord, "startTime" | "keptSteps"> {
+  const { startTime: _startTime, keptSteps: _keptSteps, ...rest } = record;
   return rest;
 }
 
@@ -79,7 +99,14 @@ export function recordMatches(record: ExchangeRecord, query: string): boolean {
   if (fields.some((field) => field.toLowerCase().includes(query))) return true;
   if (snapshotText(record.input).toLowerCase().includes(query)) return true;
   if (snapshotText(record.output).toLowerCase().includes(query)) return true;
-  return record.steps.some(
-    (step) => step.label.toLowerCase().includes(query) || (step.error ?? "").toLowerCase().includes(query),
+  return stepsMatch(record.steps, query);
+}
+
+function stepsMatch(steps: readonly StepRun[], query: string): boolean {
+  return steps.some(
+    (step) =>
+      step.label.toLowerCase().includes(query) ||
+      (step.error ?? "").toLowerCase().includes(query) ||
+      (step.parts ?? []).some((part) => stepsMatch(part.steps, query)),
   );
 }

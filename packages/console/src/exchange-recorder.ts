@@ -1,139 +1,167 @@
-import type { Exchange, Processor } from "@routekit/core";
+import type { EventBus, Exchange, RoutekitEvents } from "@routekit/core";
 import type { ResolvedConsoleOptions } from "./console-options.js";
-import type { ExchangeRecord, StepRun } from "./exchange-record.js";
+import type { ExchangeRecord, PartRun, StepRun } from "./exchange-record.js";
 import { RingBuffer } from "./ring-buffer.js";
 import { snapshotMessage } from "./snapshot.js";
-import type { RouteStats, StepStats } from "./step-stats.js";
+import type { StatsRegistry, StepStats } from "./step-stats.js";
 
 const TOOL_CALL_ID_HEADER = "llm.tool.call_id";
 /** How often the recording allowance is topped up. */
 const REFILL_MS = 100;
 
-/** A record while it runs: the exchange it follows and the route visits being timed. */
-interface LiveRecord {
-  readonly record: ExchangeRecord;
-  exchange: Exchange | undefined;
-  stepsInFlight: number;
-  lastEnd: number;
-  /** Per route: when its current visit started and last ended (its duration). */
-  readonly visits: Map<string, { start: number; end: number }>;
+/** A step that started and has not ended yet, innermost last. */
+interface OpenStep {
+  readonly stats: StepStats;
+  readonly run: StepRun | undefined;
+  readonly started: number;
 }
+
+/** A record while it runs: the exchange it follows (a recorded one, or one of its parts). */
+interface LiveRecord {
+  /** The recorded exchange the timeline belongs to (its start time, its step budget). */
+  readonly record: ExchangeRecord;
+  /** Set when this exchange is a split part or multicast copy nested in `record`. */
+  readonly part: PartRun | undefined;
+  exchange: Exchange | undefined;
+  readonly open: OpenStep[];
+  lastEnd: number;
+  /** Per route: when its current visit started and last ended (its duration); unused for parts. */
+  readonly visits: Map<string, { start: number; end: number }>;
+  /** Parts made by this exchange's steps, still followed, with the step run that made each. */
+  readonly parts: Array<{ readonly live: LiveRecord; readonly madeBy: StepRun }>;
+}
+
+type StepEvent = RoutekitEvents["step-started"];
+type StepEnd = RoutekitEvents["step-completed"] | RoutekitEvents["step-failed"];
 
 function errorText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 /**
- * Records exchanges as timelines of their steps, at most `recordPerSecond` new ones per second;
- * keeps the most recent in a ring. Exchanges not being recorded cost a field read per step.
+ * Step counters and exchange timelines from the core's step events, at most `recordPerSecond` new
+ * timelines per second, the most recent kept in a ring. It listens only while `watch`ed (a page is
+ * connected, or the `record: "always"` option) and the context runs: the rest of the time it has
+ * no listener, and step events cost a field read per block of steps.
  */
 export class ExchangeRecorder {
-  /** Records not finished yet: while 0, steps skip the lookup of their exchange's record. */
-  active = 0;
   /** New records allowed before the next top-up. */
   tokens: number;
   readonly records: RingBuffer<ExchangeRecord>;
-  readonly #byId = new Map<string, ExchangeRecord>();
+  readonly #records = new Map<string, ExchangeRecord>();
   readonly #live = new WeakMap<Exchange, LiveRecord>();
+  /** Parts past `partsPerStep`: counted once, then left alone. */
+  readonly #dropped = new WeakSet<Exchange>();
+  /** The followed exchanges by id, so a part finds the exchange it was made from. */
+  readonly #liveById = new Map<string, LiveRecord>();
   readonly #options: ResolvedConsoleOptions;
-  readonly #routes: (routeId: string) => RouteStats | undefined;
+  readonly #registry: StatsRegistry;
+  readonly #events: EventBus;
   readonly #changed: () => void;
   #refill: ReturnType<typeof setInterval> | undefined;
   readonly #toFinish = new Set<LiveRecord>();
   #finishing: ReturnType<typeof setImmediate> | undefined;
+  #running = false;
+  #pages = false;
+  #unsubscribe: Array<() => void> = [];
 
   constructor(
     options: ResolvedConsoleOptions,
-    routes: (routeId: string) => RouteStats | undefined,
+    registry: StatsRegistry,
+    events: EventBus,
     changed: () => void,
   ) {
     this.#options = options;
-    this.#routes = routes;
+    this.#registry = registry;
+    this.#events = events;
     this.#changed = changed;
     this.tokens = this.#perRefill();
     this.records = new RingBuffer(options.exchanges);
+  }
+
+  /** True while it listens to step events. */
+  get recording(): boolean {
+    return this.#unsubscribe.length > 0;
   }
 
   #perRefill(): number {
     return Math.ceil((this.#options.recordPerSecond * REFILL_MS) / 1000);
   }
 
-  /** Starts topping up the allowance (when the context starts). */
+  /** The context started: records from now on with `record: "always"`, else once a page connects. */
   start(): void {
-    if (this.#refill !== undefined) return;
+    this.#running = true;
+    this.#update();
+  }
+
+  /** The context stops: stops listening; records still running are closed as they are. */
+  stop(): void {
+    this.#running = false;
+    this.#update();
+  }
+
+  /** Whether a page is connected: with `record: "while-connected"`, recording follows it. */
+  watch(pages: boolean): void {
+    this.#pages = pages;
+    this.#update();
+  }
+
+  #update(): void {
+    const listen = this.#running && (this.#pages || this.#options.record === "always");
+    if (listen === this.recording) return;
+    if (listen) this.#listen();
+    else this.#unlisten();
+  }
+
+  #listen(): void {
+    const events = this.#events;
+    const ended = (event: StepEnd): void => this.#ended(event, "error" in event ? event.error : undefined);
+    this.#unsubscribe = [
+      events.on("step-started", (event) => this.#started(event)),
+      events.on("step-completed", ended),
+      events.on("step-failed", ended),
+    ];
+    this.tokens = this.#perRefill();
     this.#refill = setInterval(() => {
       this.tokens = this.#perRefill();
     }, REFILL_MS);
     this.#refill.unref();
   }
 
-  /** Stops the top-ups and the pending finishing work; records still running stay as they are. */
-  stop(): void {
-    if (this.#refill !== undefined) clearInterval(this.#refill);
+  #unlisten(): void {
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    this.#unsubscribe = [];
+    clearInterval(this.#refill);
     if (this.#finishing !== undefined) clearImmediate(this.#finishing);
     this.#refill = undefined;
     this.#finishing = undefined;
-    for (const live of this.#toFinish) this.#finish(live);
     this.#toFinish.clear();
+    for (const live of [...this.#liveById.values()]) if (live.part === undefined) this.#finish(live);
   }
 
   get(id: string): ExchangeRecord | undefined {
-    return this.#byId.get(id);
+    return this.#records.get(id);
   }
 
-  /** The live record of `exchange`, or a new one when `entry` and the allowance has room. */
-  liveRecord(exchange: Exchange, entry: boolean, routeId: string): LiveRecord | undefined {
-    const live = this.#live.get(exchange);
-    if (live !== undefined || !entry || this.tokens <= 0) return live;
-    this.tokens--;
-    const options = this.#options;
-    const headers = exchange.headers;
-    const callId = headers[TOOL_CALL_ID_HEADER];
-    const record: ExchangeRecord = {
-      id: exchange.id,
-      routeId,
-      startedAt: Date.now(),
-      startTime: performance.now(),
-      durationMs: undefined,
-      status: "running",
-      error: undefined,
-      input: snapshotMessage(exchange.body, headers, options.snapshotChars, options.redactHeaders),
-      output: undefined,
-      steps: [],
-      droppedSteps: 0,
-      toolCallId: typeof callId === "string" ? callId : undefined,
-    };
-    const created: LiveRecord = {
-      record,
-      exchange,
-      stepsInFlight: 0,
-      lastEnd: record.startTime,
-      visits: new Map(),
-    };
-    this.#live.set(exchange, created);
-    this.active++;
-    const dropped = this.records.push(record);
-    if (dropped !== undefined) this.#byId.delete(dropped.id);
-    this.#byId.set(record.id, record);
-    this.#changed();
-    return created;
-  }
-
-  /** Runs one step of a recorded exchange, timing it and keeping a snapshot of what it left. */
-  runStep(live: LiveRecord, stats: StepStats, exchange: Exchange, next: Processor): void | Promise<void> {
+  #started(event: StepEvent): void {
+    const stats = this.#registry.step(event.routeId, event.stepPath);
+    if (stats === undefined) return;
     stats.calls++;
-    live.stepsInFlight++;
+    const exchange = event.exchange;
+    const live = this.#live.get(exchange) ?? this.#follow(exchange, stats);
+    if (live === undefined) return;
     const started = performance.now();
     const record = live.record;
-    if (stats.topLevel) {
+    if (live.part === undefined && stats.topLevel) {
       const visit = live.visits.get(stats.routeId);
       if (visit === undefined || stats.index === 0) {
-        if (visit !== undefined) this.#routes(stats.routeId)?.durations.add(visit.end - visit.start);
+        if (visit !== undefined) this.#routeDurations(stats.routeId, visit.end - visit.start);
         live.visits.set(stats.routeId, { start: started, end: started });
       }
     }
+    const timeline = live.part ?? record;
     let run: StepRun | undefined;
-    if (record.steps.length < this.#options.stepsPerExchange) {
+    if (record.keptSteps < this.#options.stepsPerExchange) {
       run = {
         routeId: stats.routeId,
         path: stats.path,
@@ -143,96 +171,201 @@ export class ExchangeRecorder {
         status: "running",
         error: undefined,
         after: undefined,
+        parts: undefined,
+        droppedParts: 0,
       };
-      record.steps.push(run);
-    } else record.droppedSteps++;
-    const end = (error: unknown): void => {
-      const ended = performance.now();
-      stats.ended++;
-      stats.durations.add(ended - started);
-      if (error !== undefined) stats.failures++;
-      if (stats.topLevel) {
-        const visit = live.visits.get(stats.routeId);
-        if (visit !== undefined) visit.end = ended;
-      }
-      if (run !== undefined) {
-        run.durationMs = ended - started;
-        run.status = error === undefined ? "completed" : "failed";
-        run.error = error === undefined ? undefined : errorText(error);
-        const options = this.#options;
-        run.after = snapshotMessage(
-          exchange.body,
-          exchange.headers,
-          options.snapshotChars,
-          options.redactHeaders,
-        );
-      }
-      live.lastEnd = ended;
-      if (--live.stepsInFlight !== 0) return;
-      // The last step of the route the exchange entered ended well: the exchange is done. Else
-      // (an error the route may still handle, a filter that ended the route early) it is done
-      // once no step started again by the next turn of the event loop.
-      if (error === undefined && stats.routeId === record.routeId && this.#isLastStep(stats))
-        this.#finish(live);
-      else {
-        this.#toFinish.add(live);
-        this.#finishing ??= setImmediate(() => this.#finishPending());
-      }
-    };
-    let result: void | Promise<void>;
-    try {
-      result = next(exchange);
-    } catch (error) {
-      end(error);
-      throw error;
+      timeline.steps.push(run);
+      record.keptSteps++;
+    } else {
+      timeline.droppedSteps++;
+      if (live.part !== undefined) record.droppedSteps++;
     }
-    if (result === undefined) {
-      end(exchange.error);
+    live.open.push({ stats, run, started });
+  }
+
+  #ended(event: StepEnd, error: Error | undefined): void {
+    const stats = this.#registry.step(event.routeId, event.stepPath);
+    if (stats === undefined) return;
+    stats.ended++;
+    stats.durations.add(event.durationMs);
+    if (error !== undefined) stats.failures++;
+    const live = this.#live.get(event.exchange);
+    if (live === undefined) return;
+    let at = live.open.length - 1;
+    while (at >= 0 && live.open[at]!.stats !== stats) at--;
+    // A step that started before recording did (or before this exchange was followed).
+    if (at < 0) return;
+    const [open] = live.open.splice(at, 1) as [OpenStep];
+    const ended = performance.now();
+    live.lastEnd = ended;
+    if (live.part === undefined && stats.topLevel) {
+      const visit = live.visits.get(stats.routeId);
+      if (visit !== undefined) visit.end = ended;
+    }
+    const run = open.run;
+    if (run !== undefined) {
+      run.durationMs = event.durationMs;
+      run.status = error === undefined ? "completed" : "failed";
+      run.error = error === undefined ? undefined : errorText(error);
+      run.after = this.#snapshot(event.exchange);
+      // The parts this step made are done with it.
+      if (run.parts !== undefined) this.#finishParts(live, run);
+    }
+    const part = live.part;
+    if (part !== undefined) {
+      if (error !== undefined && part.status === "running") {
+        part.status = "failed";
+        part.error = errorText(error);
+      }
       return;
     }
-    return result.then(
-      () => end(exchange.error),
-      (error: unknown) => {
-        end(error);
-        throw error;
-      },
-    );
+    if (live.open.length !== 0) return;
+    const record = live.record;
+    // The last step of the route the exchange entered ended well: the exchange is done. Else
+    // (an error the route may still handle, a filter that ended the route early) it is done
+    // once no step started again by the next turn of the event loop.
+    if (error === undefined && stats.routeId === record.routeId && this.#isLastStep(stats))
+      this.#finish(live);
+    else {
+      this.#toFinish.add(live);
+      this.#finishing ??= setImmediate(() => this.#finishPending());
+    }
+  }
+
+  /** Starts following `exchange`: a part of a followed one, or a new record when `stats` is an entry. */
+  #follow(exchange: Exchange, stats: StepStats): LiveRecord | undefined {
+    const parentId = exchange.parentId;
+    if (parentId !== undefined) return this.#followPart(exchange, parentId);
+    if (!stats.topLevel || stats.index !== 0 || this.tokens <= 0) return undefined;
+    this.tokens--;
+    const headers = exchange.headers;
+    const callId = headers[TOOL_CALL_ID_HEADER];
+    const record: ExchangeRecord = {
+      id: exchange.id,
+      routeId: stats.routeId,
+      startedAt: Date.now(),
+      startTime: performance.now(),
+      durationMs: undefined,
+      status: "running",
+      error: undefined,
+      input: this.#snapshot(exchange),
+      output: undefined,
+      steps: [],
+      keptSteps: 0,
+      droppedSteps: 0,
+      toolCallId: typeof callId === "string" ? callId : undefined,
+    };
+    const dropped = this.records.push(record);
+    if (dropped !== undefined) this.#records.delete(dropped.id);
+    this.#records.set(record.id, record);
+    this.#changed();
+    return this.#track(exchange, record, undefined);
+  }
+
+  /** A split part or multicast copy of a followed exchange, nested under the step that made it. */
+  #followPart(exchange: Exchange, parentId: string): LiveRecord | undefined {
+    const parent = this.#liveById.get(parentId);
+    if (parent === undefined) return undefined;
+    let madeBy: StepRun | undefined;
+    for (let at = parent.open.length - 1; at >= 0 && madeBy === undefined; at--)
+      madeBy = parent.open[at]!.run;
+    if (madeBy === undefined) return undefined;
+    madeBy.parts ??= [];
+    if (madeBy.parts.length >= this.#options.partsPerStep) {
+      if (!this.#dropped.has(exchange)) madeBy.droppedParts++;
+      this.#dropped.add(exchange);
+      return undefined;
+    }
+    const record = parent.record;
+    const part: PartRun = {
+      exchangeId: exchange.id,
+      startMs: performance.now() - record.startTime,
+      durationMs: undefined,
+      status: "running",
+      error: undefined,
+      steps: [],
+      droppedSteps: 0,
+    };
+    madeBy.parts.push(part);
+    const live = this.#track(exchange, record, part);
+    parent.parts.push({ live, madeBy });
+    return live;
+  }
+
+  #track(exchange: Exchange, record: ExchangeRecord, part: PartRun | undefined): LiveRecord {
+    const live: LiveRecord = {
+      record,
+      part,
+      exchange,
+      open: [],
+      lastEnd: performance.now(),
+      visits: new Map(),
+      parts: [],
+    };
+    this.#live.set(exchange, live);
+    this.#liveById.set(exchange.id, live);
+    return live;
+  }
+
+  #snapshot(exchange: Exchange) {
+    const options = this.#options;
+    return snapshotMessage(exchange.body, exchange.headers, options.snapshotChars, options.redactHeaders);
+  }
+
+  #routeDurations(routeId: string, durationMs: number): void {
+    this.#registry.routes.get(routeId)?.durations.add(durationMs);
   }
 
   #isLastStep(stats: StepStats): boolean {
     if (!stats.topLevel) return false;
-    const steps = this.#routes(stats.routeId)?.topLevel() ?? [];
+    const steps = this.#registry.routes.get(stats.routeId)?.topLevel() ?? [];
     return steps[steps.length - 1] === stats;
   }
 
   /** Records whose steps all ended and did not start again by now are finished. */
   #finishPending(): void {
     this.#finishing = undefined;
-    for (const live of this.#toFinish) if (live.stepsInFlight === 0) this.#finish(live);
+    for (const live of this.#toFinish) if (live.open.length === 0) this.#finish(live);
     this.#toFinish.clear();
+  }
+
+  /** Closes the parts `madeBy` made (all of them when undefined): they are no longer followed. */
+  #finishParts(live: LiveRecord, madeBy: StepRun | undefined): void {
+    const parts = live.parts;
+    for (let at = parts.length - 1; at >= 0; at--) {
+      const { live: child, madeBy: run } = parts[at]!;
+      if (madeBy !== undefined && run !== madeBy) continue;
+      parts.splice(at, 1);
+      this.#finishParts(child, undefined);
+      const part = child.part!;
+      if (part.status === "running" && child.open.length === 0) part.status = "completed";
+      part.durationMs = child.lastEnd - child.record.startTime - part.startMs;
+      this.#forget(child);
+    }
+  }
+
+  #forget(live: LiveRecord): void {
+    const exchange = live.exchange;
+    if (exchange === undefined) return;
+    // The exchange is no longer held: a later step on it (a redelivery) is not recorded.
+    live.exchange = undefined;
+    this.#live.delete(exchange);
+    this.#liveById.delete(exchange.id);
   }
 
   #finish(live: LiveRecord): void {
     const record = live.record;
     const exchange = live.exchange;
     if (exchange === undefined) return;
-    this.active--;
+    this.#finishParts(live, undefined);
     const error = exchange.error;
     record.status = error === undefined ? "completed" : "failed";
     record.error = error === undefined ? undefined : errorText(error);
     record.durationMs = live.lastEnd - record.startTime;
-    const options = this.#options;
-    record.output = snapshotMessage(
-      exchange.body,
-      exchange.headers,
-      options.snapshotChars,
-      options.redactHeaders,
-    );
-    for (const [routeId, visit] of live.visits) this.#routes(routeId)?.durations.add(visit.end - visit.start);
+    record.output = this.#snapshot(exchange);
+    for (const [routeId, visit] of live.visits) this.#routeDurations(routeId, visit.end - visit.start);
     live.visits.clear();
-    // The exchange is no longer held: a later step on it (a redelivery) is not recorded.
-    live.exchange = undefined;
-    this.#live.delete(exchange);
+    this.#forget(live);
     this.#changed();
   }
 }

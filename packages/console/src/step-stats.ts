@@ -10,13 +10,13 @@ export class StepStats {
   readonly definition: StepDefinition;
   /** A step of the route's own list, not inside a block. */
   readonly topLevel: boolean;
-  /** Times the step started. */
+  /** Times the step started while the console recorded. */
   calls = 0;
   /** Times it ended (with or without an error). */
   ended = 0;
   /** Times it ended with an error (thrown, rejected or left on the exchange). */
   failures = 0;
-  /** Durations of the recorded exchanges' runs of this step. */
+  /** Durations of the step's runs while the console recorded. */
   readonly durations: DurationSamples;
 
   constructor(step: StepInfo, samples: number) {
@@ -34,6 +34,8 @@ export class StepStats {
 export class RouteStats {
   readonly routeId: string;
   readonly steps: StepStats[] = [];
+  /** The steps by path, as step events name them. */
+  readonly byPath = new Map<string, StepStats>();
   readonly durations: DurationSamples;
 
   constructor(routeId: string, samples: number) {
@@ -45,6 +47,7 @@ export class RouteStats {
 
   add(step: StepStats): void {
     this.steps.push(step);
+    this.byPath.set(step.path, step);
     this.#topLevel = undefined;
   }
 
@@ -76,6 +79,11 @@ export class StatsRegistry {
     const stats = new StepStats(step, this.#samples);
     route.add(stats);
     return stats;
+  }
+
+  /** The counters of step `path` of route `routeId`, when the console saw it compiled. */
+  step(routeId: string, path: string): StepStats | undefined {
+    return this.routes.get(routeId)?.byPath.get(path);
   }
 
   forget(routeId: string): void {

@@ -9,7 +9,10 @@ let context: RouteContext;
 let url: string;
 
 beforeAll(async () => {
-  ({ context, url } = await startOrderContext({ bufferSizes: { exchanges: 5, snapshotChars: 64 } }));
+  ({ context, url } = await startOrderContext({
+    record: "always",
+    bufferSizes: { exchanges: 5, snapshotChars: 64 },
+  }));
 });
 afterAll(async () => {
   await context.stop();
