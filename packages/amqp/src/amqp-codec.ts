@@ -56,20 +56,24 @@ export function decodeBody(content: Buffer, contentType: unknown): unknown {
   if (typeof contentType !== "string" || contentType === "") {
     return content.length === 0 ? undefined : content;
   }
+  // The type routekit sends itself needs no parsing.
+  if (contentType === JSON_TYPE) return decodeJson(content, contentType);
   const [mediaType = "", ...parameters] = contentType.split(";").map((part) => part.trim().toLowerCase());
-  if (mediaType === JSON_TYPE || mediaType.endsWith("+json")) {
-    try {
-      return JSON.parse(content.toString("utf8"));
-    } catch (error) {
-      throw new AmqpError(
-        "DECODE_FAILED",
-        `The message has content type '${contentType}' but its body is not valid JSON (${content.length} bytes): ${String(error)}`,
-        { cause: error },
-      );
-    }
-  }
+  if (mediaType === JSON_TYPE || mediaType.endsWith("+json")) return decodeJson(content, contentType);
   if (mediaType.startsWith("text/")) return content.toString(encodingOf(parameters, contentType));
   return content;
+}
+
+function decodeJson(content: Buffer, contentType: string): unknown {
+  try {
+    return JSON.parse(content.toString("utf8"));
+  } catch (error) {
+    throw new AmqpError(
+      "DECODE_FAILED",
+      `The message has content type '${contentType}' but its body is not valid JSON (${content.length} bytes): ${String(error)}`,
+      { cause: error },
+    );
+  }
 }
 
 function encodingOf(parameters: string[], contentType: string): BufferEncoding {

@@ -49,20 +49,27 @@ export function createAmqpSend(
     };
   };
 
-  return async (exchange) => {
-    if ((pattern ?? exchange.pattern) === "InOut") {
-      const reply = await services
-        .requester()
-        .request(requestOf(exchange), options.requestTimeout, exchange.signal)
-        .catch((error: unknown) => {
-          throw explainTimeout(error, config);
-        });
-      applyReply(exchange, reply, config);
-      return;
+  const requestReply = async (exchange: Exchange): Promise<void> => {
+    const reply = await services
+      .requester()
+      .request(requestOf(exchange), options.requestTimeout, exchange.signal)
+      .catch((error: unknown) => {
+        throw explainTimeout(error, config);
+      });
+    applyReply(exchange, reply, config);
+  };
+
+  // Not an async function: an InOnly send hands back the publisher's own promise (one promise
+  // less per message); a body that cannot be encoded still rejects instead of throwing.
+  return (exchange) => {
+    if ((pattern ?? exchange.pattern) === "InOut") return requestReply(exchange);
+    try {
+      return services
+        .publisher()
+        .publish(requestOf(exchange), Date.now() + options.sendTimeout, exchange.signal);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    await services
-      .publisher()
-      .publish(requestOf(exchange), Date.now() + options.sendTimeout, exchange.signal);
   };
 }
 

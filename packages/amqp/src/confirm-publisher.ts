@@ -35,7 +35,8 @@ export class ConfirmPublisher {
   readonly #returned = new Set<string>();
   #channel: ConfirmChannel | undefined;
   #opening: Promise<ConfirmChannel> | undefined;
-  #prepared = new Map<string, Promise<void>>();
+  /** Per key: the declaration under way, or `true` once it is done on the current channel. */
+  #prepared = new Map<string, Promise<void> | true>();
   #closed = false;
 
   constructor(manager: ConnectionManager, reconnect: ReconnectOptions, hooks: PublisherHooks = {}) {
@@ -68,7 +69,8 @@ export class ConfirmPublisher {
       }
       try {
         const channel = this.#channel ?? (await this.#open(remaining, signal));
-        await this.#prepare(channel, request);
+        const preparing = this.#prepare(channel, request);
+        if (preparing !== undefined) await preparing;
         await publishConfirmed(
           channel,
           request.exchange,
@@ -107,14 +109,24 @@ export class ConfirmPublisher {
     if (channel !== undefined) await channel.close().catch(() => {});
   }
 
-  #prepare(channel: ConfirmChannel, request: PublishRequest): Promise<void> {
-    let prepared = this.#prepared.get(request.prepareKey);
-    if (prepared === undefined) {
-      prepared = request.prepare(channel);
-      prepared.catch(() => this.#prepared.delete(request.prepareKey));
-      this.#prepared.set(request.prepareKey, prepared);
-    }
-    return prepared;
+  /** The declaration the request still waits for on this channel; undefined once it is done. */
+  #prepare(channel: ConfirmChannel, request: PublishRequest): Promise<void> | undefined {
+    const key = request.prepareKey;
+    const prepared = this.#prepared.get(key);
+    if (prepared === true) return undefined;
+    if (prepared !== undefined) return prepared;
+    const map = this.#prepared;
+    const preparing = request.prepare(channel);
+    preparing.then(
+      () => {
+        if (map.get(key) === preparing) map.set(key, true);
+      },
+      () => {
+        if (map.get(key) === preparing) map.delete(key);
+      },
+    );
+    map.set(key, preparing);
+    return preparing;
   }
 
   #open(timeoutMs: number, signal: AbortSignal | undefined): Promise<ConfirmChannel> {

@@ -14,7 +14,16 @@ export class ConsumerChannel {
   readonly #connections: () => ConnectionManager;
   readonly #reconnect: ReconnectOptions;
   readonly #target: DeliveryTarget;
-  readonly #pending = new Set<Promise<void>>();
+  /** Deliveries whose handling has not settled yet, and who waits for there to be none. */
+  #running = 0;
+  #idle: { promise: Promise<void>; resolve: () => void } | undefined;
+  readonly #settled = (): void => {
+    this.#running--;
+    if (this.#running === 0 && this.#idle !== undefined) {
+      this.#idle.resolve();
+      this.#idle = undefined;
+    }
+  };
   #stopping = new AbortController();
   #active = false;
   #channel: ConfirmChannel | undefined;
@@ -49,7 +58,7 @@ export class ConsumerChannel {
   /** Waits for deliveries in progress to settle (ack, re-publish, dead-letter), then closes the channel. */
   async close(): Promise<void> {
     await this.#recovering;
-    await Promise.allSettled([...this.#pending]);
+    await this.#whenIdle();
     // The acks of the last deliveries go out before the channel closes.
     this.#acks?.flush();
     const channel = this.#channel;
@@ -96,9 +105,22 @@ export class ConsumerChannel {
       return;
     }
     acks.track(message);
-    const settled = handleDelivery(channel, acks, queue, message, this.#target);
-    this.#pending.add(settled);
-    settled.then(() => this.#pending.delete(settled));
+    this.#running++;
+    // handleDelivery never rejects.
+    handleDelivery(channel, acks, queue, message, this.#target).then(this.#settled);
+  }
+
+  /** Resolves once no delivery is being handled. */
+  #whenIdle(): Promise<void> {
+    if (this.#running === 0) return Promise.resolve();
+    if (this.#idle === undefined) {
+      let resolve = (): void => {};
+      const promise = new Promise<void>((done) => {
+        resolve = done;
+      });
+      this.#idle = { promise, resolve };
+    }
+    return this.#idle.promise;
   }
 
   #closed(channel: ConfirmChannel): void {
