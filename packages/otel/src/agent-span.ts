@@ -3,11 +3,11 @@ import type { Exchange, Processor, StepInfo } from "@routekit/core";
 import { parseUri } from "@routekit/core/internal";
 import { AGENT_RUN_KEY, type AgentRun, type AgentRuns } from "./agent-run.js";
 import { GEN_AI, GEN_AI_OPERATION, ROUTEKIT } from "./attribute-names.js";
-import { enterSlot, slotOf } from "./exchange-slot.js";
+import { leaveSlot, slotOf, TraceSlot } from "./exchange-slot.js";
 import { inputMessages, outputMessages, systemInstructions } from "./genai-content.js";
 import type { LlmEventHub } from "./llm-event-spans.js";
 import { recordError } from "./record-error.js";
-import { runInContext } from "./run-in-context.js";
+import { runInSlot } from "./run-in-context.js";
 import type { Telemetry } from "./telemetry.js";
 
 /** Headers and the property the llm step sets (see `@routekit/llm`'s `LLM_HEADERS`). */
@@ -123,10 +123,10 @@ export function wrapAgentInSpan(
     const active = spanContext.setValue(AGENT_RUN_KEY, run);
     const sampled = (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;
     if (sampled) runs.set(exchange.id, run);
-    const leave = enterSlot(exchange, { context: active, sampled, steps: slot?.steps ?? false });
+    const own = new TraceSlot(parent, span, sampled, slot?.steps ?? false, slot).withContext(active);
     const streamBefore = exchange.properties[LLM.stream];
-    return runInContext(active, next, exchange, (thrown) => {
-      leave();
+    return runInSlot(own, true, next, exchange, (_, exchange, thrown) => {
+      leaveSlot(exchange, own);
       const error = exchange.error ?? thrown;
       const stream = exchange.properties[LLM.stream];
       const result =

@@ -46,35 +46,38 @@ export function extractContext(telemetry: Telemetry, headers: Headers, prefix: H
   return telemetry.propagator.extract(ROOT_CONTEXT, headers, getterFor(prefix));
 }
 
-/** Where an injection writes, and what each header it replaced held before. */
-interface InjectTarget {
-  readonly headers: Headers;
-  readonly prefix: HeaderPrefix;
-  readonly saved: Array<{ name: string; had: boolean; value: unknown }>;
-}
-
-const SAVING_SETTER: TextMapSetter<InjectTarget> = {
-  set(target, key, value) {
-    const name = target.prefix + key;
-    target.saved.push({ name, had: Object.hasOwn(target.headers, name), value: target.headers[name] });
-    target.headers[name] = value;
-  },
+const COLLECTOR: TextMapSetter<Array<readonly [string, string]>> = {
+  set: (fields, key, value) => void fields.push([key, value]),
 };
 
-/**
- * Writes `context` into `headers` for the next hop and returns what puts the trace headers back
- * as they were — on the headers the exchange has then, which a reply may have replaced — so the
- * trace context of one send never lingers on the exchange.
- */
-export function injectContext(
+/** The header names and values the propagator writes for `context` (`traceparent`, `tracestate`). */
+export function traceFields(
   telemetry: Telemetry,
   context: Context,
+): ReadonlyArray<readonly [string, string]> {
+  const fields: Array<readonly [string, string]> = [];
+  telemetry.propagator.inject(context, fields, COLLECTOR);
+  return fields;
+}
+
+/**
+ * Writes `fields` into `headers` under each of `prefixes`, for the next hop, and returns what
+ * puts those headers back as they were — on the headers the exchange has then, which a reply may
+ * have replaced — so the trace context of one send never lingers on the exchange.
+ */
+export function writeFields(
+  fields: ReadonlyArray<readonly [string, string]>,
   headers: Headers,
-  prefix: HeaderPrefix,
+  prefixes: readonly HeaderPrefix[],
 ): (current: Headers) => void {
-  const target: InjectTarget = { headers, prefix, saved: [] };
-  telemetry.propagator.inject(context, target, SAVING_SETTER);
-  const { saved } = target;
+  const saved: Array<{ name: string; had: boolean; value: unknown }> = [];
+  for (const prefix of prefixes) {
+    for (const [key, value] of fields) {
+      const name = prefix + key;
+      saved.push({ name, had: Object.hasOwn(headers, name), value: headers[name] });
+      headers[name] = value;
+    }
+  }
   return (current) => {
     for (let index = saved.length - 1; index >= 0; index--) {
       const { name, had, value } = saved[index]!;

@@ -4,14 +4,17 @@ import { wrapAgentInSpan } from "./agent-span.js";
 import type { LlmEventHub } from "./llm-event-spans.js";
 import { wrapRouteInSpan } from "./route-span.js";
 import { wrapSendInSpan } from "./send-span.js";
+import { dynamicTarget, fixedTarget } from "./send-target.js";
 import { wrapStepInSpan } from "./step-span.js";
 import type { Telemetry } from "./telemetry.js";
 
 /** Step types that send the exchange (or a copy) to one endpoint named when the route is built. */
 const SENDS = new Set(["to", "wireTap", "enrich"]);
+/** Step types that send to endpoints chosen per message. */
+const DYNAMIC_SENDS = new Set(["toD", "recipientList"]);
 
 /**
- * The plugin's interceptor: a span around every route run, a span per send, the `invoke_agent`
+ * The plugin's interceptor: a span around every route run, a span per send step, the `invoke_agent`
  * span around llm steps, and step spans when asked for. Steps it has nothing to do with, and every
  * route added while no SDK is registered, are left as they are (their `next` is returned), so they
  * cost nothing more.
@@ -30,8 +33,11 @@ export function createOtelInterceptor(
       if (SENDS.has(definition.type) && typeof definition.uri === "string") {
         if (definition.type === "to" && definition.uri.startsWith("llm:"))
           return wrapAgentInSpan(telemetry, runs, hub, step, definition.uri, next);
-        return wrapSendInSpan(telemetry, step, definition.uri, next);
+        const target = fixedTarget(step, definition.uri);
+        return target === undefined ? next : wrapSendInSpan(telemetry, target, next);
       }
+      if (DYNAMIC_SENDS.has(definition.type))
+        return wrapSendInSpan(telemetry, dynamicTarget(step, definition.type, definition.uri), next);
       return telemetry.stepSample > 0 ? wrapStepInSpan(telemetry, step, next) : next;
     },
   };

@@ -1,9 +1,10 @@
-import { SpanKind, trace } from "@opentelemetry/api";
+import { SpanKind } from "@opentelemetry/api";
 import type { Processor, StepInfo } from "@routekit/core";
 import { ROUTEKIT } from "./attribute-names.js";
-import { enterSlot, slotOf } from "./exchange-slot.js";
+import { leaveSlot, slotOf, TraceSlot } from "./exchange-slot.js";
+import { stepReadsContext } from "./reads-context.js";
 import { recordError } from "./record-error.js";
-import { runInContext } from "./run-in-context.js";
+import { runInSlot, type Settle } from "./run-in-context.js";
 import type { Telemetry } from "./telemetry.js";
 
 /**
@@ -12,21 +13,23 @@ import type { Telemetry } from "./telemetry.js";
  */
 export function wrapStepInSpan(telemetry: Telemetry, step: StepInfo, next: Processor): Processor {
   const attributes = { [ROUTEKIT.routeId]: step.routeId, [ROUTEKIT.stepPath]: step.path };
+  const activate = stepReadsContext(step.definition);
+  const settle: Settle = (slot, exchange, thrown) => {
+    leaveSlot(exchange, slot);
+    const error = exchange.error ?? thrown;
+    if (slot.span === undefined) return;
+    if (error !== undefined) recordError(slot.span, error);
+    slot.span.end();
+  };
   return (exchange) => {
-    const slot = slotOf(exchange);
-    if (slot === undefined || !slot.steps) return next(exchange);
+    const outer = slotOf(exchange);
+    if (outer === undefined || !outer.steps) return next(exchange);
     const span = telemetry.tracer.startSpan(
       step.label,
       { kind: SpanKind.INTERNAL, attributes },
-      slot.context,
+      outer.context,
     );
-    const active = trace.setSpan(slot.context, span);
-    const leave = enterSlot(exchange, { context: active, sampled: slot.sampled, steps: true });
-    return runInContext(active, next, exchange, (thrown) => {
-      leave();
-      const error = exchange.error ?? thrown;
-      if (error !== undefined) recordError(span, error);
-      span.end();
-    });
+    const slot = new TraceSlot(outer.context, span, outer.sampled, true, outer);
+    return runInSlot(slot, activate, next, exchange, settle);
   };
 }

@@ -1,0 +1,147 @@
+import {
+  context as otelContext,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  TraceFlags,
+  trace,
+} from "@opentelemetry/api";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { createContext, type RouteBuilder, type RouteContext } from "@routekit/core";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { otelPlugin } from "../src/index.js";
+import { parentOf, spanNamed, spanTree, startTestSdk, type TestSdk } from "./support/otel-sdk.js";
+
+let sdk: TestSdk | undefined;
+let context: RouteContext | undefined;
+
+afterEach(async () => {
+  await context?.stop({ timeoutMs: 2_000 });
+  await sdk?.shutdown();
+  context = undefined;
+  sdk = undefined;
+});
+
+/** Runs `direct:start` once with the receivers seda:a, seda:b and direct:c; returns the spans. */
+async function run(build: (r: RouteBuilder) => void, expected: number): Promise<ReadableSpan[]> {
+  sdk = startTestSdk();
+  const started = sdk;
+  context = createContext({ logLevel: "off" });
+  context.use(otelPlugin({ tracerProvider: started.tracerProvider }));
+  await context.addRoutes((r) => {
+    build(r);
+    for (const name of ["seda:a", "seda:b", "direct:c"]) r.from(name).setBody(() => name);
+  });
+  await context.start();
+  await context.request("direct:start", "message", { target: "a" });
+  await vi.waitFor(() => expect(started.spans().length).toBeGreaterThanOrEqual(expected));
+  return started.spans();
+}
+
+/** Asserts `child` is a child of `parent` in the same trace (the tree shown when not). */
+function expectChild(spans: ReadableSpan[], child: ReadableSpan, parent: ReadableSpan): void {
+  expect(parentOf(child), spanTree(spans)).toBe(parent.spanContext().spanId);
+  expect(child.spanContext().traceId).toBe(parent.spanContext().traceId);
+}
+
+/**
+ * Asserts the span `send {name}` is a PRODUCER child of the route span of direct:start, and the
+ * routes of `received` are its children.
+ */
+function expectSend(spans: ReadableSpan[], name: string, received: string[]): void {
+  const send = spanNamed(spans, `send ${name}`);
+  expect(send.kind).toBe(SpanKind.PRODUCER);
+  expectChild(spans, send, spanNamed(spans, "process direct:start"));
+  for (const uri of received) expectChild(spans, spanNamed(spans, `process ${uri}`), send);
+}
+
+describe("sends made inside steps", () => {
+  it("multicast: a producer span per branch under the route span, each receiver under its send", async () => {
+    const spans = await run((r) => r.from("direct:start").multicast(["seda:a", "seda:b", "direct:c"]), 7);
+    expectSend(spans, "seda:a", ["seda:a"]);
+    expectSend(spans, "seda:b", ["seda:b"]);
+    expectSend(spans, "direct:c", ["direct:c"]);
+  });
+
+  it("recipientList: one producer span for the step, every recipient's route under it", async () => {
+    const spans = await run((r) => r.from("direct:start").recipientList("seda:a,seda:b,direct:c"), 5);
+    expectSend(spans, "recipientList", ["seda:a", "seda:b", "direct:c"]);
+    expect(spanNamed(spans, "send recipientList").attributes["routekit.route.id"]).toBeTypeOf("string");
+  });
+
+  it("toD: a producer span named after the URI template, the receiver under it", async () => {
+    const spans = await run((r) => r.from("direct:start").toD("seda:${header.target}"), 3);
+    expectSend(spans, "seda:${header.target}", ["seda:a"]);
+    expect(spanNamed(spans, "send seda:${header.target}").attributes).toMatchObject({
+      "messaging.system": "routekit",
+      "messaging.destination.template": "seda:${header.target}",
+      "messaging.operation.type": "send",
+    });
+  });
+
+  it("wireTap: a producer span under the route span, the tapped copy's route under it", async () => {
+    const spans = await run((r) => r.from("direct:start").wireTap("seda:a"), 3);
+    expectSend(spans, "seda:a", ["seda:a"]);
+  });
+
+  it("context.request and producer.request inside process(): the direct: route nests under the caller's span", async () => {
+    const spans = await run(
+      (r) =>
+        r.from("direct:start").process(async (exchange) => {
+          const first = await exchange.context.request("direct:c", exchange.body);
+          exchange.body = [first, await exchange.context.producer("direct:c").request(exchange.body)];
+        }),
+      3,
+    );
+    const route = spanNamed(spans, "process direct:start");
+    const called = spans.filter((span) => span.name === "process direct:c");
+    expect(called).toHaveLength(2);
+    for (const span of called) expectChild(spans, span, route);
+  });
+
+  it("context.send inside process() to seda: the current context, injected with the API's propagator, carries the trace", async () => {
+    const spans = await run(
+      (r) =>
+        r.from("direct:start").process((exchange) => {
+          const headers: Record<string, string> = {};
+          propagation.inject(otelContext.active(), headers);
+          return exchange.context.send("seda:a", exchange.body, headers);
+        }),
+      2,
+    );
+    expectChild(spans, spanNamed(spans, "process seda:a"), spanNamed(spans, "process direct:start"));
+  });
+
+  it("a trace that is not sampled stays not sampled through toD and recipientList to seda:", async () => {
+    sdk = startTestSdk({ sampled: false });
+    const started = sdk;
+    context = createContext({ logLevel: "off" });
+    context.use(otelPlugin({ tracerProvider: started.tracerProvider }));
+    const seen: unknown[] = [];
+    await context.addRoutes((r) => {
+      r.from("direct:start").toD("seda:${header.target}").recipientList("seda:b");
+      for (const name of ["seda:a", "seda:b"])
+        r.from(name).process((exchange) => void seen.push([name, exchange.headers.traceparent]));
+    });
+    await context.start();
+    // The caller runs inside a trace its upstream did not sample; the message has no trace headers.
+    const upstream = trace.wrapSpanContext({
+      traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+      spanId: "00f067aa0ba902b7",
+      traceFlags: TraceFlags.NONE,
+    });
+    const caller = context;
+    await otelContext.with(trace.setSpan(ROOT_CONTEXT, upstream), () =>
+      caller.request("direct:start", "message", { target: "a" }),
+    );
+    await vi.waitFor(() => expect(seen).toHaveLength(2));
+    const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00";
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        ["seda:a", traceparent],
+        ["seda:b", traceparent],
+      ]),
+    );
+    expect(started.spans()).toEqual([]);
+  });
+});
