@@ -4,8 +4,8 @@ import { connectPostgres, type PostgresStore, PostgresStoreError } from "@routek
 import { connectRedis, type RedisStore, RedisStoreError } from "@routekit/redis";
 import { type ChannelModel, connect } from "amqplib";
 import { afterEach, describe, expect, it } from "vitest";
+import { LoopbackProxy, waitFor } from "../../core/test/support/loopback-proxy.js";
 import { brokerAvailable, brokerUrl } from "./support/broker.js";
-import { LoopbackProxy, waitFor } from "./support/loopback-proxy.js";
 import {
   postgresAvailable,
   postgresConnection,

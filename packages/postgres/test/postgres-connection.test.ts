@@ -2,7 +2,7 @@ import { createContext, groupedBodies, type RouteContext } from "@routekit/core"
 import { connectPostgres, type PostgresStore, PostgresStoreError } from "@routekit/postgres";
 import type pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { closedPort, LoopbackProxy, waitFor } from "./support/loopback-proxy.js";
+import { closedPort, LoopbackProxy, waitFor } from "../../core/test/support/loopback-proxy.js";
 import {
   dropTables,
   inspector,

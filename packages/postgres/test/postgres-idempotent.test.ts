@@ -2,6 +2,7 @@ import { createContext, type RouteContext } from "@routekit/core";
 import { connectPostgres, type PostgresStore, PostgresStoreError } from "@routekit/postgres";
 import type pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { idempotentRepositoryContract } from "../../core/test/support/repository-contracts.js";
 import {
   dropTables,
   inspector,
@@ -36,73 +37,27 @@ describe.skipIf(!postgresAvailable)("PostgreSQL idempotent repository", () => {
     return connected;
   };
 
-  it("lets exactly one of two instances claim a key; a claimed key fails the other, a confirmed one is a duplicate", async () => {
-    const first = (await store()).idempotentRepository("orders");
-    const second = (await store()).idempotentRepository("orders");
-    const claims = await Promise.allSettled([first.add("o-1"), second.add("o-1")]);
-    expect(claims.filter((claim) => claim.status === "fulfilled" && claim.value === true)).toHaveLength(1);
-    const refused = claims.filter((claim) => claim.status === "rejected") as PromiseRejectedResult[];
-    expect(refused).toHaveLength(1);
-    expect(refused[0]?.reason).toBeInstanceOf(PostgresStoreError);
-    expect(refused[0]?.reason).toMatchObject({ code: "KEY_IN_PROGRESS" });
-    const winner = claims[0]?.status === "fulfilled" ? first : second;
-    await winner.confirm("o-1");
-    expect(await first.add("o-1")).toBe(false);
-    expect(await second.add("o-1")).toBe(false);
-    const rows = await raw.query(`SELECT state, token FROM ${prefix}idempotent WHERE repository = 'orders'`);
-    expect(rows.rows).toEqual([{ state: "done", token: null }]);
+  idempotentRepositoryContract({
+    errorClass: PostgresStoreError,
+    repository: async (name, options) => (await store()).idempotentRepository(name, options),
+    async expectProcessed(name, key) {
+      const rows = await raw.query(
+        `SELECT state, token FROM ${prefix}idempotent WHERE repository = $1 AND key = $2`,
+        [name, key],
+      );
+      expect(rows.rows).toEqual([{ state: "done", token: null }]);
+    },
   });
 
-  it("processes each key once in a route, releases a key whose processing failed and lets its retry through", async () => {
-    const repository = (await store()).idempotentRepository("route");
-    const processed: string[] = [];
-    let failNext = true;
-    const context = createContext();
-    contexts.push(context);
-    await context.addRoutes((r) =>
-      r
-        .from("direct:in")
-        .idempotentConsumer("${body.id}", { repository })
-        .process((exchange) => {
-          const id = (exchange.body as { id: string }).id;
-          if (id === "b" && failNext) {
-            failNext = false;
-            throw new Error("downstream refused b");
-          }
-          processed.push(id);
-        }),
-    );
-    await context.start();
-    await context.request("direct:in", { id: "a" });
-    await context.request("direct:in", { id: "a" });
-    await expect(context.request("direct:in", { id: "b" })).rejects.toThrow(/downstream refused b/);
-    expect(await repository.contains("b")).toBe(false);
-    await context.request("direct:in", { id: "b" });
-    await context.request("direct:in", { id: "b" });
-    expect(processed).toEqual(["a", "b"]);
-  });
-
-  it("frees a claim whose consumer died once claimTimeoutMs passed; the late confirm fails with CLAIM_LOST", async () => {
-    const dying = (await store()).idempotentRepository("crash", { claimTimeoutMs: 300 });
-    const survivor = (await store()).idempotentRepository("crash", { claimTimeoutMs: 300 });
-    expect(await dying.add("k")).toBe(true);
-    await expect(survivor.add("k")).rejects.toMatchObject({ code: "KEY_IN_PROGRESS" });
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(await survivor.add("k")).toBe(true);
-    await expect(dying.confirm("k")).rejects.toMatchObject({ code: "CLAIM_LOST" });
-    await survivor.confirm("k");
-    expect(await dying.add("k")).toBe(false);
-  });
-
-  it("forgets processed keys after expireAfterMs and purges their rows", async () => {
-    const repository = (await store()).idempotentRepository("expiring", { expireAfterMs: 300 });
+  it("purges the rows of processed keys once expireAfterMs passed", async () => {
+    const repository = (await store()).idempotentRepository("purging", { expireAfterMs: 300 });
     expect(await repository.add("k")).toBe(true);
     await repository.confirm("k");
-    expect(await repository.add("k")).toBe(false);
+    expect(await repository.purgeExpired()).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(await repository.contains("k")).toBe(false);
     expect(await repository.purgeExpired()).toBe(1);
-    expect(await repository.add("k")).toBe(true);
+    const rows = await raw.query(`SELECT key FROM ${prefix}idempotent WHERE repository = 'purging'`);
+    expect(rows.rows).toEqual([]);
   });
 
   it("fails the exchange with VALUE_CORRUPT naming the table and key when a row holds a foreign state", async () => {

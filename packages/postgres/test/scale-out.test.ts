@@ -3,8 +3,8 @@ import { connectRedis, type RedisStore } from "@routekit/redis";
 import { type ChannelModel, connect } from "amqplib";
 import type pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
+import { waitFor } from "../../core/test/support/loopback-proxy.js";
 import { brokerAvailable, brokerUrl } from "./support/broker.js";
-import { waitFor } from "./support/loopback-proxy.js";
 import {
   dropTables,
   inspector,

@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { createContext, encodeStoredExchange, groupedBodies, type RouteContext } from "@routekit/core";
 import { connectRedis, type RedisAggregationRepository, type RedisStore } from "@routekit/redis";
 import type { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { waitFor } from "./support/loopback-proxy.js";
+import { waitFor } from "../../core/test/support/loopback-proxy.js";
+import { aggregationRepositoryContract } from "../../core/test/support/repository-contracts.js";
 import {
   deletePrefix,
   inspector,
@@ -12,11 +12,6 @@ import {
   redisPort,
   uniqueName,
 } from "./support/redis-server.js";
-
-interface Part {
-  readonly order: string;
-  readonly line: number;
-}
 
 describe.skipIf(!redisAvailable)("Redis aggregation repository", () => {
   let prefix: string;
@@ -45,134 +40,9 @@ describe.skipIf(!redisAvailable)("Redis aggregation repository", () => {
     return store.aggregationRepository("orders", options);
   };
 
-  /** An instance: its own context and connection, aggregating order lines into `completed`. */
-  const instance = async (
-    completed: unknown[][],
-    options: Record<string, unknown> = {},
-    rest: (body: unknown[]) => void = () => {},
-  ): Promise<RouteContext> => {
-    const context = createContext();
-    contexts.push(context);
-    const shared = await repository();
-    await context.addRoutes((r) =>
-      r
-        .from<Part>("seda:lines?concurrentConsumers=4")
-        .aggregate<Part[]>("${body.order}", {
-          strategy: groupedBodies<Part>(),
-          repository: shared,
-          partId: (exchange) => `${(exchange.body as Part).order}/${(exchange.body as Part).line}`,
-          ...options,
-        })
-        .process((exchange) => {
-          rest(exchange.body as unknown[]);
-          completed.push(exchange.body as unknown[]);
-        }),
-    );
-    await context.start();
-    return context;
-  };
-
-  it("completes every group exactly once with all its parts when two instances receive the parts", async () => {
-    const completed: unknown[][] = [];
-    const first = await instance(completed, { completionSize: 5 });
-    const second = await instance(completed, { completionSize: 5 });
-    const sends: Promise<void>[] = [];
-    for (let order = 0; order < 20; order++) {
-      for (let line = 0; line < 5; line++) {
-        const target = (order + line) % 2 === 0 ? first : second;
-        sends.push(target.send("seda:lines", { order: `o${order}`, line }));
-      }
-    }
-    await Promise.all(sends);
-    await waitFor("20 completed orders", () => completed.length >= 20);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(completed).toHaveLength(20);
-    for (const group of completed) {
-      expect((group as Part[]).map((part) => part.line).sort()).toEqual([0, 1, 2, 3, 4]);
-    }
-    expect(new Set(completed.map((group) => (group as Part[])[0]?.order)).size).toBe(20);
-    expect(await raw.zcard(`${prefix}:aggregation:{orders}:completed`)).toBe(0);
-  });
-
-  it("adds a part delivered again only once, also after its group completed", async () => {
-    const completed: unknown[][] = [];
-    const context = await instance(completed, { completionSize: 2 });
-    await context.send("seda:lines", { order: "a", line: 1 });
-    await context.send("seda:lines", { order: "a", line: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await context.send("seda:lines", { order: "a", line: 2 });
-    await waitFor("order a", () => completed.length === 1);
-    await context.send("seda:lines", { order: "a", line: 2 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(completed).toEqual([
-      [
-        { order: "a", line: 1 },
-        { order: "a", line: 2 },
-      ],
-    ]);
-    expect(await raw.zcard(`${prefix}:aggregation:{orders}:open`)).toBe(0);
-  });
-
-  it("completes a group by timeout on another instance after the one that received its parts stopped", async () => {
-    const completed: unknown[][] = [];
-    const options = { completionTimeout: 400, completionTimeoutCheckInterval: 100 };
-    const receiver = await instance(completed, options);
-    await receiver.send("seda:lines", { order: "t", line: 1 });
-    await receiver.send("seda:lines", { order: "t", line: 2 });
-    await waitFor("two parts stored", async () => {
-      const group = await (await repository()).read("t");
-      return group?.partIds.length === 2;
-    });
-    await receiver.stop();
-    expect(completed).toEqual([]);
-    await instance(completed, options);
-    await waitFor("the timed-out group", () => completed.length === 1, 10_000);
-    expect(completed[0]).toHaveLength(2);
-  });
-
-  it("recovers a group completed by an instance that died before processing it", async () => {
-    const shared = await repository();
-    const id = randomUUID();
-    const stored = { body: [{ order: "c", line: 1 }], headers: { source: "crashed" }, properties: {} };
-    expect(
-      await shared.complete("c", id, {
-        version: undefined,
-        exchange: stored,
-        partIds: ["c/1"],
-        timeoutAt: undefined,
-      }),
-    ).toBe(true);
-    const completed: unknown[][] = [];
-    await instance(completed, { completionSize: 5, recovery: { interval: 200 } });
-    await waitFor("the recovered group", () => completed.length === 1, 10_000);
-    expect(completed[0]).toEqual([{ order: "c", line: 1 }]);
-    await waitFor(
-      "the completion confirmed",
-      async () => (await raw.zcard(`${prefix}:aggregation:{orders}:completed`)) === 0,
-    );
-  });
-
-  it("retries a group whose processing fails and moves it to the dead letter after maximumRedeliveries", async () => {
-    const completed: unknown[][] = [];
-    let attempts = 0;
-    const context = await instance(
-      completed,
-      { completionSize: 1, recovery: { interval: 150, maximumRedeliveries: 2, deadLetterUri: "mock:dead" } },
-      () => {
-        attempts++;
-        throw new Error("the warehouse refuses every order");
-      },
-    );
-    const dead = context.endpoint("mock:dead");
-    dead.expectedMessageCount(1);
-    await context.send("seda:lines", { order: "d", line: 1 });
-    await dead.assertIsSatisfied(10_000);
-    expect(attempts).toBe(3);
-    expect(dead.received[0]?.body).toEqual([{ order: "d", line: 1 }]);
-    await waitFor(
-      "nothing left to recover",
-      async () => (await raw.zcard(`${prefix}:aggregation:{orders}:completed`)) === 0,
-    );
+  aggregationRepositoryContract({
+    repository: () => repository(),
+    completedCount: () => raw.zcard(`${prefix}:aggregation:{orders}:completed`),
   });
 
   it("fails the exchange with VALUE_CORRUPT naming the key when a group holds a foreign value, and keeps the value", async () => {
@@ -255,7 +125,7 @@ describe.skipIf(!redisAvailable)("Redis aggregation repository", () => {
   });
 
   it("fails the exchange while Redis is gone and stores nothing for it; the part is added once Redis is back", async () => {
-    const { LoopbackProxy } = await import("./support/loopback-proxy.js");
+    const { LoopbackProxy } = await import("../../core/test/support/loopback-proxy.js");
     const proxy = await LoopbackProxy.start({ host: redisHost, port: redisPort });
     try {
       const store = await connectRedis({ host: "127.0.0.1", port: proxy.port, keyPrefix: prefix });

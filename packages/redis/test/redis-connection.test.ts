@@ -2,7 +2,7 @@ import { createContext, type RouteContext } from "@routekit/core";
 import { connectRedis, type RedisStore, RedisStoreError } from "@routekit/redis";
 import type { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { closedPort, LoopbackProxy, waitFor } from "./support/loopback-proxy.js";
+import { closedPort, LoopbackProxy, waitFor } from "../../core/test/support/loopback-proxy.js";
 import {
   deletePrefix,
   inspector,
