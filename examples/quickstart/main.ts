@@ -39,8 +39,9 @@ context.use(llmPlugin({ models: { assistant: chosen.model } }));
 context.use(httpPlugin({ host: "127.0.0.1", port: 0 }));
 // #endregion
 // #region console
-// pnpm demo --console: the dev console, installed before the routes so it sees their steps.
-if (withConsole) context.use(consolePlugin());
+// pnpm demo --console: the dev console, installed before the routes so it sees their steps. It
+// records from the start: the demo's own requests run before anyone opens the page.
+if (withConsole) context.use(consolePlugin({ record: "always" }));
 // #endregion
 printTrace(context, ["enrich", "ask"]);
 
