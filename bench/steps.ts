@@ -1,5 +1,13 @@
 import { createContext } from "@routekit/core";
-import { type BenchOptions, type BenchRow, printRow, rowOf, sampleAll, summarise } from "./harness.js";
+import {
+  type BenchOptions,
+  type BenchRow,
+  printRow,
+  rowOf,
+  type Stats,
+  sampleAll,
+  summarise,
+} from "./harness.js";
 import type { PlainMessage } from "./plain-message.js";
 
 /** Route lengths whose difference prices one step: the long route has STEPS more steps. */
@@ -22,6 +30,27 @@ const counterStep =
 const double = (message: { body: unknown }): void => {
   message.body = (message.body as number) * 2;
 };
+
+type Operation = (iterations: number) => Promise<void>;
+
+/**
+ * `operations` each wrapped to also record its CPU time (user + system, `process.cpuUsage()`) per
+ * iteration in nanoseconds: the machine's load inflates wall-clock time, much less CPU time. Warm-up
+ * runs record too; `cpuSamples` drops them.
+ */
+function cpuTimed(operations: readonly Operation[]): { timed: Operation[]; cpu: number[][] } {
+  const cpu = operations.map((): number[] => []);
+  const timed = operations.map((operation, position) => async (iterations: number) => {
+    const started = process.cpuUsage();
+    await operation(iterations);
+    const used = process.cpuUsage(started);
+    cpu[position]?.push(((used.user + used.system) * 1000) / iterations);
+  });
+  return { timed, cpu };
+}
+
+/** The timed rounds' CPU samples (the first `warmups` of each operation dropped). */
+const cpuSamples = (cpu: number[][], warmups: number): number[][] => cpu.map((runs) => runs.slice(warmups));
 
 /**
  * Two costs the direct and scaling rows mix with the rest: one more synchronous step in a route,
@@ -87,56 +116,71 @@ export async function runStepsBench(options: BenchOptions): Promise<BenchRow[]> 
 
   const iterations = options.quick ? 10_000 : 100_000;
   const runs = options.quick ? 4 : 15;
-  try {
-    const [routedShort, routedLong, handShort, handLong] = await sampleAll(
-      [
-        routed("direct:short", SHORT),
-        routed("direct:long", SHORT + STEPS),
-        handWritten(short),
-        handWritten(long),
-      ],
-      iterations,
-      runs,
-    );
-    const perStep = (longer: number[] | undefined, shorter: number[] | undefined) =>
-      summarise((longer ?? []).map((value, round) => (value - (shorter?.[round] ?? 0)) / STEPS));
-    const splitIterations = options.quick ? 1_000 : 10_000;
-    const [routedParts, handParts] = await sampleAll(
-      [routedSplit, handSplit],
-      [splitIterations, splitIterations * 4],
-      runs,
-    );
-    if (sink === 0) throw new Error("the hand-written split never ran");
-    const perPart = (samples: number[] | undefined) =>
-      summarise((samples ?? []).map((value) => value / PARTS));
-    const stepRow = rowOf(
+  const warmups = 2;
+  const perStep = (longer: number[] | undefined, shorter: number[] | undefined) =>
+    summarise((longer ?? []).map((value, round) => (value - (shorter?.[round] ?? 0)) / STEPS));
+  const perPart = (samples: number[] | undefined) => summarise((samples ?? []).map((value) => value / PARTS));
+  const stepRow = (clock: string, subjectStats: Stats, baselineStats: Stats): BenchRow => {
+    const row = rowOf(
       {
-        benchmark: `one synchronous step (route of ${SHORT + STEPS} steps − route of ${SHORT}, ÷ ${STEPS})`,
+        benchmark: `one synchronous step (route of ${SHORT + STEPS} steps − route of ${SHORT}, ÷ ${STEPS}), ${clock}`,
         subject: "routekit process step",
         baseline: "hand-written loop step",
         baselineDescription:
           "the same step functions called in a loop on a fresh { body, headers } object, the same difference of 41 and 1 steps",
-        subjectStats: perStep(routedLong, routedShort),
-        baselineStats: perStep(handLong, handShort),
+        subjectStats,
+        baselineStats,
         target: "≤ 2 ns above the hand loop per step",
       },
-      (_ratio, subject) => subject.medianNs - perStep(handLong, handShort).medianNs <= 2,
+      (_ratio, subject) => subject.medianNs - baselineStats.medianNs <= 2,
     );
-    stepRow.note = `per step: routekit ${stepRow.subjectStats.medianNs.toFixed(1)} ns, hand-written ${stepRow.baselineStats.medianNs.toFixed(1)} ns (${(stepRow.subjectStats.medianNs - stepRow.baselineStats.medianNs).toFixed(1)} ns above); spreads of a difference of two timed runs are wide`;
-    const splitRow = rowOf(
+    row.note = `per step (${clock}): routekit ${subjectStats.medianNs.toFixed(1)} ns, hand-written ${baselineStats.medianNs.toFixed(1)} ns (${(subjectStats.medianNs - baselineStats.medianNs).toFixed(1)} ns above); spreads of a difference of two timed runs are wide`;
+    return row;
+  };
+  const splitRow = (clock: string, subjectStats: Stats, baselineStats: Stats): BenchRow =>
+    rowOf(
       {
-        benchmark: `split, per part (${PARTS} parts per message)`,
+        benchmark: `split, per part (${PARTS} parts per message), ${clock}`,
         subject: "routekit split, one process step per part",
         baseline: "hand-written loop per part",
         baselineDescription:
           "each item made a new { body, headers } object with a copy of the message's headers, the same step run on it, awaited once per message",
-        subjectStats: perPart(routedParts),
-        baselineStats: perPart(handParts),
+        subjectStats,
+        baselineStats,
         target: "≤ 2× the hand loop per part",
       },
       (ratio) => ratio <= 2,
     );
-    return [stepRow, splitRow];
+  try {
+    const steps = cpuTimed([
+      routed("direct:short", SHORT),
+      routed("direct:long", SHORT + STEPS),
+      handWritten(short),
+      handWritten(long),
+    ]);
+    const [routedShort, routedLong, handShort, handLong] = await sampleAll(
+      steps.timed,
+      iterations,
+      runs,
+      warmups,
+    );
+    const [cpuShort, cpuLong, cpuHandShort, cpuHandLong] = cpuSamples(steps.cpu, warmups);
+    const splitIterations = options.quick ? 1_000 : 10_000;
+    const parts = cpuTimed([routedSplit, handSplit]);
+    const [routedParts, handParts] = await sampleAll(
+      parts.timed,
+      [splitIterations, splitIterations * 4],
+      runs,
+      warmups,
+    );
+    const [cpuParts, cpuHandParts] = cpuSamples(parts.cpu, warmups);
+    if (sink === 0) throw new Error("the hand-written split never ran");
+    return [
+      stepRow("wall clock", perStep(routedLong, routedShort), perStep(handLong, handShort)),
+      stepRow("CPU time", perStep(cpuLong, cpuShort), perStep(cpuHandLong, cpuHandShort)),
+      splitRow("wall clock", perPart(routedParts), perPart(handParts)),
+      splitRow("CPU time", perPart(cpuParts), perPart(cpuHandParts)),
+    ];
   } finally {
     await context.stop();
   }

@@ -108,31 +108,49 @@ export function createPipeline(
       else events.emit("step-failed", { exchange: target, routeId, stepPath, durationMs, error });
     });
   };
+  /** The steps with their step events around them: what runs while someone listens (made on first use). */
+  let observedSteps: Processor[] | undefined;
+  const stepsToRun = (): readonly Processor[] => {
+    if (!events.observingSteps) return processors;
+    observedSteps ??= processors.map((_, index) => (target: Exchange) => observed(runtime(target), index));
+    return observedSteps;
+  };
+  /** After step `index` returned a promise: on to the next step, or to the failure policy. */
+  const afterAsync = (
+    target: RuntimeExchange,
+    result: Promise<void>,
+    index: number,
+    attempt: number,
+  ): Promise<void> =>
+    result.then(
+      () =>
+        target.error !== undefined
+          ? fail(target, target.error, index, attempt)
+          : runFrom(target, index + 1, 0),
+      (error: unknown) => fail(target, error, index, attempt),
+    );
   // `attempt` counts the redeliveries of the step at `start` (the only one a redelivery re-enters).
   // The step events flag is read once per run of the block (and again after each asynchronous
-  // step): a listener that subscribes sees the steps that start after that.
+  // step): a listener that subscribes sees the steps that start after that. The loop stops at the
+  // first step that returns a promise, leaves an error or halts the exchange; one try around it
+  // catches a throw and names the step by the loop's index.
   const runFrom = (target: RuntimeExchange, start: number, attempt: number): void | Promise<void> => {
-    const observing = events.observingSteps;
-    for (let index = start; index < count; index++) {
-      if (target.halted) return;
-      let result: void | Promise<void>;
-      try {
-        result = observing ? observed(target, index) : processors[index]!(target);
-      } catch (error) {
-        return fail(target, error, index, index === start ? attempt : 0);
+    if (target.halted) return;
+    const steps = stepsToRun();
+    let index = start;
+    let result: void | Promise<void>;
+    try {
+      for (; index < count; index++) {
+        result = steps[index]!(target);
+        if (result !== undefined || target.error !== undefined || target.halted) break;
       }
-      if (result !== undefined) {
-        const tried = index === start ? attempt : 0;
-        return result.then(
-          () =>
-            target.error !== undefined
-              ? fail(target, target.error, index, tried)
-              : runFrom(target, index + 1, 0),
-          (error: unknown) => fail(target, error, index, tried),
-        );
-      }
-      if (target.error !== undefined) return fail(target, target.error, index, index === start ? attempt : 0);
+    } catch (error) {
+      return fail(target, error, index, index === start ? attempt : 0);
     }
+    if (index === count) return;
+    const tried = index === start ? attempt : 0;
+    if (result !== undefined) return afterAsync(target, result, index, tried);
+    if (target.error !== undefined) return fail(target, target.error, index, tried);
   };
   const fail = (
     target: RuntimeExchange,

@@ -20,6 +20,8 @@ class ExchangeState {
   deadline: ExchangeDeadline | undefined = undefined;
   failure: FailureLocation | undefined = undefined;
   exhaustedIn: string | undefined = undefined;
+  /** The id of the exchange this one was copied from (`copyExchange`). */
+  parentId: string | undefined = undefined;
 }
 
 /** The runtime exchange. Internal fields carry engine state that never leaves the process. */
@@ -31,15 +33,12 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   #headers: Headers | undefined;
   #properties: Record<string, unknown> | undefined;
   /**
-   * A part's origin (a split part): its headers and properties are copied from there on first
-   * use, and `#extra` adds the part's own (e.g. `split.index`) for part `#part` (index × 2, plus 1
-   * for the last part). The origin waits while its parts run.
+   * A part's origin (a split part): its headers and properties are copied from the original there
+   * on first use, with the part's own properties (e.g. `split.index`) added, for part `#part`
+   * (index × 2, plus 1 for the last part). The original waits while its parts run.
    */
-  #origin: Exchange | undefined = undefined;
-  #extra: PartProperties | undefined = undefined;
+  #origin: PartOrigin | undefined = undefined;
   #part = 0;
-  /** The id of the exchange this one was copied from (a part's is its origin's, read on demand). */
-  #parentId: string | undefined = undefined;
   pattern: ExchangePattern;
   error: Error | undefined = undefined;
   readonly context: RouteContext;
@@ -49,21 +48,22 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   fromEndpoint: string | undefined = undefined;
   /** Unique in this process; built on first read (most exchanges never need it). */
   get id(): string {
-    const state = this.#more();
+    const state = RuntimeExchange.#more(this);
     state.id ??= `${prefix}-${++sequence}`;
     return state.id;
   }
 
-  /** The id of the exchange this one was made from: a split part's origin, a copy's source. */
+  /** The id of the exchange this one was made from: a split part's original, a copy's source. */
   get parentId(): string | undefined {
-    return this.#parentId ?? this.#origin?.id;
+    return this.#origin?.original.id ?? this.#state?.parentId;
   }
 
-  #more(): ExchangeState {
-    let state = this.#state;
+  /** The engine state, made on first write (static: an instance private method costs every exchange a slot). */
+  static #more(exchange: RuntimeExchange): ExchangeState {
+    let state = exchange.#state;
     if (state === undefined) {
       state = new ExchangeState();
-      this.#state = state;
+      exchange.#state = state;
     }
     return state;
   }
@@ -86,7 +86,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   }
 
   set stopped(stopped: boolean) {
-    if (stopped || this.#state !== undefined) this.#more().stopped = stopped;
+    if (stopped || this.#state !== undefined) RuntimeExchange.#more(this).stopped = stopped;
   }
 
   /** The route whose error handler handled an error: the rest of that route is skipped. */
@@ -95,7 +95,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   }
 
   set haltedIn(routeId: string | undefined) {
-    if (routeId !== undefined || this.#state !== undefined) this.#more().haltedIn = routeId;
+    if (routeId !== undefined || this.#state !== undefined) RuntimeExchange.#more(this).haltedIn = routeId;
   }
 
   /** The message as the first route received it (kept only when a handler uses the original message). */
@@ -104,7 +104,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   }
 
   set original(original: { body: unknown; headers: Headers } | undefined) {
-    if (original !== undefined || this.#state !== undefined) this.#more().original = original;
+    if (original !== undefined || this.#state !== undefined) RuntimeExchange.#more(this).original = original;
   }
 
   /** The deadline this exchange owns (copies share the signal, not the ownership). */
@@ -113,7 +113,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   }
 
   set deadline(deadline: ExchangeDeadline | undefined) {
-    if (deadline !== undefined || this.#state !== undefined) this.#more().deadline = deadline;
+    if (deadline !== undefined || this.#state !== undefined) RuntimeExchange.#more(this).deadline = deadline;
   }
 
   /** Where the error was raised; set once. */
@@ -122,7 +122,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   }
 
   set failure(failure: FailureLocation | undefined) {
-    if (failure !== undefined || this.#state !== undefined) this.#more().failure = failure;
+    if (failure !== undefined || this.#state !== undefined) RuntimeExchange.#more(this).failure = failure;
   }
 
   /** The route whose error handler already dealt with `error` (no redelivery elsewhere). */
@@ -131,14 +131,14 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   }
 
   set exhaustedIn(routeId: string | undefined) {
-    if (routeId !== undefined || this.#state !== undefined) this.#more().exhaustedIn = routeId;
+    if (routeId !== undefined || this.#state !== undefined) RuntimeExchange.#more(this).exhaustedIn = routeId;
   }
 
   get headers(): Headers {
     let headers = this.#headers;
     if (headers === undefined) {
       const origin = this.#origin;
-      headers = origin === undefined ? {} : { ...origin.headers };
+      headers = origin === undefined ? {} : { ...origin.original.headers };
       this.#headers = headers;
     }
     return headers;
@@ -152,9 +152,12 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
     let properties = this.#properties;
     if (properties === undefined) {
       const origin = this.#origin;
-      properties = origin === undefined ? {} : { ...origin.properties };
-      const part = this.#part;
-      this.#extra?.add(properties, Math.floor(part / 2), part % 2 === 1);
+      if (origin === undefined) properties = {};
+      else {
+        properties = { ...origin.original.properties };
+        const part = this.#part;
+        origin.addPartProperties(properties, part >> 1, (part & 1) === 1);
+      }
       this.#properties = properties;
     }
     return properties;
@@ -165,29 +168,23 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   }
 
   /**
-   * A part of `origin` carrying `body` (see `partOf`): it shares the origin's signal (not the
-   * ownership of its deadline) and copies its headers and properties on first use.
+   * Part `index` of `origin.original` carrying `body` (see `partOf`): it shares the original's
+   * signal (not the ownership of its deadline) and copies its headers and properties on first use.
    */
-  static partOf(
-    origin: RuntimeExchange,
-    body: unknown,
-    extra: PartProperties | undefined,
-    index: number,
-    last: boolean,
-  ): RuntimeExchange {
+  static partOf(origin: PartOrigin, body: unknown, index: number, last: boolean): RuntimeExchange {
+    const original = origin.original as RuntimeExchange;
     const part = new RuntimeExchange(
-      origin.context,
-      origin.#signal,
+      original.context,
+      original.#signal,
       body,
       undefined,
       undefined,
-      origin.pattern,
+      original.pattern,
     );
     part.#origin = origin;
-    part.#extra = extra;
     part.#part = index * 2 + (last ? 1 : 0);
-    part.routeId = origin.routeId;
-    part.fromEndpoint = origin.fromEndpoint;
+    part.routeId = original.routeId;
+    part.fromEndpoint = original.fromEndpoint;
     return part;
   }
 
@@ -203,7 +200,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
     );
     copy.routeId = exchange.routeId;
     copy.fromEndpoint = exchange.fromEndpoint;
-    copy.#parentId = exchange.id;
+    RuntimeExchange.#more(copy).parentId = exchange.id;
     return copy;
   }
 
@@ -274,24 +271,20 @@ export function copyExchange<TBody>(
 }
 
 /**
- * Adds a part's own properties (e.g. `split.index`) when its properties are first made: one
- * object per fan-out, so parts allocate nothing for them.
+ * What split parts are made from: the original exchange, which waits unchanged while its parts
+ * run, and the properties each part adds (e.g. `split.index`) when its properties are first made.
+ * One per fan-out run, so a part holds one reference and allocates nothing else.
  */
-export interface PartProperties {
-  add(properties: Record<string, unknown>, index: number, last: boolean): void;
+export interface PartOrigin {
+  readonly original: Exchange;
+  addPartProperties(properties: Record<string, unknown>, index: number, last: boolean): void;
 }
 
 /**
- * Part `index` of `origin` (a split part) carrying `body`: its headers and properties are copies
- * of the origin's made on first use (with `extra`'s properties added), so a part whose steps
- * never touch them costs no copy. Only for an origin that waits, unchanged, while its parts run.
+ * Part `index` of `origin.original` carrying `body` (a split part): its headers and properties
+ * are copies of the original's made on first use (with the origin's part properties added), so a
+ * part whose steps never touch them costs no copy. Its `parentId` is the original's id.
  */
-export function partOf(
-  origin: Exchange,
-  body: unknown,
-  extra: PartProperties | undefined,
-  index: number,
-  last: boolean,
-): Exchange {
-  return RuntimeExchange.partOf(origin as RuntimeExchange, body, extra, index, last);
+export function partOf(origin: PartOrigin, body: unknown, index: number, last: boolean): Exchange {
+  return RuntimeExchange.partOf(origin, body, index, last);
 }

@@ -52,7 +52,7 @@ export function endpointPlan(
     limit: settings.parallel,
     stopOnError: settings.stopOnError,
     aggregate: settings.aggregate ?? lastReplyWins,
-    prepare: (original) => copyExchange(original),
+    prepare: (run) => copyExchange(run.original),
     process: (part, item) => (item as EndpointBranch).block(part),
     name: (item) => (item as EndpointBranch).uri,
   };

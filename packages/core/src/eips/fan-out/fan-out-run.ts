@@ -1,6 +1,6 @@
 import { RoutekitError, toError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
-import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
+import { type PartOrigin, type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
 import type { AggregationStrategy } from "../aggregation/aggregation-strategies.js";
 import type { PartSource, Pulled } from "./part-source.js";
@@ -16,14 +16,18 @@ export interface FanOutPlan {
   readonly aggregate: AggregationStrategy | undefined;
   /** The verb's name for the result in error messages (`split`). */
   readonly verb: string;
-  /** Creates the exchange for item `index` (a copy of the original). */
-  prepare(
-    original: Exchange,
-    item: unknown,
+  /** Creates the exchange for item `index` of `run` (a part or a copy of `run.original`). */
+  prepare(run: FanOutRun, item: unknown, index: number, last: boolean): Exchange;
+  /**
+   * Adds a part's own properties (e.g. `split.index`) when a part made with `partOf(run, ...)`
+   * first reads its properties; `size` is the number of items when known up front.
+   */
+  partProperties?(
+    properties: Record<string, unknown>,
     index: number,
     last: boolean,
     size: number | undefined,
-  ): Exchange;
+  ): void;
   /** Runs one part's exchange. */
   process(part: Exchange, item: unknown, index: number): void | Promise<void>;
   /** Names a part in failure locations: `part 3`, `mock:a`. */
@@ -54,8 +58,11 @@ function isExchange(value: unknown): value is Exchange {
   );
 }
 
-/** The state of one fan-out over one exchange: parts started, the aggregate so far, the first failure. */
-export class FanOutRun {
+/**
+ * The state of one fan-out over one exchange: parts started, the aggregate so far, the first
+ * failure. It is also the origin its parts are made from (`partOf(run, ...)`).
+ */
+export class FanOutRun implements PartOrigin {
   readonly plan: FanOutPlan;
   readonly original: RuntimeExchange;
   readonly source: PartSource;
@@ -74,6 +81,10 @@ export class FanOutRun {
     this.#signal = original.signal;
   }
 
+  addPartProperties(properties: Record<string, unknown>, index: number, last: boolean): void {
+    this.plan.partProperties?.(properties, index, last, this.source.size);
+  }
+
   /** False once the run stops (a failure with stopOnError, an aggregation error, an abort). */
   canStart(): boolean {
     if (this.stopping) return false;
@@ -89,7 +100,7 @@ export class FanOutRun {
   start(pulled: Pulled & { done: false }, slot?: StartedPart): StartedPart {
     const index = this.#started++;
     const item = pulled.value;
-    const exchange = runtime(this.plan.prepare(this.original, item, index, pulled.last, this.source.size));
+    const exchange = runtime(this.plan.prepare(this, item, index, pulled.last));
     let result: Promise<void> | undefined;
     try {
       result = this.plan.process(exchange, item, index) as Promise<void> | undefined;

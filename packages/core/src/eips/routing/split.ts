@@ -3,7 +3,7 @@ import { defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { SplitDefinition } from "../../model/step-definition.js";
-import { type PartProperties, partOf } from "../../runtime/create-exchange.js";
+import { partOf } from "../../runtime/create-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
 import type { AggregationStrategy } from "../aggregation/aggregation-strategies.js";
 import { runFanOut } from "../fan-out/fan-out.js";
@@ -40,28 +40,17 @@ export interface SplitOptions<TPart = unknown, TResult = unknown> {
 
 const OPTIONS = ["aggregate", "parallel", "stopOnError"] as const;
 
-/** Adds split.index, split.complete and split.size to a part's properties; one per source size. */
-function splitPropertiesFor(size: number | undefined): PartProperties {
-  return {
-    add(properties, index, last) {
-      properties[SPLIT_INDEX] = index;
-      properties[SPLIT_COMPLETE] = last;
-      const known = size ?? (last ? index + 1 : undefined);
-      if (known !== undefined) properties[SPLIT_SIZE] = known;
-    },
-  };
-}
-
-let lastSize: number | undefined;
-let lastProperties = splitPropertiesFor(undefined);
-
-/** The part properties for a source of `size` items (the last one made is reused). */
-function splitProperties(size: number | undefined): PartProperties {
-  if (size !== lastSize) {
-    lastSize = size;
-    lastProperties = splitPropertiesFor(size);
-  }
-  return lastProperties;
+/** Adds split.index, split.complete and split.size (when known) to a part's properties. */
+function addSplitProperties(
+  properties: Record<string, unknown>,
+  index: number,
+  last: boolean,
+  size: number | undefined,
+): void {
+  properties[SPLIT_INDEX] = index;
+  properties[SPLIT_COMPLETE] = last;
+  const known = size ?? (last ? index + 1 : undefined);
+  if (known !== undefined) properties[SPLIT_SIZE] = known;
 }
 
 defineVerb(
@@ -93,11 +82,10 @@ defineVerb(
       stopOnError: definition.stopOnError,
       aggregate: definition.aggregate,
       verb: "split",
-      prepare(original, item, index, last, size) {
-        // The original waits while its parts run: each part copies its headers and properties on
-        // first use only (a part that never reads them costs no copy).
-        return partOf(original, item, splitProperties(size), index, last);
-      },
+      // The original waits while its parts run: each part copies its headers and properties on
+      // first use only (a part that never reads them costs no copy).
+      prepare: partOf,
+      partProperties: addSplitProperties,
       process: block,
       name: (_item, index) => `${SPLIT_INDEX}=${index}`,
     };
