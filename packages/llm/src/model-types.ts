@@ -83,6 +83,13 @@ export interface ModelRequest {
    * that does not stream never calls it. It must not throw.
    */
   onDelta?: (delta: ModelTextDelta) => void;
+  /**
+   * Receives each tool call as soon as its arguments are complete, while the answer keeps
+   * streaming (Anthropic: its `tool_use` block stopped; OpenAI: a later call began and these
+   * arguments are whole JSON, or the finish reason came). The same object is in the response's
+   * `toolCalls`. A model that does not stream never calls it. It must not throw.
+   */
+  onToolCall?: (call: ToolCall) => void;
 }
 
 /** A piece of the answer's text, as a streaming model sends it. */

@@ -14,7 +14,7 @@ import {
 /** A content block being assembled from its deltas. */
 type BlockDraft =
   | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; json: string }
+  | { type: "tool_use"; id: string; name: string; json: string; call?: ToolCall }
   | { type: "other" };
 
 /** Assembles a streamed Messages answer, one event at a time. */
@@ -43,7 +43,7 @@ export function anthropicStreamAssembler(
   let inputUsage: unknown;
   let outputUsage: unknown;
   const blocks = new Map<number, BlockDraft>();
-  const onDelta = request.onDelta;
+  const { onDelta, onToolCall } = request;
 
   const blockAt = (event: WireObject, type: string): BlockDraft => {
     const index = event.index;
@@ -108,6 +108,14 @@ export function anthropicStreamAssembler(
     // Other deltas (thinking, signatures, citations) do not change the text or the tool calls.
   };
 
+  /** A stopped tool_use block is a complete call: it is handed on at once. */
+  const stopBlock = (event: WireObject): void => {
+    const block = blockAt(event, "content_block_stop");
+    if (block.type !== "tool_use" || block.call !== undefined) return;
+    block.call = toolCall(block);
+    onToolCall?.(block.call);
+  };
+
   const accept = (data: string): void => {
     const event = parseEventData(where, data);
     if (!isWireObject(event)) throw responseShapeError(where, "an event", "a JSON object", event);
@@ -128,6 +136,9 @@ export function anthropicStreamAssembler(
       case "content_block_delta":
         applyDelta(event);
         return;
+      case "content_block_stop":
+        stopBlock(event);
+        return;
       case "message_delta": {
         const delta = event.delta;
         if (isWireObject(delta) && typeof delta.stop_reason === "string") rawStopReason = delta.stop_reason;
@@ -143,7 +154,7 @@ export function anthropicStreamAssembler(
       case "error":
         throw streamErrorEvent("anthropic", where, errorDetail(event.error));
       default:
-        // ping, content_block_stop (a block is read whole at the end) and event types added later.
+        // ping and event types added later.
         return;
     }
   };
@@ -158,7 +169,7 @@ export function anthropicStreamAssembler(
         text += block.text;
         raw.push({ type: "text", text: block.text });
       } else if (block.type === "tool_use") {
-        const call = toolCall(block);
+        const call = block.call ?? toolCall(block);
         toolCalls.push(call);
         raw.push({ type: "tool_use", id: block.id, name: block.name, input: call.arguments ?? {} });
       }

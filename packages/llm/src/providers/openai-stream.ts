@@ -15,6 +15,8 @@ interface CallDraft {
   id: string;
   name: string;
   argumentsText: string;
+  /** Set once the call is complete (and handed to `onToolCall`); no fragment may follow. */
+  call?: ToolCall;
 }
 
 /** Assembles a streamed Chat Completions answer, one `data:` event at a time. */
@@ -41,7 +43,21 @@ export function openAiStreamAssembler(
   let done = false;
   let usage: unknown;
   const drafts = new Map<number, CallDraft>();
-  const onDelta = request.onDelta;
+  const { onDelta, onToolCall } = request;
+
+  /**
+   * Hands on the drafts that are complete: with `all` (the finish reason came) every draft with
+   * an id and a name; else those before `index` whose arguments are whole JSON (some compatible
+   * servers interleave the deltas of several calls, so a new index alone does not end a call).
+   */
+  const completeDrafts = (all: boolean, index = MAX_STREAM_PARTS): void => {
+    for (const [at, draft] of drafts) {
+      if (draft.call !== undefined || at >= index || draft.id === "" || draft.name === "") continue;
+      if (!all && !isWholeJson(draft.argumentsText)) continue;
+      draft.call = { id: draft.id, name: draft.name, argumentsText: draft.argumentsText };
+      onToolCall?.(draft.call);
+    }
+  };
 
   const readToolCallDelta = (delta: unknown, path: string): void => {
     if (!isWireObject(delta)) throw responseShapeError(where, path, "an object", delta);
@@ -51,13 +67,22 @@ export function openAiStreamAssembler(
     }
     let draft = drafts.get(index);
     if (draft === undefined) {
+      if (onToolCall !== undefined) completeDrafts(false, index);
       draft = { id: "", name: "", argumentsText: "" };
       drafts.set(index, draft);
     }
-    if (typeof delta.id === "string" && delta.id !== "") draft.id = delta.id;
     const fn = delta.function;
+    if (fn !== undefined && fn !== null && !isWireObject(fn))
+      throw responseShapeError(where, `${path}.function`, "an object", fn);
+    if (draft.call !== undefined) {
+      // The call already started: nothing may change it.
+      if (fn?.name || fn?.arguments) {
+        throw responseShapeError(where, path, "no more of a call whose arguments were whole JSON", delta);
+      }
+      return;
+    }
+    if (typeof delta.id === "string" && delta.id !== "") draft.id = delta.id;
     if (fn === undefined || fn === null) return;
-    if (!isWireObject(fn)) throw responseShapeError(where, `${path}.function`, "an object", fn);
     if (typeof fn.name === "string") draft.name += fn.name;
     if (typeof fn.arguments === "string") draft.argumentsText += fn.arguments;
   };
@@ -76,10 +101,14 @@ export function openAiStreamAssembler(
     const choices = chunk.choices;
     if (choices === undefined || choices === null) return;
     if (!Array.isArray(choices)) throw responseShapeError(where, "choices", "an array", choices);
+    let finished = false;
     for (const choice of choices) {
       if (!isWireObject(choice)) throw responseShapeError(where, "choices[]", "an object", choice);
       if (choice.index !== undefined && choice.index !== 0) continue;
-      if (typeof choice.finish_reason === "string") rawStopReason = choice.finish_reason;
+      if (typeof choice.finish_reason === "string") {
+        rawStopReason = choice.finish_reason;
+        finished = true;
+      }
       const delta = choice.delta;
       if (delta === undefined || delta === null) continue;
       if (!isWireObject(delta)) throw responseShapeError(where, "choices[0].delta", "an object", delta);
@@ -95,6 +124,8 @@ export function openAiStreamAssembler(
         readToolCallDelta(calls[position], `choices[0].delta.tool_calls[${position}]`);
       }
     }
+    // The finish reason comes after the last delta of the turn: every call is complete.
+    if (finished && onToolCall !== undefined) completeDrafts(true);
   };
 
   const finish = (): ModelResponse => {
@@ -107,7 +138,7 @@ export function openAiStreamAssembler(
         if (draft.id === "") throw responseShapeError(where, `${path}: id`, "a non-empty string", draft.id);
         if (draft.name === "")
           throw responseShapeError(where, `${path}: function.name`, "a non-empty string", draft.name);
-        return { id: draft.id, name: draft.name, argumentsText: draft.argumentsText };
+        return draft.call ?? { id: draft.id, name: draft.name, argumentsText: draft.argumentsText };
       });
     const raw: WireObject = { role: "assistant", content: text === "" && toolCalls.length > 0 ? null : text };
     if (toolCalls.length > 0) {
@@ -140,4 +171,15 @@ function errorDetail(error: unknown): string {
     return typeof error.type === "string" ? `${error.type}: ${error.message}` : error.message;
   }
   return describeWireValue(error);
+}
+
+/** True when `text` is a whole JSON value (more text after it could only make it invalid). */
+function isWholeJson(text: string): boolean {
+  if (text.trim() === "") return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -5,21 +5,20 @@ import type {
   ModelRequest,
   ModelResponse,
   ModelStopReason,
-  ToolCall,
   ToolCallResult,
 } from "../model-types.js";
 import { withAnswerTool } from "../structured-output/answer-tools.js";
 import { checkOutput } from "../structured-output/check-output.js";
 import { readAnswer, refusalMessage } from "../structured-output/read-answer.js";
 import { checkLoopOptions } from "./check-loop-options.js";
-import { executeToolCall, type ToolCallEnvironment } from "./execute-tool-call.js";
-import type { ToolCallPart } from "./stream-parts.js";
+import type { ToolCallEnvironment } from "./execute-tool-call.js";
 import type {
   ModelCallEvent,
   RunToolLoopOptions,
   ToolLoopResult,
   ToolLoopStopReason,
 } from "./tool-loop-types.js";
+import { TurnCalls } from "./turn-calls.js";
 
 /**
  * Calls the model, answers every tool call it asks for, and repeats until it stops or
@@ -90,7 +89,17 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
           onPart({ type: "text-delta", text: delta.text, iteration });
         };
       }
-      const response = await callModel(options, request, iteration, deadline);
+      // Tool calls start as soon as the streaming model has written their arguments; not with an
+      // output schema, where the answer tool decides whether the others run at all.
+      const turn = new TurnCalls(environment, iteration, parallel);
+      if (output === undefined) request.onToolCall = (call) => turn.start(call);
+      let response: ModelResponse;
+      try {
+        response = await callModel(options, request, iteration, deadline);
+      } catch (error) {
+        await turn.abandon(error);
+        throw error;
+      }
       // A model that does not stream hands on its turn's text whole.
       if (onPart !== undefined && !streamed && response.text !== "") {
         onPart({ type: "text-delta", text: response.text, iteration });
@@ -118,12 +127,9 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
       }
       const calls = response.toolCalls;
       if (calls.length === 0) return finish(response.text, loopStopReason(response.stopReason), iteration);
-      if (onPart !== undefined) {
-        for (const call of calls) onPart(toolCallPart(call, iteration, environment.includeContent));
-      }
       let results: ToolCallResult[];
       try {
-        results = await answerCalls(calls, environment, iteration, parallel);
+        results = await turn.answer(calls);
       } catch (error) {
         throw signal?.aborted ? runAborted(error, deadline, options, iteration) : error;
       }
@@ -189,20 +195,6 @@ async function callModel(
   return response;
 }
 
-async function answerCalls(
-  calls: ToolCall[],
-  environment: ToolCallEnvironment,
-  iteration: number,
-  parallel: boolean,
-): Promise<ToolCallResult[]> {
-  if (parallel && calls.length > 1) {
-    return Promise.all(calls.map((call) => executeToolCall(call, environment, iteration)));
-  }
-  const results: ToolCallResult[] = [];
-  for (const call of calls) results.push(await executeToolCall(call, environment, iteration));
-  return results;
-}
-
 /** The run's own deadline becomes `LOOP_LIMIT`; a caller abort rejects with the caller's reason. */
 function runAborted(
   error: unknown,
@@ -219,20 +211,6 @@ function runAborted(
     );
   }
   return options.signal?.aborted ? options.signal.reason : error;
-}
-
-function toolCallPart(call: ToolCall, iteration: number, includeContent: boolean): ToolCallPart {
-  const part: ToolCallPart = { type: "tool-call", toolCallId: call.id, toolName: call.name, iteration };
-  if (includeContent) part.input = call.arguments ?? parsedOrText(call.argumentsText);
-  return part;
-}
-
-function parsedOrText(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 function loopStopReason(reason: ModelStopReason): ToolLoopStopReason {
