@@ -132,25 +132,42 @@ var e,t,n,r,i,a,o,s,c,l,u=Symbol.for(`pv`),d={},f=[],p=/^m(i|n|o|s|text|space)$/
     <summary>${e.title} <span class="muted">(${t.bodyType}${t.truncated?`, cut`:``})</span></summary>
     <pre class="body">${t.body}</pre>
     ${n.length===0?null:H`<dl class="headers">${n.map(([e,t])=>H`<dt>${e}</dt><dd>${t}</dd>`)}</dl>`}
-  </details>`}function Mi(e){let{record:t}=e,n=Math.max(t.durationMs??0,...t.steps.map(e=>e.startMs+(e.durationMs??0)),.001);return H`<section class="timeline" aria-label=${`exchange ${t.id}`}>
+  </details>`}function Mi(e){let t=0;for(let n of e){t=Math.max(t,n.startMs+(n.durationMs??0));for(let e of n.parts??[])t=Math.max(t,Mi(e.steps))}return t}var Ni=5;function Pi(e){let{step:t,total:n}=e,r=t.parts??[];return r.length===0&&t.droppedParts===0?null:H`<details class="parts" open=${r.length<=Ni}>
+    <summary>${r.length+t.droppedParts} parts</summary>
+    <ol class="parts" aria-label=${`parts of ${t.path}`}>
+      ${r.map((e,t)=>H`<li key=${t} class=${`part status-${e.status}`}>
+          <div class="part-head">
+            <span class="part-label">part ${t+1}</span>
+            <code class="muted">${e.exchangeId}</code>
+            <span class=${`status-${e.status}`}>${e.status}</span>
+            <span class="step-duration">${V(e.durationMs)}</span>
+          </div>
+          ${e.error?H`<p class="error">${e.error}</p>`:null}
+          <${Fi} steps=${e.steps} total=${n} label=${`steps of part ${t+1}`} />
+          ${e.droppedSteps>0?H`<p class="muted">${e.droppedSteps} more steps not kept</p>`:null}
+        </li>`)}
+    </ol>
+    ${t.droppedParts>0?H`<p class="muted">${t.droppedParts} more parts not kept</p>`:null}
+  </details>`}function Fi(e){let{total:t}=e;return H`<ol class="steps" aria-label=${e.label}>
+    ${e.steps.map((e,n)=>{let r=e.startMs/t*100,i=Math.max((e.durationMs??0)/t*100,.5);return H`<li key=${n} class=${`step status-${e.status}`}>
+        <div class="step-head">
+          <span class="step-route">${e.routeId}</span>
+          <span class="step-label">${e.path}</span>
+          <span class="step-duration">${V(e.durationMs)}</span>
+        </div>
+        <div class="bar-track" aria-hidden="true"><div class="bar" style=${{left:`${r}%`,width:`${i}%`}}></div></div>
+        ${e.error?H`<p class="error">${e.error}</p>`:null}
+        <${ji} title="after this step" snapshot=${e.after} />
+        <${Pi} step=${e} total=${t} />
+      </li>`})}
+  </ol>`}function Ii(e){let{record:t}=e,n=Math.max(t.durationMs??0,Mi(t.steps),.001);return H`<section class="timeline" aria-label=${`exchange ${t.id}`}>
     <h3>exchange <code>${t.id}</code></h3>
     <p>route <strong>${t.routeId}</strong> · <span class=${`status-${t.status}`}>${t.status}</span> · ${V(t.durationMs)}${t.error?H` · <span class="error">${t.error}</span>`:null}</p>
     <${ji} title="received" snapshot=${t.input} />
-    <ol class="steps" aria-label="steps">
-      ${t.steps.map((e,t)=>{let r=e.startMs/n*100,i=Math.max((e.durationMs??0)/n*100,.5);return H`<li key=${t} class=${`step status-${e.status}`}>
-          <div class="step-head">
-            <span class="step-route">${e.routeId}</span>
-            <span class="step-label">${e.path}</span>
-            <span class="step-duration">${V(e.durationMs)}</span>
-          </div>
-          <div class="bar-track" aria-hidden="true"><div class="bar" style=${{left:`${r}%`,width:`${i}%`}}></div></div>
-          ${e.error?H`<p class="error">${e.error}</p>`:null}
-          <${ji} title="after this step" snapshot=${e.after} />
-        </li>`})}
-    </ol>
+    <${Fi} steps=${t.steps} total=${n} label="steps" />
     ${t.droppedSteps>0?H`<p class="muted">${t.droppedSteps} more steps not kept</p>`:null}
     <${ji} title="result" snapshot=${t.output} />
-  </section>`}var Ni={version:-1,counters:[],exchanges:[],agentRuns:[]};function Pi(){let[e,t]=z(void 0),[n,r]=z(Ni),[i,a]=z(`connecting`),[o,s]=z(void 0),[c,l]=z(void 0),[u,d]=z(void 0),[f,p]=z(``),[m,h]=z(void 0),[g,_]=z(void 0),[v,y]=z(void 0),b=Ce(()=>{W(`/api/graph`).then(t,e=>s(e.message))},[]);xe(()=>{b();let e=Ve();return e.addEventListener(`open`,()=>a(`live`)),e.addEventListener(`error`,()=>a(`disconnected`)),e.addEventListener(`snapshot`,e=>{r(JSON.parse(e.data)),a(`live`)}),()=>e.close()},[b]);let x=n.counters.map(e=>e.routeId).join(`
+  </section>`}var Li={version:-1,counters:[],exchanges:[],agentRuns:[]};function Ri(){let[e,t]=z(void 0),[n,r]=z(Li),[i,a]=z(`connecting`),[o,s]=z(void 0),[c,l]=z(void 0),[u,d]=z(void 0),[f,p]=z(``),[m,h]=z(void 0),[g,_]=z(void 0),[v,y]=z(void 0),b=Ce(()=>{W(`/api/graph`).then(t,e=>s(e.message))},[]);xe(()=>{b();let e=Ve();return e.addEventListener(`open`,()=>a(`live`)),e.addEventListener(`error`,()=>a(`disconnected`)),e.addEventListener(`snapshot`,e=>{r(JSON.parse(e.data)),a(`live`)}),()=>e.close()},[b]);let x=n.counters.map(e=>e.routeId).join(`
 `);xe(()=>{e!==void 0&&n.version>=0&&x!==e.routes.map(e=>e.id).join(`
 `)&&b()},[x]),xe(()=>{g!==void 0&&g.status===`running`&&W(`/api/exchanges/${encodeURIComponent(g.id)}`).then(_,()=>{}),v!==void 0&&v.status===`running`&&W(`/api/agent-runs/${encodeURIComponent(v.id)}`).then(y,()=>{}),f!==``&&S(f)},[n.version]);let S=e=>{if(p(e),e===``)return h(void 0);W(`/api/exchanges?q=${encodeURIComponent(e)}`).then(e=>h(e.exchanges),e=>s(e.message))},C=e=>W(`/api/exchanges/${encodeURIComponent(e)}`).then(_,e=>s(e.message)),w=e=>W(`/api/agent-runs/${encodeURIComponent(e)}`).then(y,e=>s(e.message)),T=(e,t)=>{d(e),Be(`/api/routes/${encodeURIComponent(e)}/${t}`).then(()=>s(void 0),e=>s(e.message)).finally(()=>{d(void 0),b()})},E=e?.routes.find(e=>e.id===c);return H`<header class="top">
       <h1>routekit console</h1>
@@ -171,11 +188,11 @@ var e,t,n,r,i,a,o,s,c,l,u=Symbol.for(`pv`),d={},f=[],p=/^m(i|n|o|s|text|space)$/
       <section class="panel exchanges-panel" aria-labelledby="exchanges-title">
         <h2 id="exchanges-title">Recent exchanges</h2>
         <${He} exchanges=${m??n.exchanges} query=${f} selected=${g?.id} onQuery=${S} onOpen=${C} />
-        ${g===void 0?null:H`<${Mi} record=${g} />`}
+        ${g===void 0?null:H`<${Ii} record=${g} />`}
       </section>
       <section class="panel runs-panel" aria-labelledby="runs-title">
         <h2 id="runs-title">Agent runs</h2>
         <${Fe} runs=${n.agentRuns} selected=${v?.id} onOpen=${w} />
         ${v===void 0?null:H`<${Le} run=${v} onOpenExchange=${C} />`}
       </section>
-    </main>`}var Fi=document.getElementById(`app`);Fi!==null&&F(H`<${Pi} />`,Fi);
+    </main>`}var zi=document.getElementById(`app`);zi!==null&&F(H`<${Ri} />`,zi);

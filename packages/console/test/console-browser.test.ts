@@ -97,28 +97,56 @@ describe.skipIf(!existsSync(executablePath))(
 
     it("moves the counters and the exchange list when a request arrives", { timeout: 90_000 }, async () => {
       await expect.poll(() => page.locator(".connection").textContent(), WAIT).toContain("live");
+      const exchangeRows = page.locator('ul[aria-label="recent exchanges"] .row');
+      // The console records from when the page connected: the enrichment ran before, unrecorded.
+      expect(await exchangeRows.filter({ hasText: "enrich" }).count()).toBe(0);
       const before = Number(await rowText("ask", "exchanges"));
       expect(await ask({ nothing: true })).toBe(400);
-      await expect.poll(async () => Number(await rowText("ask", "exchanges")), WAIT).toBe(before + 1);
-      const askRows = page.locator('ul[aria-label="recent exchanges"] .row', { hasText: "ask" });
-      await askRows.first().waitFor(WAIT);
-      await askRows.first().click();
+      expect(await ask({ sku: "G-2" })).toBe(400);
+      await expect.poll(async () => Number(await rowText("ask", "exchanges")), WAIT).toBe(before + 2);
+      const askRows = exchangeRows.filter({ hasText: "ask" });
+      await expect.poll(() => askRows.count(), WAIT).toBe(2);
+      await askRows.last().click();
       await page.locator(".timeline").waitFor(WAIT);
       expect(await page.locator(".timeline .step-label").allTextContents()).toEqual([
         "#1 process",
         "#2 filter",
       ]);
       expect(await page.locator(".timeline").textContent()).toContain("expected a JSON body");
-      // Search: only the enrichment exchanges carry the sku G-2.
+      expect(await page.locator(".timeline").textContent()).toContain("nothing");
+      // Search: only the second request's body holds G-2.
       await page.getByLabel("search exchanges").fill("G-2");
-      await expect
-        .poll(
-          async () => page.locator('ul[aria-label="recent exchanges"] .row .route').allTextContents(),
-          WAIT,
-        )
-        .toEqual(["enrich"]);
+      await expect.poll(() => exchangeRows.count(), WAIT).toBe(1);
+      expect(await exchangeRows.locator(".route").allTextContents()).toEqual(["ask"]);
       await page.getByLabel("search exchanges").fill("");
       await page.screenshot({ path: new URL("exchanges.png", OUTPUT).pathname, fullPage: true });
+    });
+
+    it("shows a split's parts with their steps under the split step", { timeout: 90_000 }, async () => {
+      const context = quickstart!.context;
+      await context.addRoutes((r) => {
+        r.from("direct:restock")
+          .routeId("restock")
+          .split("${body}", (part) => part.setHeader("sku", "${body}").to("mock:restocked"));
+      });
+      await context.request("direct:restock", ["W-1", "G-2"]);
+      const row = page.locator('ul[aria-label="recent exchanges"] .row', { hasText: "restock" });
+      await row.first().waitFor(WAIT);
+      await row.first().click();
+      await page.locator(".timeline details.parts").waitFor(WAIT);
+      expect(await page.locator(".timeline details.parts > summary").textContent()).toBe("2 parts");
+      const parts = page.locator('.timeline ol.parts[aria-label="parts of #1 split"] > li');
+      expect(await parts.count()).toBe(2);
+      for (const index of [0, 1]) {
+        expect(await parts.nth(index).locator(".step-label").allTextContents()).toEqual([
+          "#1 split > #1 setHeader(sku)",
+          "#1 split > #2 to(mock:restocked)",
+        ]);
+        expect(await parts.nth(index).locator(".part-head").textContent()).toContain("completed");
+      }
+      expect(await parts.nth(1).textContent()).toContain("G-2");
+      expect(await page.locator(".timeline .bar").count()).toBe(5);
+      await page.screenshot({ path: new URL("parts.png", OUTPUT).pathname, fullPage: true });
     });
 
     it("opens an agent run as a waterfall with its three tool calls", { timeout: 120_000 }, async () => {

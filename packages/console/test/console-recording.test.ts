@@ -7,7 +7,8 @@ import {
   type LiveRouteCounters,
   type StepRun,
 } from "@routekit/console";
-import { createContext, type RouteContext } from "@routekit/core";
+import { createContext, type Processor, type RouteContext } from "@routekit/core";
+import { llmPlugin, openAiChat } from "@routekit/llm";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually, getWithToken, silentLogger, startOrderContext, TOKEN } from "./support/order-context.js";
 
@@ -70,6 +71,42 @@ describe("recording while a page is connected (the default)", () => {
     await context.request("direct:orders", { kind: "book" });
     expect(await stepCalls(url, "books", "#1 process")).toBe(1);
     expect(await recordedExchanges(url)).toHaveLength(1);
+  });
+
+  it("leaves every step but the llm steps as compiled: nothing runs around them", async () => {
+    const given = new Map<string, Processor>();
+    const received = new Map<string, Processor>();
+    context = createContext({ logger: silentLogger });
+    // Around the console: the outer probe receives what the console returned for each step, the
+    // inner one what the console received.
+    context.addInterceptor({
+      name: "outer-probe",
+      wrapStep: (step, next) => {
+        received.set(step.path, next);
+        return next;
+      },
+    });
+    context.use(consolePlugin());
+    context.addInterceptor({
+      name: "inner-probe",
+      wrapStep: (step, next) => {
+        given.set(step.path, next);
+        return next;
+      },
+    });
+    // The route is only compiled, never run: the model is never called.
+    const assistant = openAiChat({ model: "gpt-4o-mini", baseURL: "http://127.0.0.1:9", apiKey: "unused" });
+    context.use(llmPlugin({ models: { assistant } }));
+    await context.addRoutes((r) => {
+      r.from("direct:plain")
+        .routeId("plain")
+        .setHeader("a", "1")
+        .choice((c) => c.when("${header.a} == '1'", (route) => route.to("mock:one")))
+        .to("llm:assistant");
+    });
+    const wrapped = [...given].filter(([path, processor]) => received.get(path) !== processor);
+    expect(wrapped.map(([path]) => path)).toEqual(["#3 to(llm:assistant)"]);
+    expect(given.size).toBe(4);
   });
 
   it('records from the start with record: "always", and stops with the context', async () => {
