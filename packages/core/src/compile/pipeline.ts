@@ -138,10 +138,10 @@ export function createPipeline(
     if (target.halted) return;
     const steps = stepsToRun();
     let index = start;
-    let result: void | Promise<void>;
+    let result: Promise<void> | undefined;
     try {
       for (; index < count; index++) {
-        result = steps[index]!(target);
+        result = steps[index]!(target) as Promise<void> | undefined;
         if (result !== undefined || target.error !== undefined || target.halted) break;
       }
     } catch (error) {
