@@ -1,11 +1,11 @@
-import { context as contextApi, ROOT_CONTEXT, TraceFlags, trace } from "@opentelemetry/api";
+import { context as contextApi, ROOT_CONTEXT, SpanKind, TraceFlags, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
   BasicTracerProvider,
+  BatchSpanProcessor,
   type ReadableSpan,
-  SimpleSpanProcessor,
   type SpanExporter,
 } from "@opentelemetry/sdk-trace-base";
 import { createContext, type Plugin, type RouteContext } from "@routekit/core";
@@ -38,10 +38,38 @@ const requests = (context: RouteContext) => async (iterations: number) => {
   for (let index = 0; index < iterations; index++) await context.request("direct:start", index);
 };
 
+type Operation = (iterations: number) => Promise<void>;
+
+/**
+ * `operation` with its CPU time (process.cpuUsage, user + system) per iteration kept for every
+ * run after the warm-ups: a machine loaded by other work stretches wall-clock time much more
+ * than the CPU time each side uses. `compareAll` runs each operation once per round.
+ */
+function cpuTimed(operation: Operation, warmups = 2): { run: Operation; median: () => number } {
+  const samples: number[] = [];
+  let runs = 0;
+  return {
+    run: async (iterations) => {
+      const before = process.cpuUsage();
+      await operation(iterations);
+      const used = process.cpuUsage(before);
+      if (runs++ >= warmups) samples.push(((used.user + used.system) * 1000) / iterations);
+    },
+    median: () => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? Number.NaN,
+  };
+}
+
+function cpuNote(subject: { median: () => number }, baseline: { median: () => number }): string {
+  const ratio = subject.median() / baseline.median();
+  return `CPU time per message (process.cpuUsage, same rounds): ${subject.median().toFixed(0)} ns vs ${baseline.median().toFixed(0)} ns = ${ratio.toFixed(2)}×`;
+}
+
 /**
  * What tracing costs on the direct path (the `direct` benchmark's routes: four routes and four
  * sends per message): the same routes without the plugin, with `otelPlugin()` and no SDK
- * registered, with the SDK and a sampler that samples nothing, and with every message sampled.
+ * registered, with the SDK and a sampler that samples nothing (beside the floor of that: one
+ * root span asked of the same SDK per message, no plugin), with the not-sampled decision made
+ * upstream, and with every message sampled. Each row also gives the CPU time of both sides.
  */
 export async function runOtelBench(options: BenchOptions): Promise<BenchRow[]> {
   const iterations = options.quick ? 10_000 : 100_000;
@@ -50,11 +78,9 @@ export async function runOtelBench(options: BenchOptions): Promise<BenchRow[]> {
   const plain = await directContext();
   const noSdk = await directContext(otelPlugin());
   // Without an SDK nothing touches the OpenTelemetry context: measured before one is registered.
-  const [withPluginStats, plainStats] = await compareAll(
-    [requests(noSdk), requests(plain)],
-    iterations,
-    rounds,
-  );
+  const noSdkCpu = cpuTimed(requests(noSdk));
+  const plainCpu = cpuTimed(requests(plain));
+  const [withPluginStats, plainStats] = await compareAll([noSdkCpu.run, plainCpu.run], iterations, rounds);
 
   // An SDK's context manager tracks every promise once it is used (AsyncLocalStorage): the
   // baseline pays that too, as it would in a process where anything traces.
@@ -64,13 +90,38 @@ export async function runOtelBench(options: BenchOptions): Promise<BenchRow[]> {
   const exporter = new CountingExporter();
   const on = new BasicTracerProvider({
     sampler: new AlwaysOnSampler(),
-    spanProcessors: [new SimpleSpanProcessor(exporter)],
+    spanProcessors: [new BatchSpanProcessor(exporter)],
   });
   const unsampled = await directContext(otelPlugin({ tracerProvider: off }));
   const sampled = await directContext(otelPlugin({ tracerProvider: on }));
-  const [unsampledStats, sampledStats, plainAgainStats] = await compareAll(
-    [requests(unsampled), requests(sampled), requests(plain)],
-    [iterations, Math.max(1_000, iterations / 10), iterations],
+  // The floor of any tracer asked for a root span per message: the same routes without the
+  // plugin, with one span started (and ended) around each message by the same SDK.
+  const floorTracer = off.getTracer("floor");
+  const floorAttributes = {
+    "routekit.route.id": "route1",
+    "routekit.endpoint.uri": "direct:start",
+    "messaging.system": "routekit",
+    "messaging.destination.name": "start",
+    "messaging.operation.type": "process",
+  };
+  const floor = async (iterations: number) => {
+    for (let index = 0; index < iterations; index++) {
+      const span = floorTracer.startSpan(
+        "process direct:start",
+        { kind: SpanKind.CONSUMER, attributes: floorAttributes },
+        ROOT_CONTEXT,
+      );
+      await plain.request("direct:start", index);
+      span.end();
+    }
+  };
+  const unsampledCpu = cpuTimed(requests(unsampled));
+  const sampledCpu = cpuTimed(requests(sampled));
+  const floorCpu = cpuTimed(floor);
+  const plainAgainCpu = cpuTimed(requests(plain));
+  const [unsampledStats, sampledStats, floorStats, plainAgainStats] = await compareAll(
+    [unsampledCpu.run, sampledCpu.run, floorCpu.run, plainAgainCpu.run],
+    [iterations, Math.max(1_000, iterations / 10), iterations, iterations],
     rounds,
   );
   // The same with the not-sampled decision made upstream (an instrumented server or consumer
@@ -85,8 +136,10 @@ export async function runOtelBench(options: BenchOptions): Promise<BenchRow[]> {
   );
   const inside = (operation: (iterations: number) => Promise<void>) => (iterations: number) =>
     contextApi.with(upstream, () => operation(iterations));
+  const upstreamCpu = cpuTimed(inside(requests(unsampled)));
+  const plainInsideCpu = cpuTimed(inside(requests(plain)));
   const [upstreamStats, plainInsideStats] = await compareAll(
-    [inside(requests(unsampled)), inside(requests(plain))],
+    [upstreamCpu.run, plainInsideCpu.run],
     iterations,
     rounds,
   );
@@ -100,6 +153,7 @@ export async function runOtelBench(options: BenchOptions): Promise<BenchRow[]> {
     !plainStats ||
     !unsampledStats ||
     !sampledStats ||
+    !floorStats ||
     !plainAgainStats ||
     !upstreamStats ||
     !plainInsideStats
@@ -118,6 +172,7 @@ export async function runOtelBench(options: BenchOptions): Promise<BenchRow[]> {
         subjectStats: withPluginStats,
         baselineStats: plainStats,
         target: "≤ 1.05× no plugin",
+        note: `no route or step is wrapped while no SDK is registered; ${cpuNote(noSdkCpu, plainCpu)}`,
       },
       (ratio) => ratio <= 1.05,
     ),
@@ -130,9 +185,23 @@ export async function runOtelBench(options: BenchOptions): Promise<BenchRow[]> {
         subjectStats: unsampledStats,
         baselineStats: plainAgainStats,
         target: "≤ 1.20× no plugin",
-        note: "the SDK rows run with the AsyncLocalStorage context manager registered and in use, for both sides; sampling off = AlwaysOffSampler",
+        note: `the SDK rows run with the AsyncLocalStorage context manager registered and in use, for both sides; sampling off = AlwaysOffSampler; ${cpuNote(unsampledCpu, plainAgainCpu)}`,
       },
       (ratio) => ratio <= 1.2,
+    ),
+    rowOf(
+      {
+        benchmark,
+        subject: "SDK floor: no plugin, one AlwaysOff tracer.startSpan per message",
+        baseline,
+        baselineDescription,
+        subjectStats: floorStats,
+        baselineStats: plainAgainStats,
+        target:
+          "context (what asking the SDK's sampler for one root span per message costs, with no routekit code)",
+        note: cpuNote(floorCpu, plainAgainCpu),
+      },
+      () => true,
     ),
     rowOf(
       {
@@ -143,6 +212,7 @@ export async function runOtelBench(options: BenchOptions): Promise<BenchRow[]> {
         subjectStats: upstreamStats,
         baselineStats: plainInsideStats,
         target: "context (both sides inside a not-sampled span's context: no span is asked of the SDK)",
+        note: cpuNote(upstreamCpu, plainInsideCpu),
       },
       () => true,
     ),
@@ -155,6 +225,7 @@ export async function runOtelBench(options: BenchOptions): Promise<BenchRow[]> {
         subjectStats: sampledStats,
         baselineStats: plainAgainStats,
         target: "reported (the cost of 9 recorded spans per message, exporter dropping them)",
+        note: `BatchSpanProcessor (what a production setup uses) with an exporter that counts and drops; ${cpuNote(sampledCpu, plainAgainCpu)}`,
       },
       () => true,
     ),
