@@ -1,9 +1,23 @@
+import {
+  OBSERVABLE_SOURCE_ASPECT,
+  observableComponent,
+  observableSourceAspect,
+} from "./components/observable-source.js";
 import { toRouteSource } from "./dsl/route-builder.js";
 import { checkPlugin } from "./runtime/check-extension.js";
 import { type ContextOptions, createRoutekitContext } from "./runtime/context.js";
 import type { Plugin, RouteContext } from "./runtime/context-types.js";
+import { observeEndpoint } from "./runtime/observe-endpoint.js";
 
-const defaultPlugins: Plugin[] = [];
+/** Observables both ways: `from(observable$)` (the `observable:` endpoint) and `context.observe(uri)`. */
+const observablePlugin: Plugin = {
+  name: "routekit-observables",
+  components: [observableComponent],
+  aspects: { [OBSERVABLE_SOURCE_ASPECT]: observableSourceAspect },
+  properties: { observe: (context) => (uri: string) => observeEndpoint(context, uri) },
+};
+
+const defaultPlugins: Plugin[] = [observablePlugin];
 
 /**
  * Makes every context created from now on install `plugin` first. For a package whose import
@@ -17,7 +31,7 @@ export function defineDefaultPlugin(plugin: Plugin): Plugin {
   return plugin;
 }
 
-/** Creates a context with the core components (direct, seda, timer, log, mock) installed. */
+/** Creates a context with the core components (direct, seda, timer, log, mock, observable) installed. */
 export function createContext(options: ContextOptions = {}): RouteContext {
   return createRoutekitContext(options, { toRouteSource, defaultPlugins });
 }

@@ -26,6 +26,11 @@ export {
 } from "./components/component.js";
 export type { OptionSchema, OptionSpec, OptionsOf } from "./components/endpoint-options.js";
 export { MockEndpoint } from "./components/mock.js";
+export type {
+  ObservableLike,
+  ObservableSourceOptions,
+  SourceObserver,
+} from "./components/observable-source.js";
 // Context and lifecycle
 export { createContext, defineDefaultPlugin } from "./create-context.js";
 // DSL and route definitions

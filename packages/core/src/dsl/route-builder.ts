@@ -1,3 +1,10 @@
+import {
+  isObservableLike,
+  OBSERVABLE_SOURCE_ASPECT,
+  type ObservableLike,
+  type ObservableSourceOptions,
+  observableSourceUri,
+} from "../components/observable-source.js";
 import { RoutekitError } from "../errors/errors.js";
 import type {
   ErrorClass,
@@ -6,6 +13,7 @@ import type {
   RouteDefinition,
 } from "../model/route-definition.js";
 import type { ContextSteps, RecordedRoutes, RouteSource } from "../model/route-source.js";
+import { describeValue } from "../support/describe-value.js";
 import { type OnExceptionOptions, onExceptionDefinition } from "./error-handling.js";
 import { checkErrorHandlerOptions } from "./error-handling-options.js";
 import type { RouteDsl } from "./route-dsl.js";
@@ -50,14 +58,28 @@ export abstract class RouteBuilder implements RouteSource {
   abstract configure(): void;
 
   /** Starts a route consuming from `uri`; the body type parameter types the rest of the route. */
-  from<TBody = unknown>(uri: string): RouteDsl<TBody> {
-    if (typeof uri !== "string" || uri.trim() === "") {
+  from<TBody = unknown>(uri: string): RouteDsl<TBody>;
+  /**
+   * Starts a route consuming from an Observable (rxjs, or any object with `subscribe`): each value
+   * is an InOnly exchange, processed one at a time in order (see `ObservableSourceOptions`).
+   */
+  from<TBody>(source: ObservableLike<TBody>, options?: ObservableSourceOptions): RouteDsl<TBody>;
+  from<TBody = unknown>(
+    source: string | ObservableLike<TBody>,
+    options?: ObservableSourceOptions,
+  ): RouteDsl<TBody> {
+    let route: RouteDefinition;
+    if (isObservableLike(source)) {
+      route = emptyRoute(observableSourceUri(options));
+      route.aspects[OBSERVABLE_SOURCE_ASPECT] = source;
+    } else if (typeof source === "string" && source.trim() !== "") {
+      route = emptyRoute(source);
+    } else {
       throw new RoutekitError(
         "ROUTE_INVALID",
-        `from() expects an endpoint URI like 'direct:orders' (found ${JSON.stringify(uri)})`,
+        `from() expects an endpoint URI like 'direct:orders' or an Observable (found ${describeValue(source)})`,
       );
     }
-    const route = emptyRoute(uri);
     this.#routes.push(route);
     return new StepRecorder(route, route.steps, true, this.#contextSteps) as unknown as RouteDsl<TBody>;
   }
