@@ -17,6 +17,7 @@ const SHOWN = [
   "gen_ai.usage.input_tokens",
   "gen_ai.usage.output_tokens",
   "gen_ai.response.finish_reasons",
+  "gen_ai.response.model",
   "http.response.status_code",
   "error.type",
 ];
