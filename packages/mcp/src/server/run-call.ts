@@ -109,7 +109,12 @@ export async function runCall(
   return toCallResult(tool, result, settings);
 }
 
-async function toCallResult(tool: Tool, result: ToolResult, settings: CallSettings): Promise<CallToolResult> {
+// Synchronous unless an output schema is to be checked: most calls take no extra promise turn.
+function toCallResult(
+  tool: Tool,
+  result: ToolResult,
+  settings: CallSettings,
+): CallToolResult | Promise<CallToolResult> {
   if (typeof result !== "object" || result === null || typeof result.output !== "string") {
     return errorContent(`tool '${tool.name}' returned no result`);
   }
@@ -122,9 +127,12 @@ async function toCallResult(tool: Tool, result: ToolResult, settings: CallSettin
   }
   const { output } = settings;
   if (output === undefined) return { content: [{ type: "text", text: result.output }] };
-  const checked = await checkOutput(output, "value" in result ? result.value : parseJson(result.output));
+  return checkOutput(output, "value" in result ? result.value : parseJson(result.output)).then(structured);
+}
+
+/** A checked structured value as a result; the text repeats it, for clients that read only content. */
+function structured(checked: Awaited<ReturnType<typeof checkOutput>>): CallToolResult {
   if (!checked.ok) return errorContent(checked.message);
-  // The text repeats the structured value, for clients that read only content (as the spec advises).
   return {
     content: [{ type: "text", text: JSON.stringify(checked.value) }],
     structuredContent: checked.value,
