@@ -26,7 +26,11 @@ export function createOtelInterceptor(
 ): StepInterceptor {
   return {
     name: "otel",
-    wrapRoute: (route, next) => (telemetry.observed() ? wrapRouteInSpan(telemetry, route, next) : next),
+    wrapRoute(route, next) {
+      if (telemetry.observed()) return wrapRouteInSpan(telemetry, route, next);
+      telemetry.unobserved.push(route.routeId);
+      return next;
+    },
     wrapStep(step, next) {
       if (!telemetry.observed()) return next;
       const definition = step.definition as { readonly type: string; readonly uri?: unknown };

@@ -9,7 +9,8 @@ import { Telemetry } from "./telemetry.js";
  * OpenTelemetry traces and metrics for a context: `context.use(otelPlugin())`, before
  * `addRoutes`. Spans and metrics go to the global providers unless others are given. Register the
  * SDK before adding routes: routes added while no tracer or meter provider is registered are left
- * exactly as they are, and the meter is read when the context starts.
+ * exactly as they are (the context warns when it starts with a provider registered since), and
+ * the meter is read when the context starts.
  */
 export function otelPlugin(options?: OtelPluginOptions): Plugin {
   const telemetry = new Telemetry(resolveOtelOptions(options));
@@ -20,7 +21,11 @@ export function otelPlugin(options?: OtelPluginOptions): Plugin {
     interceptors: [createOtelInterceptor(telemetry, runs, hub)],
     install(context) {
       context.addLifecycle({
-        start: () => telemetry.refresh(),
+        start: () => {
+          telemetry.refresh();
+          const warning = telemetry.unobservedWarning();
+          if (warning !== undefined) context.logger.warn(warning);
+        },
         stop: () => hub.release(context.events),
       });
     },

@@ -108,6 +108,19 @@ export class Telemetry {
     this.instruments = meter === undefined ? undefined : createInstruments(meter);
   }
 
+  /** Routes added while nothing was registered, so left as compiled (see `unobservedWarning`). */
+  readonly unobserved: string[] = [];
+
+  /**
+   * What to tell the user when the context starts with a provider registered now that was not
+   * when some routes were added: those routes stay untraced and unmeasured. Undefined when none.
+   */
+  unobservedWarning(): string | undefined {
+    if (this.unobserved.length === 0 || (!this.tracing && this.instruments === undefined)) return undefined;
+    const routes = this.unobserved.map((id) => `'${id}'`).join(", ");
+    return `otelPlugin: route(s) ${routes} were added before a tracer or meter provider was registered and get no spans or metrics; register the OpenTelemetry SDK before context.addRoutes()`;
+  }
+
   #meter(): Meter | undefined {
     const meter = (this.#options.meterProvider ?? metrics.getMeterProvider()).getMeter(
       SCOPE_NAME,

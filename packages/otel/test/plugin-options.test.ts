@@ -3,6 +3,9 @@ import { describe, expect, it } from "vitest";
 import { OtelError, otelPlugin } from "../src/index.js";
 import { startTestSdk } from "./support/otel-sdk.js";
 
+/** A logger that drops every line (tests replace the level they watch). */
+const silent = { trace() {}, debug() {}, info() {}, warn(_message: string) {}, error() {} };
+
 describe("otelPlugin options", () => {
   it("refuses bad options, naming the option, what it expects and what it found", () => {
     const cases: Array<[unknown, string]> = [
@@ -22,17 +25,21 @@ describe("otelPlugin options", () => {
     }
   });
 
-  it("installs in one line, with nothing else needed", async () => {
-    const context = createContext({ logLevel: "off" });
+  it("installs in one line, with nothing else needed (and nothing to warn about without an SDK)", async () => {
+    const warnings: string[] = [];
+    const context = createContext({ logger: { ...silent, warn: (message) => void warnings.push(message) } });
     context.use(otelPlugin());
     await context.addRoutes((r) => r.from("direct:one").setBody("${body}!"));
     await context.start();
     expect(await context.request("direct:one", "hi")).toBe("hi!");
     await context.stop();
+    expect(warnings).toEqual([]);
   });
 
-  it("leaves routes added before an SDK is registered exactly as they are", async () => {
-    const context = createContext({ logLevel: "off" });
+  it("leaves routes added before an SDK is registered exactly as they are, and says so when the context starts", async () => {
+    const warnings: string[] = [];
+    const logger = { ...silent, warn: (message: string) => void warnings.push(message) };
+    const context = createContext({ logger });
     context.use(otelPlugin());
     await context.addRoutes((r) => r.from("direct:early").routeId("early").to("seda:early-next"));
     await context.addRoutes((r) => r.from("seda:early-next").routeId("early-next").to("mock:early"));
@@ -44,6 +51,9 @@ describe("otelPlugin options", () => {
       await context.endpoint("mock:early").assertIsSatisfied(5_000);
       expect(sdk.spans()).toEqual([]);
       expect(context.endpoint("mock:early").received[0]?.headers).toEqual({});
+      expect(warnings).toEqual([
+        "otelPlugin: route(s) 'early', 'early-next' were added before a tracer or meter provider was registered and get no spans or metrics; register the OpenTelemetry SDK before context.addRoutes()",
+      ]);
     } finally {
       await context.stop();
       await sdk.shutdown();
