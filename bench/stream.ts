@@ -117,6 +117,8 @@ export async function runStreamBench(options: BenchOptions): Promise<BenchRow[]>
       routedFirst: [] as number[],
       directChunk: [] as number[],
       routedChunk: [] as number[],
+      directCpu: [] as number[],
+      routedCpu: [] as number[],
     };
     for (let round = 0; round < rounds + 5; round++) {
       const order = round % 2 === 0 ? [direct, routed] : [routed, direct];
@@ -124,14 +126,20 @@ export async function runStreamBench(options: BenchOptions): Promise<BenchRow[]>
         collectYoungGarbage();
         const [first] = await side("paced");
         collectYoungGarbage();
+        const cpuBefore = process.cpuUsage();
         const [, whole] = await side("burst");
+        const cpu = process.cpuUsage(cpuBefore);
+        // The CPU time of the whole process (model server, client and route) per delta, in ns.
+        const cpuPerDelta = ((cpu.user + cpu.system) * 1000) / BURST_CHUNKS;
         if (round < 5) continue;
         if (side === direct) {
           samples.directFirst.push(first);
           samples.directChunk.push(whole / BURST_CHUNKS);
+          samples.directCpu.push(cpuPerDelta);
         } else {
           samples.routedFirst.push(first);
           samples.routedChunk.push(whole / BURST_CHUNKS);
+          samples.routedCpu.push(cpuPerDelta);
         }
       }
     }
@@ -139,6 +147,8 @@ export async function runStreamBench(options: BenchOptions): Promise<BenchRow[]>
     const [directChunk, routedChunk] = [summarise(samples.directChunk), summarise(samples.routedChunk)];
     const addedFirstMs = (routedFirst.medianNs - directFirst.medianNs) / 1e6;
     const addedChunkUs = (routedChunk.medianNs - directChunk.medianNs) / 1e3;
+    const [directCpu, routedCpu] = [summarise(samples.directCpu), summarise(samples.routedCpu)];
+    const addedCpuUs = (routedCpu.medianNs - directCpu.medianNs) / 1e3;
     const benchmark = `streamed answer, loopback model pacing ${PACE_MS} ms per delta`;
     return [
       rowOf(
@@ -167,6 +177,20 @@ export async function runStreamBench(options: BenchOptions): Promise<BenchRow[]>
           note: `routekit adds ${addedChunkUs.toFixed(1)} µs per delta (parse the event, assemble, hand on the part, write one SSE event)`,
         },
         () => addedChunkUs <= 20,
+      ),
+      rowOf(
+        {
+          benchmark: `streamed answer, ${BURST_CHUNKS} deltas in a burst, CPU time`,
+          subject: "CPU per delta through the http: SSE route",
+          baseline: "CPU per delta read straight from the model",
+          baselineDescription:
+            "undici.request straight to the loopback model; CPU time of the bench process (process.cpuUsage) per delta",
+          subjectStats: routedCpu,
+          baselineStats: directCpu,
+          target: "≤ 20 µs of CPU per chunk above the model's",
+          note: `routekit adds ${addedCpuUs.toFixed(1)} µs of CPU per delta (the model server and the client run in the same process, on both sides)`,
+        },
+        () => addedCpuUs <= 20,
       ),
     ];
   } finally {
