@@ -1,6 +1,10 @@
-import { existsSync } from "node:fs";
+import type * as Fs from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { lazyModule } from "../support/lazy-module.js";
 import { BudgetError } from "./budget-error.js";
+
+/** node:fs, loaded when the first task's module file is looked up. */
+const fs = lazyModule<typeof Fs>("node:fs", import.meta.url);
 
 /**
  * A function a budget runs in a worker thread, named by the module file that exports it and the
@@ -67,10 +71,10 @@ export function defineBudgetTask<TInput = unknown, TResult = unknown>(
 /** The file a worker should import: the given one, or its `.ts` twin when only that exists. */
 function resolveModuleFile(href: string): string {
   const path = fileURLToPath(href);
-  if (existsSync(path)) return href;
+  if (fs().existsSync(path)) return href;
   if (path.endsWith(".js")) {
     const source = `${path.slice(0, -3)}.ts`;
-    if (existsSync(source)) return pathToFileURL(source).href;
+    if (fs().existsSync(source)) return pathToFileURL(source).href;
   }
   throw new BudgetError(
     "BUDGET_OPTION_INVALID",

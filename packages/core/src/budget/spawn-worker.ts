@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type * as WorkerThreads from "node:worker_threads";
+import { lazyModule } from "../support/lazy-module.js";
 import type { TaskErrorInfo } from "./budget-error.js";
 import type { PoolWorker } from "./pool-job.js";
 
@@ -27,9 +28,12 @@ export interface SpawnOptions {
   readonly typescript: boolean;
 }
 
+/** node:worker_threads, loaded when a budget starts its first worker. */
+const workerThreads = lazyModule<typeof WorkerThreads>("node:worker_threads", import.meta.url);
+
 /** Starts a worker thread running the budget bootstrap, with the heap limit; unref'd from the start. */
 export function spawnWorker(options: SpawnOptions): PoolWorker {
-  const worker = new Worker(BUDGET_WORKER_SOURCE, {
+  const worker = new (workerThreads().Worker)(BUDGET_WORKER_SOURCE, {
     eval: true,
     workerData: {
       typescriptLoader: options.typescript ? typescriptLoaderUrl() : undefined,

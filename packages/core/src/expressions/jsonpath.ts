@@ -1,6 +1,7 @@
-import { JSONPath } from "jsonpath-plus";
+import type * as JsonPathPlus from "jsonpath-plus";
 import { ExpressionError, RoutekitError } from "../errors/errors.js";
 import { describeValue } from "../support/describe-value.js";
+import { lazyModule } from "../support/lazy-module.js";
 import { scanJsonPath } from "./jsonpath-syntax.js";
 
 /** Longest JSONPath accepted. */
@@ -14,6 +15,8 @@ export interface CheckedJsonPath {
   readonly multiMatch: boolean;
 }
 
+/** jsonpath-plus, loaded on the first evaluation. */
+const jsonPathPlus = lazyModule<typeof JsonPathPlus>("jsonpath-plus", import.meta.url);
 const checkedPaths = new Map<string, CheckedJsonPath>();
 const textDecoder = new TextDecoder();
 
@@ -50,7 +53,7 @@ export function checkJsonPath(path: string): CheckedJsonPath {
       : `$.${path}`;
   if (checkedPaths.size >= PATH_CACHE_LIMIT) {
     checkedPaths.clear();
-    JSONPath.cache = {};
+    jsonPathPlus().JSONPath.cache = {};
   }
   const checked = { normalized, multiMatch: scan.multiMatch };
   checkedPaths.set(path, checked);
@@ -96,7 +99,7 @@ export function evaluateJsonPath(document: unknown, path: string): unknown {
   }
   let results: unknown;
   try {
-    results = JSONPath({ path: checked.normalized, json, wrap: true, eval: "safe" });
+    results = jsonPathPlus().JSONPath({ path: checked.normalized, json, wrap: true, eval: "safe" });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new RoutekitError("EXPRESSION_FAILED", `JSONPath "${path}" failed: ${reason}`, { cause: error });

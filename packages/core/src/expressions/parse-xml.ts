@@ -1,8 +1,12 @@
-import { type Document, parseXmlDocument } from "slimdom";
+import type * as Slimdom from "slimdom";
+import type { Document } from "slimdom";
 import { RoutekitError } from "../errors/errors.js";
 import { describeValue } from "../support/describe-value.js";
+import { lazyModule } from "../support/lazy-module.js";
 import { checkXmlShape } from "./xml-shape.js";
 
+/** slimdom, loaded when the first XML document is parsed or made. */
+export const slimdom = lazyModule<typeof Slimdom>("slimdom", import.meta.url);
 const textDecoder = new TextDecoder();
 
 function lineAndColumn(text: string, position: number): string {
@@ -52,7 +56,7 @@ export function parseXml(text: string): Document {
   refuseDoctype(text);
   checkXmlShape(text);
   try {
-    return parseXmlDocument(text);
+    return slimdom().parseXmlDocument(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const [firstLine] = message.split("\n");
@@ -82,13 +86,19 @@ export function refuseDoctype(text: string): void {
   }
 }
 
+/**
+ * Whether a value is a DOM document (node type 9): one parsed by routekit, or one a user built
+ * with slimdom or another DOM implementation (fontoxpath reads any of them).
+ */
+export function isXmlDocument(value: unknown): value is Document {
+  return typeof value === "object" && value !== null && (value as { nodeType?: unknown }).nodeType === 9;
+}
+
 /** XML text or a parsed document from a message body: text as is, bytes decoded as UTF-8. */
 export function toXmlInput(value: unknown, where: string): string | Document {
   if (typeof value === "string") return value;
   if (value instanceof Uint8Array) return textDecoder.decode(value);
-  if (typeof value === "object" && value !== null && (value as { nodeType?: unknown }).nodeType === 9) {
-    return value as Document;
-  }
+  if (isXmlDocument(value)) return value;
   throw new RoutekitError(
     "EXPRESSION_FAILED",
     `${where} expects XML text or a parsed document, found ${describeValue(value)}`,

@@ -1,10 +1,14 @@
-import { randomUUID } from "node:crypto";
+import type * as Crypto from "node:crypto";
 import { RoutekitError } from "../errors/errors.js";
 import { describeValue } from "../support/describe-value.js";
+import { lazyModule } from "../support/lazy-module.js";
 import { checkJsonPath, evaluateJsonPath } from "./jsonpath.js";
 import { toXmlInput } from "./parse-xml.js";
 import { asNumber, textMatches, toText } from "./simple-values.js";
 import { checkXPathSyntax, evaluateXPath } from "./xpath.js";
+
+/** node:crypto, loaded by the first `uuid()`. */
+const crypto = lazyModule<typeof Crypto>("node:crypto", import.meta.url);
 
 type FixedFunction = (first: unknown, second: unknown, third: unknown) => unknown;
 type VariadicFunction = (values: readonly unknown[]) => unknown;
@@ -120,7 +124,7 @@ const FUNCTIONS: Readonly<Record<string, SimpleFunction>> = {
   },
   number: unary(toNumberStrictly),
   string: unary(toText),
-  uuid: fixed(0, 0, () => randomUUID()),
+  uuid: fixed(0, 0, () => crypto().randomUUID()),
   now: fixed(0, 0, () => new Date()),
   jpath: {
     ...fixed(1, 2, (path, document) => {

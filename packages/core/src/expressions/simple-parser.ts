@@ -1,4 +1,5 @@
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+import { lazyModule } from "../support/lazy-module.js";
 import { syntaxError } from "./expression-errors.js";
 import type { ComparisonOperator, SimpleNode, TemplatePart, TextMatchOperator } from "./simple-ast.js";
 import { type SimpleToken, tokenize } from "./simple-lexer.js";
@@ -8,6 +9,8 @@ import { isSymbol, isWord, TokenStream } from "./simple-token-stream.js";
 /** Longest pattern accepted by the `regex` operator. */
 export const MAX_REGEX_PATTERN_LENGTH = 1000;
 
+/** re2js, loaded when the first `regex` pattern is compiled. */
+const re2js = lazyModule<typeof import("re2js")>("re2js", import.meta.url);
 const RELATIONAL = new Set(["<", "<=", ">", ">="]);
 const TEXT_MATCHES: Readonly<Record<string, TextMatchOperator>> = {
   contains: "contains",
@@ -181,7 +184,7 @@ class SimpleParser {
       throw this.#stream.error(`regex pattern is longer than ${MAX_REGEX_PATTERN_LENGTH} characters`, token);
     }
     try {
-      return RE2JS.compile(token.value);
+      return re2js().RE2JS.compile(token.value);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw syntaxError(

@@ -1,10 +1,10 @@
 import { createRequire } from "node:module";
 import type * as FontoXPath from "fontoxpath";
-import { Document } from "slimdom";
+import type { Document } from "slimdom";
 import { ExpressionError, RoutekitError } from "../errors/errors.js";
 import { describeValue } from "../support/describe-value.js";
 import { BoundedCache } from "./bounded-cache.js";
-import { parseXml } from "./parse-xml.js";
+import { isXmlDocument, parseXml, slimdom } from "./parse-xml.js";
 import { rewriteForFirstItem } from "./xpath-first-item.js";
 import { xpathItemToString } from "./xpath-result.js";
 
@@ -139,7 +139,7 @@ function evaluateItems(expression: string, document: Document): unknown[] {
  */
 export function checkXPathSyntax(expression: string): void {
   planFor(expression);
-  syntaxDocument ??= new Document();
+  syntaxDocument ??= new (slimdom().Document)();
   try {
     engine().api.parseScript(expression, engine().options, syntaxDocument);
   } catch (error) {
@@ -155,7 +155,7 @@ export function checkXPathSyntax(expression: string): void {
 export function evaluateXPath(xml: string | Document, expression: string): string | null {
   planFor(expression);
   const document = typeof xml === "string" ? parseXml(xml) : xml;
-  if (!(document instanceof Document)) {
+  if (!isXmlDocument(document)) {
     throw new RoutekitError(
       "EXPRESSION_FAILED",
       `XPath "${expression}": expected XML text or a parsed document, found ${describeValue(xml)}`,
