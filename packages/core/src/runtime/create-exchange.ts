@@ -285,6 +285,5 @@ export interface PartOrigin {
  * are copies of the original's made on first use (with the origin's part properties added), so a
  * part whose steps never touch them costs no copy. Its `parentId` is the original's id.
  */
-export function partOf(origin: PartOrigin, body: unknown, index: number, last: boolean): Exchange {
-  return RuntimeExchange.partOf(origin, body, index, last);
-}
+export const partOf: (origin: PartOrigin, body: unknown, index: number, last: boolean) => Exchange =
+  RuntimeExchange.partOf;

@@ -13,52 +13,50 @@ export function runFanOut(plan: FanOutPlan, original: Exchange, source: PartSour
   return plan.limit === 1 ? sequential(run) : parallel(run);
 }
 
+/** A part finished: recorded (failure, aggregate); false when the run must stop. */
 function settle(run: FanOutRun, part: StartedPart): boolean {
+  // Nothing to record for a part that succeeded when nothing aggregates.
+  if (part.exchange.error === undefined && run.plan.aggregate === undefined) return true;
   return run.finished(part) && run.collect(part);
 }
 
 function sequential(run: FanOutRun): void | Promise<void> {
+  const source = run.source;
+  if (source.async) return sequentialAsync(run, undefined);
   const slot = partSlot();
   for (;;) {
     if (!run.canStart()) return run.finish();
-    let pulled: Pulled | Promise<Pulled>;
+    let pulled: Pulled;
     try {
-      pulled = run.source.next();
+      pulled = source.next();
     } catch (error) {
       run.fail(error);
       return run.finish();
     }
-    if (pulled instanceof Promise) return sequentialAsync(run, pulled, undefined);
     if (pulled.done) {
       run.exhausted = true;
       return run.finish();
     }
     const part = run.start(pulled, slot);
-    if (part.result !== undefined) return sequentialAsync(run, undefined, part);
+    if (part.result !== undefined) return sequentialAsync(run, part);
     if (!settle(run, part)) return run.finish();
   }
 }
 
-async function sequentialAsync(
-  run: FanOutRun,
-  pending: Promise<Pulled> | undefined,
-  running: StartedPart | undefined,
-): Promise<void> {
+async function sequentialAsync(run: FanOutRun, running: StartedPart | undefined): Promise<void> {
   if (running !== undefined) {
     await running.result;
     if (!settle(run, running)) return run.finish();
   }
-  let next = pending;
   for (;;) {
     if (!run.canStart()) return run.finish();
     let pulled: Pulled;
     try {
-      pulled = await (next ?? run.source.next());
+      pulled = await run.source.next();
     } catch (error) {
       run.fail(error);
       return run.finish();
     }
-    next = undefined;
     if (pulled.done) {
       run.exhausted = true;
       return run.finish();
@@ -103,16 +101,10 @@ function parallel(run: FanOutRun): Promise<void> {
     };
     const pump = (): void => {
       while (!pulling && !run.exhausted && active < run.plan.limit && run.canStart()) {
-        let pulled: Pulled | Promise<Pulled>;
-        try {
-          pulled = run.source.next();
-        } catch (error) {
-          run.fail(error);
-          break;
-        }
-        if (pulled instanceof Promise) {
+        const source = run.source;
+        if (source.async) {
           pulling = true;
-          pulled.then(
+          source.next().then(
             (value) => {
               pulling = false;
               accept(value);
@@ -125,6 +117,13 @@ function parallel(run: FanOutRun): Promise<void> {
             },
           );
           return;
+        }
+        let pulled: Pulled;
+        try {
+          pulled = source.next();
+        } catch (error) {
+          run.fail(error);
+          break;
         }
         accept(pulled);
       }

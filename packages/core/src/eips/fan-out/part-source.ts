@@ -19,18 +19,31 @@ function fill(slot: Slot, value: unknown, last: boolean): Slot {
 
 /**
  * Items pulled one at a time, each with a look-ahead of one so a part knows whether it is the
- * last. `next()` returns a promise only for asynchronous sources. What it returns is valid until
- * the next call (synchronous sources reuse one object).
+ * last. Synchronous sources return each item at once, asynchronous ones (`async`) a promise: a
+ * fan-out tells them apart once, not per item. What `next()` returns is valid until the next call
+ * (synchronous sources reuse one object).
  */
-export interface PartSource {
+export type PartSource = SyncPartSource | AsyncPartSource;
+
+interface SourceBase {
   /** The number of items when known up front (arrays), else undefined. */
   readonly size: number | undefined;
-  next(): Pulled | Promise<Pulled>;
   /** Releases the source early (runs a generator's `finally`). */
   close(): void;
 }
 
-class ArraySource implements PartSource {
+export interface SyncPartSource extends SourceBase {
+  readonly async: false;
+  next(): Pulled;
+}
+
+export interface AsyncPartSource extends SourceBase {
+  readonly async: true;
+  next(): Promise<Pulled>;
+}
+
+class ArraySource implements SyncPartSource {
+  readonly async = false;
   readonly size: number;
   readonly #items: readonly unknown[];
   #index = 0;
@@ -53,7 +66,8 @@ class ArraySource implements PartSource {
   }
 }
 
-class IteratorSource implements PartSource {
+class IteratorSource implements SyncPartSource {
+  readonly async = false;
   readonly size = undefined;
   readonly #iterator: Iterator<unknown>;
   #ahead: IteratorResult<unknown> | undefined;
@@ -85,7 +99,8 @@ class IteratorSource implements PartSource {
   }
 }
 
-class AsyncIteratorSource implements PartSource {
+class AsyncIteratorSource implements AsyncPartSource {
+  readonly async = true;
   readonly size = undefined;
   readonly #iterator: AsyncIterator<unknown>;
   #ahead: IteratorResult<unknown> | undefined;
