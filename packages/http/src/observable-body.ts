@@ -1,9 +1,7 @@
-/** The part of an RxJS `Observable` (or any TC39-style observable) the server uses. */
-export interface ObservableLike {
-  subscribe(observer: { next(value: unknown): void; error(error: unknown): void; complete(): void }): {
-    unsubscribe(): void;
-  };
-}
+import type { ObservableLike as CoreObservableLike } from "@routekit/core";
+
+/** The part of an RxJS `Observable` (or any TC39-style observable) the server uses: the core's, as `from()` takes. */
+export type ObservableLike = CoreObservableLike<unknown>;
 
 /** True for an observable body: an object with `subscribe` and `pipe` (RxJS) or `Symbol.observable`. */
 export function isObservableBody(body: unknown): body is ObservableLike {
