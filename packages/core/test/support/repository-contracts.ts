@@ -129,6 +129,14 @@ export interface AggregationStoreUnderTest {
   repository(): Promise<SharedAggregationRepository>;
   /** How many completed groups of this test's repository wait to be confirmed, read from outside. */
   completedCount(): Promise<number>;
+  /**
+   * Writes values routekit did not write under some group keys of this test's repository, from
+   * outside routekit, and says how adding a part to each group (its key) must fail: the text or
+   * pattern of the error, or an object the error matches.
+   */
+  writeForeignGroups(): Promise<Array<{ key: string; failure: string | RegExp | object }>>;
+  /** Checks, from outside routekit, that the foreign values are still there. */
+  expectForeignGroupsKept(): Promise<void>;
 }
 
 interface Part {
@@ -252,6 +260,34 @@ export function aggregationRepositoryContract(store: AggregationStoreUnderTest):
     expect(attempts).toBe(3);
     expect(dead.received[0]?.body).toEqual([{ order: "d", line: 1 }]);
     await waitFor("nothing left to recover", async () => (await store.completedCount()) === 0);
+  });
+
+  it("fails the exchange with VALUE_CORRUPT naming the key when a group holds a foreign value, and keeps the value", async () => {
+    const completed: unknown[] = [];
+    const context = contexts.create();
+    const shared = await store.repository();
+    await context.addRoutes((r) =>
+      r
+        .from("direct:lines")
+        .aggregate("${body.order}", { strategy: groupedBodies(), repository: shared, completionSize: 2 })
+        .process((exchange) => {
+          completed.push(exchange.body);
+        }),
+    );
+    await context.start();
+    const foreign = await store.writeForeignGroups();
+    expect(foreign.length).toBeGreaterThan(0);
+    for (const { key, failure } of foreign) {
+      const sent = context.request("direct:lines", { order: key });
+      await expect(sent).rejects.toMatchObject({ cause: { code: "VALUE_CORRUPT" } });
+      if (typeof failure === "string" || failure instanceof RegExp)
+        await expect(sent).rejects.toThrow(failure);
+      else await expect(sent).rejects.toMatchObject(failure);
+    }
+    await store.expectForeignGroupsKept();
+    await context.request("direct:lines", { order: "fine" });
+    await context.request("direct:lines", { order: "fine" });
+    expect(completed).toEqual([[{ order: "fine" }, { order: "fine" }]]);
   });
 }
 
