@@ -1,4 +1,4 @@
-import { createContext, type Exchange, type RouteContext } from "@routekit/core";
+import { createContext, type RouteContext } from "@routekit/core";
 import { firstValueFrom, lastValueFrom, map, take, toArray } from "rxjs";
 import { afterEach, describe, expect, it } from "vitest";
 
@@ -43,8 +43,8 @@ describe("context.observe(uri)", () => {
     );
     await context.addRoutes((r) =>
       r
-        .from("seda:late")
-        .process((exchange: Exchange<{ n: number }>) => {
+        .from<{ n: number }>("seda:late")
+        .process((exchange) => {
           exchange.body = { n: exchange.body.n + 1 };
         })
         .to("mock:late"),

@@ -1,3 +1,4 @@
+import type { Observable } from "rxjs";
 import {
   isObservableLike,
   OBSERVABLE_SOURCE_ASPECT,
@@ -63,6 +64,7 @@ export abstract class RouteBuilder implements RouteSource {
    * Starts a route consuming from an Observable (rxjs, or any object with `subscribe`): each value
    * is an InOnly exchange, processed one at a time in order (see `ObservableSourceOptions`).
    */
+  from<TBody>(source: Observable<TBody>, options?: ObservableSourceOptions): RouteDsl<TBody>;
   from<TBody>(source: ObservableLike<TBody>, options?: ObservableSourceOptions): RouteDsl<TBody>;
   from<TBody = unknown>(
     source: string | ObservableLike<TBody>,
