@@ -3,7 +3,7 @@ import { AmqpError, describeError } from "./amqp-error.js";
 import { isTransientFailure } from "./amqp-topology.js";
 import { backoffDelay, pause, type ReconnectOptions } from "./backoff.js";
 import type { ConnectionManager } from "./connection-manager.js";
-import { describeTarget, publishConfirmed } from "./publish-confirmed.js";
+import { describeTarget, publishConfirmed, publishWithConfirm } from "./publish-confirmed.js";
 
 /** One message to publish. */
 export interface PublishRequest {
@@ -46,9 +46,44 @@ export class ConfirmPublisher {
   }
 
   /** Publishes and resolves once the broker confirmed; gives up at `deadline` (epoch ms). */
-  async publish(request: PublishRequest, deadline: number, signal?: AbortSignal): Promise<void> {
-    let lastError: unknown;
-    for (let attempt = 1; ; attempt++) {
+  publish(request: PublishRequest, deadline: number, signal?: AbortSignal): Promise<void> {
+    const channel = this.#channel;
+    if (
+      channel === undefined ||
+      this.#closed ||
+      signal?.aborted === true ||
+      request.options.mandatory === true ||
+      this.#prepared.get(request.prepareKey) !== true ||
+      Date.now() >= deadline
+    ) {
+      return this.#publishRetrying(request, deadline, signal, undefined);
+    }
+    // The common case, one promise per message: the channel is open and the topology declared.
+    return new Promise((resolve, reject) => {
+      const { exchange, routingKey, content, options } = request;
+      publishWithConfirm(channel, exchange, routingKey, content, options, (error) => {
+        if (error === undefined) resolve();
+        else if (isTransientFailure(error)) {
+          this.#publishRetrying(request, deadline, signal, error).then(resolve, reject);
+        } else reject(error);
+      });
+    });
+  }
+
+  /**
+   * Publishes until confirmed, on a new channel after a transient failure (`failed`: the error of
+   * an attempt already made), until `deadline`.
+   */
+  async #publishRetrying(
+    request: PublishRequest,
+    deadline: number,
+    signal: AbortSignal | undefined,
+    failed: unknown,
+  ): Promise<void> {
+    let lastError: unknown = failed;
+    let attempt = 1;
+    if (failed !== undefined) await this.#backOff(attempt++, deadline, signal);
+    for (; ; attempt++) {
       if (this.#closed) {
         throw new AmqpError(
           "PUBLISH_FAILED",
@@ -93,12 +128,17 @@ export class ConfirmPublisher {
       } catch (error) {
         if (!isTransientFailure(error)) throw error;
         lastError = error;
-        await pause(
-          Math.min(backoffDelay(this.#reconnect, attempt), Math.max(0, deadline - Date.now())),
-          signal,
-        );
+        await this.#backOff(attempt, deadline, signal);
       }
     }
+  }
+
+  /** The pause after a failed attempt, cut short by the deadline. */
+  #backOff(attempt: number, deadline: number, signal: AbortSignal | undefined): Promise<void> {
+    return pause(
+      Math.min(backoffDelay(this.#reconnect, attempt), Math.max(0, deadline - Date.now())),
+      signal,
+    );
   }
 
   /** Closes the channel; later publishes fail. */

@@ -15,30 +15,50 @@ export function publishConfirmed(
   options: Options.Publish,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    const onConfirm = (error: unknown): void => {
-      if (error === null || error === undefined) resolve();
-      else if (describeError(error) === "message nacked") {
-        reject(
-          new AmqpError(
-            "PUBLISH_NACKED",
-            `The broker refused the message for ${describeTarget(exchange, routingKey)}`,
-          ),
-        );
-      } else reject(error);
-    };
-    try {
-      channel.publish(exchange, routingKey, content, options, onConfirm);
-    } catch (error) {
-      if (error instanceof Error && error.name === "IllegalOperationError") return reject(error);
-      reject(
+    publishWithConfirm(channel, exchange, routingKey, content, options, (error) => {
+      if (error === undefined) resolve();
+      else reject(error);
+    });
+  });
+}
+
+/**
+ * `publishConfirmed` with a callback: `settled` is called once, with no argument when the broker
+ * confirmed the message, else with the error `publishConfirmed` rejects with.
+ */
+export function publishWithConfirm(
+  channel: ConfirmChannel,
+  exchange: string,
+  routingKey: string,
+  content: Buffer,
+  options: Options.Publish,
+  settled: (error?: unknown) => void,
+): void {
+  const onConfirm = (error: unknown): void => {
+    if (error === null || error === undefined) settled();
+    else if (describeError(error) === "message nacked") {
+      settled(
         new AmqpError(
-          "PUBLISH_FAILED",
-          `Cannot publish to ${describeTarget(exchange, routingKey)}: ${describeError(error)}`,
-          { cause: error },
+          "PUBLISH_NACKED",
+          `The broker refused the message for ${describeTarget(exchange, routingKey)}`,
         ),
       );
-    }
-  });
+    } else settled(error);
+  };
+  try {
+    channel.publish(exchange, routingKey, content, options, onConfirm);
+  } catch (error) {
+    const closed = error instanceof Error && error.name === "IllegalOperationError";
+    settled(
+      closed
+        ? error
+        : new AmqpError(
+            "PUBLISH_FAILED",
+            `Cannot publish to ${describeTarget(exchange, routingKey)}: ${describeError(error)}`,
+            { cause: error },
+          ),
+    );
+  }
 }
 
 /** "queue 'orders'" or "exchange 'events' with routing key 'a.b'". */
