@@ -136,6 +136,34 @@ describe("from(observable$)", () => {
     expect(subject.observed).toBe(false);
   });
 
+  it("processes the values of a new subscription after a stop that waited for an exchange in flight", async () => {
+    context = createContext();
+    const { subject, source } = countedSource<number>();
+    const releases: Array<() => void> = [];
+    await context.addRoutes((r) =>
+      r
+        .from(source)
+        .routeId("held")
+        .process(() => new Promise<void>((resolve) => releases.push(resolve)))
+        .to("mock:held"),
+    );
+    await context.start();
+    subject.next(1);
+    await tick();
+
+    const stopped = context.stopRoute("held", { timeoutMs: 2000 });
+    releases[0]?.();
+    await stopped;
+    await context.startRoute("held");
+    subject.next(2);
+    await tick();
+    releases[1]?.();
+
+    const mock = context.endpoint("mock:held").expectedMessageCount(2);
+    await mock.assertIsSatisfied(2000);
+    expect(mock.received.map((exchange) => exchange.body)).toEqual([1, 2]);
+  });
+
   it("fails a value that finds the buffer full, and the values still waiting at stop, through error handling", async () => {
     context = createContext();
     const { subject, source } = countedSource<number>();

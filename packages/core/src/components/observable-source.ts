@@ -118,7 +118,8 @@ class ObservableConsumer {
   readonly #route: ConsumerRoute;
   #queue: BoundedQueue<unknown> | undefined;
   #subscription: { unsubscribe(): void } | undefined;
-  #draining = false;
+  /** The buffer being drained (a restart makes a new one while the old drain may still await). */
+  #draining: BoundedQueue<unknown> | undefined;
 
   constructor(
     context: ContextInternals,
@@ -187,12 +188,12 @@ class ObservableConsumer {
       );
       return;
     }
-    if (!this.#draining) void this.#drain(queue);
+    if (this.#draining !== queue) void this.#drain(queue);
   }
 
   /** Processes the waiting values one at a time, in order, until the buffer is empty or stopped. */
   async #drain(queue: BoundedQueue<unknown>): Promise<void> {
-    this.#draining = true;
+    this.#draining = queue;
     try {
       for (;;) {
         if (this.#queue !== queue || queue.size === 0) return;
@@ -202,7 +203,7 @@ class ObservableConsumer {
         this.#report(exchange);
       }
     } finally {
-      this.#draining = false;
+      if (this.#draining === queue) this.#draining = undefined;
     }
   }
 
