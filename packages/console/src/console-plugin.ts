@@ -47,12 +47,12 @@ export function consolePlugin(options: ConsoleOptions = {}): Plugin {
       context.addLifecycle({
         async start() {
           await server.listen();
-          store.recorder.start();
+          store.recording.start();
           context.logger.info(`routekit console: ${server.url}`);
         },
         async stop() {
           await server.close();
-          store.recorder.stop();
+          store.recording.stop();
           store.agentRuns.stop();
         },
       });

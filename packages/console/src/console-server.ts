@@ -37,9 +37,9 @@ export class ConsoleServer {
     return this.#sockets.size;
   }
 
-  /** True while the recorder listens to step events. */
+  /** True while the console records step detail. */
   get recording(): boolean {
-    return this.#store.recorder.recording;
+    return this.#store.recording.on;
   }
 
   async listen(): Promise<void> {

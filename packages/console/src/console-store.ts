@@ -2,6 +2,7 @@ import type { RouteContext } from "@routekit/core";
 import { AgentRuns } from "./agent-runs.js";
 import type { ResolvedConsoleOptions } from "./console-options.js";
 import { ExchangeRecorder } from "./exchange-recorder.js";
+import { RecordingSwitch } from "./recording-switch.js";
 import { StatsRegistry } from "./step-stats.js";
 
 /** Everything the console knows about one context, in bounded buffers. */
@@ -10,6 +11,8 @@ export class ConsoleStore {
   readonly options: ResolvedConsoleOptions;
   readonly registry: StatsRegistry;
   readonly recorder: ExchangeRecorder;
+  /** Whether the recorder listens: while a page is connected, or always (option `record`). */
+  readonly recording: RecordingSwitch;
   readonly agentRuns: AgentRuns;
   /** Grows whenever a record or a run changes: the event stream sends lists only when it moved. */
   version = 0;
@@ -21,7 +24,8 @@ export class ConsoleStore {
       this.version++;
     };
     this.registry = new StatsRegistry(options.durationSamples);
-    this.recorder = new ExchangeRecorder(options, this.registry, context.events, changed);
+    this.recorder = new ExchangeRecorder(options, this.registry, changed);
+    this.recording = new RecordingSwitch(options.record, context.events, this.recorder);
     this.agentRuns = new AgentRuns(context.events, options, changed);
   }
 }

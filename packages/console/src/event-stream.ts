@@ -30,7 +30,7 @@ export class EventStreams {
       "x-accel-buffering": "no",
     });
     this.#clients.add(response);
-    this.#store.recorder.watch(true);
+    this.#store.recording.watch(true);
     response.on("close", () => this.#remove(response));
     this.#write(response, JSON.stringify(liveSnapshot(this.#store)));
     if (this.#timer === undefined) {
@@ -43,14 +43,14 @@ export class EventStreams {
     for (const client of this.#clients) client.end();
     this.#clients.clear();
     this.#stopTimer();
-    this.#store.recorder.watch(false);
+    this.#store.recording.watch(false);
   }
 
   #remove(response: ServerResponse): void {
     this.#clients.delete(response);
     if (this.#clients.size === 0) {
       this.#stopTimer();
-      this.#store.recorder.watch(false);
+      this.#store.recording.watch(false);
     }
   }
 

@@ -1,6 +1,7 @@
-import type { EventBus, Exchange, RoutekitEvents } from "@routekit/core";
+import type { Exchange } from "@routekit/core";
 import type { ResolvedConsoleOptions } from "./console-options.js";
 import type { ExchangeRecord, PartRun, StepRun } from "./exchange-record.js";
+import type { StepEnd, StepListener, StepStart } from "./recording-switch.js";
 import { RingBuffer } from "./ring-buffer.js";
 import { snapshotMessage } from "./snapshot.js";
 import type { StatsRegistry, StepStats } from "./step-stats.js";
@@ -31,20 +32,16 @@ interface LiveRecord {
   readonly parts: Array<{ readonly live: LiveRecord; readonly madeBy: StepRun }>;
 }
 
-type StepEvent = RoutekitEvents["step-started"];
-type StepEnd = RoutekitEvents["step-completed"] | RoutekitEvents["step-failed"];
-
 function errorText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 /**
  * Step counters and exchange timelines from the core's step events, at most `recordPerSecond` new
- * timelines per second, the most recent kept in a ring. It listens only while `watch`ed (a page is
- * connected, or the `record: "always"` option) and the context runs: the rest of the time it has
- * no listener, and step events cost a field read per block of steps.
+ * timelines per second, the most recent kept in a ring. The `RecordingSwitch` subscribes it only
+ * while the console records.
  */
-export class ExchangeRecorder {
+export class ExchangeRecorder implements StepListener {
   /** New records allowed before the next top-up. */
   tokens: number;
   readonly records: RingBuffer<ExchangeRecord>;
@@ -56,81 +53,35 @@ export class ExchangeRecorder {
   readonly #liveById = new Map<string, LiveRecord>();
   readonly #options: ResolvedConsoleOptions;
   readonly #registry: StatsRegistry;
-  readonly #events: EventBus;
   readonly #changed: () => void;
   #refill: ReturnType<typeof setInterval> | undefined;
   readonly #toFinish = new Set<LiveRecord>();
   #finishing: ReturnType<typeof setImmediate> | undefined;
-  #running = false;
-  #pages = false;
-  #unsubscribe: Array<() => void> = [];
 
-  constructor(
-    options: ResolvedConsoleOptions,
-    registry: StatsRegistry,
-    events: EventBus,
-    changed: () => void,
-  ) {
+  constructor(options: ResolvedConsoleOptions, registry: StatsRegistry, changed: () => void) {
     this.#options = options;
     this.#registry = registry;
-    this.#events = events;
     this.#changed = changed;
     this.tokens = this.#perRefill();
     this.records = new RingBuffer(options.exchanges);
-  }
-
-  /** True while it listens to step events. */
-  get recording(): boolean {
-    return this.#unsubscribe.length > 0;
   }
 
   #perRefill(): number {
     return Math.ceil((this.#options.recordPerSecond * REFILL_MS) / 1000);
   }
 
-  /** The context started: records from now on with `record: "always"`, else once a page connects. */
-  start(): void {
-    this.#running = true;
-    this.#update();
-  }
-
-  /** The context stops: stops listening; records still running are closed as they are. */
-  stop(): void {
-    this.#running = false;
-    this.#update();
-  }
-
-  /** Whether a page is connected: with `record: "while-connected"`, recording follows it. */
-  watch(pages: boolean): void {
-    this.#pages = pages;
-    this.#update();
-  }
-
-  #update(): void {
-    const listen = this.#running && (this.#pages || this.#options.record === "always");
-    if (listen === this.recording) return;
-    if (listen) this.#listen();
-    else this.#unlisten();
-  }
-
-  #listen(): void {
-    const events = this.#events;
-    const ended = (event: StepEnd): void => this.#ended(event, "error" in event ? event.error : undefined);
-    this.#unsubscribe = [
-      events.on("step-started", (event) => this.#started(event)),
-      events.on("step-completed", ended),
-      events.on("step-failed", ended),
-    ];
+  /** Recording begins: the allowance is topped up every REFILL_MS while it lasts. */
+  begin(): void {
     this.tokens = this.#perRefill();
+    clearInterval(this.#refill);
     this.#refill = setInterval(() => {
       this.tokens = this.#perRefill();
     }, REFILL_MS);
     this.#refill.unref();
   }
 
-  #unlisten(): void {
-    for (const unsubscribe of this.#unsubscribe) unsubscribe();
-    this.#unsubscribe = [];
+  /** Recording ends: the top-ups stop, and records still running are closed as they are. */
+  end(): void {
     clearInterval(this.#refill);
     if (this.#finishing !== undefined) clearImmediate(this.#finishing);
     this.#refill = undefined;
@@ -143,7 +94,7 @@ export class ExchangeRecorder {
     return this.#records.get(id);
   }
 
-  #started(event: StepEvent): void {
+  started(event: StepStart): void {
     const stats = this.#registry.step(event.routeId, event.stepPath);
     if (stats === undefined) return;
     stats.calls++;
@@ -183,7 +134,7 @@ export class ExchangeRecorder {
     live.open.push({ stats, run, started });
   }
 
-  #ended(event: StepEnd, error: Error | undefined): void {
+  ended(event: StepEnd, error: Error | undefined): void {
     const stats = this.#registry.step(event.routeId, event.stepPath);
     if (stats === undefined) return;
     stats.ended++;
