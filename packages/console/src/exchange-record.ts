@@ -51,7 +51,7 @@ export interface ExchangeRecord {
   readonly steps: StepRun[];
   /** Steps kept in the whole timeline, its parts' included (at most `stepsPerExchange`). */
   keptSteps: number;
-  /** Steps run after the timeline was full (counted, not kept). */
+  /** Steps run after the timeline was full, its parts' included (counted, not kept). */
   droppedSteps: number;
   /** When the exchange is a tool call of an agent run: the call id. */
   readonly toolCallId: string | undefined;
