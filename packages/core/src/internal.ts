@@ -28,3 +28,9 @@ export {
 // Deadlines that always fire on Node 20 and can be cleared
 export { createDeadline, type Deadline } from "./runtime/deadline.js";
 export { STOP_GRACE_MS } from "./runtime/stop-clock.js";
+// Option checks of the shared stores (redis, postgres)
+export {
+  STORE_NAME_PATTERN,
+  type StoreOptionChecks,
+  storeOptionChecks,
+} from "./support/store-option-checks.js";

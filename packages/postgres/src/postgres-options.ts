@@ -1,3 +1,4 @@
+import { storeOptionChecks } from "@routekit/core/internal";
 import { PostgresStoreError } from "./postgres-store-error.js";
 
 /** Options of `connectPostgres`. */
@@ -40,40 +41,16 @@ const KNOWN = [
   "queryTimeoutMs",
 ];
 
-/** Names of repositories: letters, digits, `.`, `_`, `-`. */
-const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+/** The shared store option checks, each error an PostgresStoreError "OPTIONS_INVALID". */
+const checks = storeOptionChecks((message) => new PostgresStoreError("OPTIONS_INVALID", message));
+const { invalid, checkKnown } = checks;
+/** Checks a whole number option of `where`; undefined gives the default. */
+export const checkInteger = checks.checkInteger;
+/** Checks a repository name. */
+export const checkName = checks.checkName;
+
 /** Table prefixes become parts of SQL identifiers: lower-case letters, digits and `_` only. */
 const PREFIX_PATTERN = /^[a-z_][a-z0-9_]{0,39}$/;
-
-function invalid(what: string, expected: string, found: unknown): PostgresStoreError {
-  return new PostgresStoreError(
-    "OPTIONS_INVALID",
-    `${what} must be ${expected}, found ${typeof found === "string" ? JSON.stringify(found) : String(found)}`,
-  );
-}
-
-/** Checks a whole number option of `where`; undefined gives the default. */
-export function checkInteger(
-  where: string,
-  name: string,
-  value: unknown,
-  fallback: number,
-  minimum: number,
-): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < minimum) {
-    throw invalid(`${where} option '${name}'`, `an integer >= ${minimum}`, value);
-  }
-  return value;
-}
-
-/** Checks a repository name (stored in a column beside each key). */
-export function checkName(where: string, name: unknown): string {
-  if (typeof name !== "string" || !NAME_PATTERN.test(name)) {
-    throw invalid(`${where} name`, "1-100 letters, digits, '.', '_' or '-'", name);
-  }
-  return name;
-}
 
 function checkText(where: string, name: string, value: unknown, fallback: string): string {
   if (value === undefined) return fallback;
@@ -84,9 +61,7 @@ function checkText(where: string, name: string, value: unknown, fallback: string
 
 export function resolvePostgresOptions(options: PostgresStoreOptions): ResolvedPostgresStoreOptions {
   const where = "connectPostgres()";
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.includes(key)) throw invalid(`${where} option '${key}'`, `one of ${KNOWN.join(", ")}`, key);
-  }
+  checkKnown(where, options, KNOWN);
   const tablePrefix = options.tablePrefix ?? "routekit_";
   if (typeof tablePrefix !== "string" || !PREFIX_PATTERN.test(tablePrefix)) {
     throw invalid(

@@ -1,3 +1,4 @@
+import { STORE_NAME_PATTERN, storeOptionChecks } from "@routekit/core/internal";
 import { RedisStoreError } from "./redis-store-error.js";
 
 /** Options of `connectRedis`. */
@@ -33,48 +34,21 @@ const KNOWN = [
   "commandTimeoutMs",
 ];
 
-/** Names of repositories and key prefixes: letters, digits, `.`, `_`, `-`. */
-export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-
-function invalid(what: string, expected: string, found: unknown): RedisStoreError {
-  return new RedisStoreError(
-    "OPTIONS_INVALID",
-    `${what} must be ${expected}, found ${typeof found === "string" ? JSON.stringify(found) : String(found)}`,
-  );
-}
-
+/** The shared store option checks, each error a RedisStoreError "OPTIONS_INVALID". */
+const checks = storeOptionChecks((message) => new RedisStoreError("OPTIONS_INVALID", message));
+const { invalid, checkKnown } = checks;
 /** Checks a whole number option of `where`; undefined gives the default. */
-export function checkInteger(
-  where: string,
-  name: string,
-  value: unknown,
-  fallback: number,
-  minimum: number,
-): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < minimum) {
-    throw invalid(`${where} option '${name}'`, `an integer >= ${minimum}`, value);
-  }
-  return value;
-}
-
-/** Checks a repository name (it becomes part of Redis keys). */
-export function checkName(where: string, name: unknown): string {
-  if (typeof name !== "string" || !NAME_PATTERN.test(name)) {
-    throw invalid(`${where} name`, "1-100 letters, digits, '.', '_' or '-'", name);
-  }
-  return name;
-}
+export const checkInteger = checks.checkInteger;
+/** Checks a repository name. */
+export const checkName = checks.checkName;
 
 export function resolveRedisOptions(options: RedisStoreOptions): ResolvedRedisStoreOptions {
   const where = "connectRedis()";
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.includes(key)) throw invalid(`${where} option '${key}'`, `one of ${KNOWN.join(", ")}`, key);
-  }
+  checkKnown(where, options, KNOWN);
   const host = options.host ?? "127.0.0.1";
   if (typeof host !== "string" || host === "") throw invalid(`${where} option 'host'`, "a host name", host);
   const keyPrefix = options.keyPrefix ?? "routekit";
-  if (typeof keyPrefix !== "string" || !NAME_PATTERN.test(keyPrefix)) {
+  if (typeof keyPrefix !== "string" || !STORE_NAME_PATTERN.test(keyPrefix)) {
     throw invalid(`${where} option 'keyPrefix'`, "1-100 letters, digits, '.', '_' or '-'", keyPrefix);
   }
   return {
