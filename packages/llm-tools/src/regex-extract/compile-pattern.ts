@@ -1,6 +1,7 @@
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 import { reasonOf, ToolInputError } from "../errors.js";
 import { javascriptPatternGroups, splitLeadingFlags, translateUnicodeEscapes } from "./pattern-syntax.js";
+import { re2js } from "./re2js-module.js";
 
 /** Which engine runs a pattern: re2js (linear time) or JavaScript's RegExp in a worker. */
 export type PatternEngine = "re2" | "native";
@@ -21,7 +22,6 @@ export interface CompiledPattern {
 }
 
 const TOOL_NAME = "regex_extract";
-const RE2_FLAGS = RE2JS.LOOKBEHINDS;
 
 /**
  * Compiles a pattern: with re2js when it accepts it (everything except backreferences, lookahead
@@ -30,13 +30,15 @@ const RE2_FLAGS = RE2JS.LOOKBEHINDS;
  */
 export function compilePattern(pattern: string): CompiledPattern {
   const re2Source = translateUnicodeEscapes(pattern);
+  const engine = re2js().RE2JS;
+  const re2Flags = engine.LOOKBEHINDS;
   let re2Reason: string;
   try {
-    const re2 = RE2JS.compile(re2Source, RE2_FLAGS);
+    const re2 = engine.compile(re2Source, re2Flags);
     return {
       engine: "re2",
       source: re2Source,
-      flags: RE2_FLAGS,
+      flags: re2Flags,
       re2,
       programSize: re2.programSize(),
       groupCount: re2.groupCount(),

@@ -1,6 +1,6 @@
 // The regex_extract job a budget worker runs (a module of its own: functions cannot cross threads).
-import { RE2JS } from "re2js";
 import { LlmToolsError } from "../errors.js";
+import { re2js } from "./re2js-module.js";
 
 /** One matching job: the pattern as its engine reads it, the text, and what to keep. */
 export interface RegexJob {
@@ -16,7 +16,10 @@ export interface RegexJob {
 function matchesOf(
   job: RegexJob,
 ): Iterable<RegExpMatchArray | ((string | null)[] & { groups?: Record<string, string> })> {
-  if (job.engine === "re2") return RE2JS.compile(job.source, job.flags as number).matchAll(job.text) as never;
+  if (job.engine === "re2")
+    return re2js()
+      .RE2JS.compile(job.source, job.flags as number)
+      .matchAll(job.text) as never;
   return job.text.matchAll(new RegExp(job.source, `${String(job.flags)}g`));
 }
 
