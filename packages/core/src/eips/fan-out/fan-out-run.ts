@@ -42,10 +42,16 @@ export interface StartedPart {
   readonly result: void | Promise<void>;
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+/** A part that completed synchronously, in the one object a sequential run refills for each. */
+export interface PartSlot {
+  exchange: RuntimeExchange;
+  item: unknown;
+  index: number;
+  readonly result: undefined;
+}
 
-/** A part slot a sequential run reuses for parts that complete synchronously. */
-export function partSlot(): StartedPart {
+/** The slot a sequential run refills for parts that complete synchronously and need settling. */
+export function partSlot(): PartSlot {
   return { exchange: undefined as never, item: undefined, index: 0, result: undefined };
 }
 
@@ -68,7 +74,8 @@ export class FanOutRun implements PartOrigin {
   readonly source: PartSource;
   exhausted = false;
   stopping = false;
-  #started = 0;
+  /** Parts started so far: the index of the next part. */
+  started = 0;
   #aggregated: Exchange | undefined = undefined;
   #failure: { error: Error; part: StartedPart | undefined } | undefined = undefined;
   /** The original's signal, read once: parts share it. */
@@ -93,33 +100,35 @@ export class FanOutRun implements PartOrigin {
     return !this.stopping;
   }
 
-  /**
-   * Starts the part for a pulled item. With `slot`, a part that completed synchronously is
-   * returned in that object (refilled, not allocated: a sequential run settles it at once).
-   */
-  start(pulled: Pulled & { done: false }, slot?: StartedPart): StartedPart {
-    const index = this.#started++;
+  /** Starts the part for a pulled item. */
+  start(pulled: Pulled & { done: false }): StartedPart {
+    const index = this.started;
     const item = pulled.value;
-    const exchange = runtime(this.plan.prepare(this, item, index, pulled.last));
+    const exchange = this.partFor(item, pulled.last);
+    return { exchange, item, index, result: this.runPart(exchange, item, index) };
+  }
+
+  /** The exchange of the next part, for `item` (its index is `started` before the call). */
+  partFor(item: unknown, last: boolean): RuntimeExchange {
+    return runtime(this.plan.prepare(this, item, this.started++, last));
+  }
+
+  /**
+   * Runs a part's exchange: undefined when it completed synchronously (its outcome is on the
+   * exchange), else a promise that resolves, never rejects, once it finished.
+   */
+  runPart(exchange: RuntimeExchange, item: unknown, index: number): Promise<void> | undefined {
     let result: Promise<void> | undefined;
     try {
       result = this.plan.process(exchange, item, index) as Promise<void> | undefined;
     } catch (error) {
       exchange.error = toError(error);
+      return undefined;
     }
-    if (result !== undefined) {
-      result = result.then(undefined, (error: unknown) => {
-        exchange.error ??= toError(error);
-      });
-    }
-    if (slot !== undefined && result === undefined) {
-      const reused = slot as Mutable<StartedPart>;
-      reused.exchange = exchange;
-      reused.item = item;
-      reused.index = index;
-      return reused;
-    }
-    return { exchange, item, index, result };
+    if (result === undefined) return undefined;
+    return result.then(undefined, (error: unknown) => {
+      exchange.error ??= toError(error);
+    });
   }
 
   /** A part finished (completion order); false when the run must stop. */

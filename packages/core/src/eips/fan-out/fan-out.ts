@@ -1,5 +1,5 @@
 import type { Exchange } from "../../model/exchange.js";
-import { type FanOutPlan, FanOutRun, partSlot, type StartedPart } from "./fan-out-run.js";
+import { type FanOutPlan, FanOutRun, type PartSlot, partSlot, type StartedPart } from "./fan-out-run.js";
 import type { PartSource, Pulled } from "./part-source.js";
 
 /**
@@ -23,7 +23,7 @@ function settle(run: FanOutRun, part: StartedPart): boolean {
 function sequential(run: FanOutRun): void | Promise<void> {
   const source = run.source;
   if (source.async) return sequentialAsync(run, undefined);
-  const slot = partSlot();
+  let slot: PartSlot | undefined;
   for (;;) {
     if (!run.canStart()) return run.finish();
     let pulled: Pulled;
@@ -37,9 +37,19 @@ function sequential(run: FanOutRun): void | Promise<void> {
       run.exhausted = true;
       return run.finish();
     }
-    const part = run.start(pulled, slot);
-    if (part.result !== undefined) return sequentialAsync(run, part);
-    if (!settle(run, part)) return run.finish();
+    // Read before the part runs: the source refills `pulled` on its next call.
+    const index = run.started;
+    const item = pulled.value;
+    const exchange = run.partFor(item, pulled.last);
+    const result = run.runPart(exchange, item, index);
+    if (result !== undefined) return sequentialAsync(run, { exchange, item, index, result });
+    // Nothing to record for a part that succeeded when nothing aggregates.
+    if (exchange.error === undefined && run.plan.aggregate === undefined) continue;
+    slot ??= partSlot();
+    slot.exchange = exchange;
+    slot.item = item;
+    slot.index = index;
+    if (!settle(run, slot)) return run.finish();
   }
 }
 
