@@ -1,8 +1,8 @@
-import { createRequire } from "node:module";
 import type { Observable } from "rxjs";
 import { RoutekitError } from "../errors/errors.js";
 import type { Exchange, RouteContext } from "../model/exchange.js";
 import { describeValue } from "../support/describe-value.js";
+import { lazyModule } from "../support/lazy-module.js";
 
 declare module "../model/exchange.js" {
   interface RouteContext {
@@ -16,9 +16,9 @@ declare module "../model/exchange.js" {
   }
 }
 
-// rxjs resolves to the same CommonJS build for `require` and `import` under Node: loading it here
-// on the first `observe` keeps importing the core cheap and gives the user's rxjs classes.
-const load = createRequire(import.meta.url);
+// rxjs resolves to the same CommonJS build for `require` and `import` under Node: loading it on
+// the first `observe` keeps importing the core cheap and gives the user's rxjs classes.
+const rxjs = lazyModule<typeof import("rxjs")>("rxjs", import.meta.url);
 
 /** `context.observe(uri)`: see its declaration above. */
 export function observeEndpoint<TBody>(context: RouteContext, uri: string): Observable<Exchange<TBody>> {
@@ -35,7 +35,7 @@ export function observeEndpoint<TBody>(context: RouteContext, uri: string): Obse
       `context.observe('${uri}'): no route can consume from this endpoint, so no exchange ever reaches one (a mock: endpoint records what is sent to it: context.endpoint('${uri}'))`,
     );
   }
-  const { Observable } = load("rxjs") as typeof import("rxjs");
+  const { Observable } = rxjs();
   return new Observable<Exchange<TBody>>((subscriber) => {
     if (context.state === "stopped") {
       subscriber.complete();
