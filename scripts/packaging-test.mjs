@@ -10,8 +10,8 @@
 //   - type-checks the standalone project with its own strict tsconfig, NodeNext and bundler;
 //   - runs it with plain `node` (no loader) and checks what it prints;
 //   - measures the cold start of `import("@routekit/core")` and checks that importing core, llm or
-//     llm-tools loads neither fontoxpath nor mathjs, and importing core none of its other engines
-//     (slimdom, re2js, jsonpath-plus, worker threads): each loads on first use.
+//     llm-tools loads none of the engines (fontoxpath, mathjs, slimdom, re2js, jsonpath-plus,
+//     worker threads): each loads on first use.
 // Usage: node scripts/packaging-test.mjs [--keep]
 import { spawnSync } from "node:child_process";
 import {
@@ -35,8 +35,8 @@ const work = mkdtempSync(join(tmpdir(), "routekit-packaging-"));
 const tarballs = join(work, "tarballs");
 const app = join(work, "app");
 const failures = [];
-/** What importing @routekit/core must not load: each engine loads when a route first needs it. */
-const CORE_ENGINES = ["fontoxpath", "mathjs", "slimdom", "re2js", "jsonpath-plus", "node:worker_threads"];
+/** What importing core, llm or llm-tools must not load: each engine loads when a route first needs it. */
+const ENGINES = ["fontoxpath", "mathjs", "slimdom", "re2js", "jsonpath-plus", "node:worker_threads"];
 
 function run(command, args, options = {}) {
   const started = performance.now();
@@ -228,14 +228,12 @@ try {
     const files = loaded.split("\n").filter((url) => url.startsWith("file:"));
     const own = files.filter((url) => url.includes("/node_modules/@routekit/")).length;
     console.log(`  importing ${name} loads ${files.length} files, ${own} of them routekit's`);
-    for (const engine of name === "@routekit/core" ? CORE_ENGINES : ["fontoxpath", "mathjs"]) {
+    for (const engine of ENGINES) {
       const where = engine.startsWith("node:") ? engine : `/node_modules/${engine}/`;
       check(!loaded.includes(where), `importing ${name} loaded ${engine}`);
     }
   }
-  console.log(
-    `  importing core, llm or llm-tools loads neither fontoxpath nor mathjs; core loads none of ${CORE_ENGINES.join(", ")}`,
-  );
+  console.log(`  importing core, llm or llm-tools loads none of ${ENGINES.join(", ")}`);
 } catch (error) {
   failures.push(error instanceof Error ? error.message : String(error));
 } finally {
