@@ -60,6 +60,11 @@ describe("from(observable$)", () => {
     expect(mock.received[0]?.fromEndpoint).toMatch(/^observable:source-\d+$/);
     expect(most).toBe(1);
     expect(context.routes()[0]).toMatchObject({ id: "numbers", from: mock.received[0]?.fromEndpoint });
+    const described = context.describe().routes.find((route) => route.id === "numbers");
+    expect(described).toMatchObject({
+      from: mock.received[0]?.fromEndpoint,
+      aspects: { observableSource: "Observable" },
+    });
   });
 
   it("processes a synchronous source whole, then stays started and idle when it completes", async () => {
