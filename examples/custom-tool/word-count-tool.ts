@@ -19,8 +19,9 @@ export class WordCountTool extends RouteBuilder {
   }
 
   override configure(): void {
-    const { endpointUri, description, ...step } = this.#options;
+    const { endpointUri, description, routeId, ...step } = this.#options;
     this.from(endpointUri ?? "direct:llm.word_count")
+      .routeId(routeId ?? "tool.word_count")
       .asLlmTool("word_count", {
         description: description ?? "Count the words of a text.",
         input: WORD_COUNT_INPUT_SCHEMA,
