@@ -83,3 +83,10 @@ describe("docs examples of the architecture and concepts pages", () => {
     await main();
   });
 });
+
+describe("docs examples of the llm step page", () => {
+  it("llm-step: from(observable$) feeds a model, context.observe watches the answers", async () => {
+    const { main } = await import("../docs/llm-step.js");
+    await main();
+  });
+});
