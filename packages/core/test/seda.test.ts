@@ -117,6 +117,24 @@ describe("seda", () => {
     expect(mock.received[0]?.headers.late).toBeUndefined();
   });
 
+  it("a route reached by context.send keeps its own message too when it sends on to seda", async () => {
+    context = createContext();
+    await context.addRoutes((r) => {
+      r.from("direct:handed")
+        .to("seda:handed-on")
+        .process((exchange) => {
+          exchange.body = "changed after sending";
+          exchange.headers.late = true;
+        });
+      r.from("seda:handed-on").to("mock:handed-on");
+    });
+    await context.start();
+    await context.send("direct:handed", "original");
+    const mock = context.endpoint("mock:handed-on").expectedBodiesReceived("original");
+    await mock.assertIsSatisfied(1000);
+    expect(mock.received[0]?.headers.late).toBeUndefined();
+  });
+
   it("InOut producers wait for the reply", async () => {
     context = createContext();
     await context.addRoutes((r) =>

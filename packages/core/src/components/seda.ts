@@ -129,9 +129,11 @@ export const sedaComponent = defineComponent({
         const wait =
           options.waitForTaskToComplete === "Always" ||
           (options.waitForTaskToComplete === "IfReplyExpected" && exchange.pattern === "InOut");
-        if (!wait && target.subscribers === undefined && runtime(exchange).handedOver) {
+        const sent = runtime(exchange);
+        if (!wait && target.subscribers === undefined && sent.handedOver && sent.routeId === undefined) {
           // context.send() hands the exchange over: when the queue takes it at once, no copy is
           // needed (the sender only checks for a synchronous failure, before any consumer ran).
+          // Not once a route has it: that route goes on changing it after this send.
           internals.trackPending(1);
           if (target.shared.tryOffer({ exchange, done: undefined })) return;
           internals.trackPending(-1);
