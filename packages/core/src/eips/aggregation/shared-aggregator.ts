@@ -1,8 +1,9 @@
-import { randomUUID } from "node:crypto";
+import type * as Crypto from "node:crypto";
 import { messageOf, RoutekitError, toError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import { copyExchange, runtime } from "../../runtime/create-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
+import { lazyModule } from "../../support/lazy-module.js";
 import {
   AGGREGATE_COMPLETED_BY,
   AGGREGATE_CORRELATION_KEY,
@@ -20,6 +21,9 @@ import {
   correlationKeyOf,
 } from "./aggregator.js";
 import { KeyLock } from "./key-lock.js";
+
+/** node:crypto, loaded by the first shared aggregation (importing core does not load it). */
+const crypto = lazyModule<typeof Crypto>("node:crypto", import.meta.url);
 
 /** Property naming the completion a group's exchange came from (shared repositories): the same on every recovery. */
 export const AGGREGATE_COMPLETION_ID = "aggregate.completionId";
@@ -166,7 +170,7 @@ export class SharedAggregator {
       if (reason === undefined) {
         if (await repository.write(key, write)) return undefined;
       } else {
-        const id = randomUUID();
+        const id = crypto().randomUUID();
         if (await repository.complete(key, id, write)) return { id, key, exchange: write.exchange };
       }
       if (attempt >= MAXIMUM_WRITE_ATTEMPTS) {
@@ -263,7 +267,7 @@ export class SharedAggregator {
         ...group.exchange,
         properties: { ...group.exchange.properties, [AGGREGATE_COMPLETED_BY]: reason },
       };
-      const id = randomUUID();
+      const id = crypto().randomUUID();
       const write = { version: group.version, exchange, partIds: group.partIds, timeoutAt: undefined };
       return (await repository.complete(key, id, write)) ? { id, key, exchange } : undefined;
     });
