@@ -90,3 +90,10 @@ describe("docs examples of the llm step page", () => {
     await main();
   });
 });
+
+describe("docs examples of the observability page", () => {
+  it("observability: a processor injects the trace context into what it sends to seda:", async () => {
+    const { main } = await import("../docs/observability.js");
+    await main();
+  });
+});
