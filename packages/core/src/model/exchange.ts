@@ -15,9 +15,9 @@ export type Headers = Record<string, unknown>;
 /**
  * One message moving through routes. Camel's separate Out message is folded into `body`.
  *
- * An exchange made from another one — a split part, a multicast or recipient list copy, any
- * `copyExchange` copy — names its origin in `parentId`; an exchange that entered a route from
- * outside has none.
+ * Split parts, multicast and recipient list copies, and copies made with `copyExchange` name the
+ * exchange they were made from in `parentId`; other exchanges (made by a consumer or
+ * `createExchange`, a wire tap's) have none.
  */
 export interface Exchange<TBody = unknown> {
   readonly id: string;
