@@ -21,6 +21,23 @@ describe("exchange parentId", () => {
     expect(seen).toEqual([{ id: exchange.id, parentId: undefined }]);
   });
 
+  it("names the original on a wireTap's copy, which runs as InOnly with its own id", async () => {
+    context = createContext();
+    const tapped: Array<ReturnType<typeof lineage> & { pattern: string }> = [];
+    await context.addRoutes((r) => {
+      r.from("direct:tapped").wireTap("direct:tap").setBody("main");
+      r.from("direct:tap").process(
+        (exchange) => void tapped.push({ ...lineage(exchange), pattern: exchange.pattern }),
+      );
+    });
+    await context.start();
+    const original = await context.requestExchange("direct:tapped", { body: "in" });
+    await expect.poll(() => tapped.length).toBe(1);
+    expect(original.body).toBe("main");
+    expect(tapped[0]).toMatchObject({ parentId: original.id, pattern: "InOnly" });
+    expect(tapped[0]?.id).not.toBe(original.id);
+  });
+
   it("names the original on every split part (sequential and parallel), each part with its own id", async () => {
     context = createContext();
     const seen: Array<ReturnType<typeof lineage>> = [];

@@ -1,9 +1,13 @@
-import { randomUUID } from "node:crypto";
+import type * as Crypto from "node:crypto";
 import type { Exchange, ExchangePattern, Headers, RouteContext } from "../model/exchange.js";
+import { lazyModule } from "../support/lazy-module.js";
 import type { ExchangeDeadline } from "./exchange-deadline.js";
 
+/** node:crypto, loaded by the first exchange id read (importing core does not load it). */
+const crypto = lazyModule<typeof Crypto>("node:crypto", import.meta.url);
 let sequence = 0;
-const prefix = randomUUID().slice(0, 8);
+/** A random prefix, so ids from two processes differ; made with the first id. */
+let prefix: string | undefined;
 
 /** Where an exchange failed, recorded once at the innermost failing step. */
 export interface FailureLocation {
@@ -49,7 +53,10 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   /** Unique in this process; built on first read (most exchanges never need it). */
   get id(): string {
     const state = RuntimeExchange.#more(this);
-    state.id ??= `${prefix}-${++sequence}`;
+    if (state.id === undefined) {
+      prefix ??= crypto().randomUUID().slice(0, 8);
+      state.id = `${prefix}-${++sequence}`;
+    }
     return state.id;
   }
 

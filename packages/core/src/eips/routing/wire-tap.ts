@@ -3,7 +3,7 @@ import { messageOf } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { WireTapDefinition } from "../../model/steps/routing-steps.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
-import { runtime } from "../../runtime/create-exchange.js";
+import { copyExchange } from "../../runtime/create-exchange.js";
 import { invalid, siteOf } from "../option-checks.js";
 
 defineVerb(
@@ -47,15 +47,12 @@ defineVerb(
         });
     };
     return (exchange) => {
-      // A new InOnly exchange with copies of the headers and properties, its own id and the
-      // context's shutdown signal: the tap never touches the original and outlives its deadline.
-      const tap = context.createExchange({
-        body: exchange.body,
-        headers: exchange.headers,
-        properties: exchange.properties,
-        pattern: "InOnly",
-      });
-      runtime(tap).fromEndpoint = exchange.fromEndpoint;
+      // A copy (its own id, copies of the headers and properties, `parentId` naming the original),
+      // InOnly, under the context's shutdown signal: the tap never touches the original and
+      // outlives its deadline.
+      const tap = copyExchange(exchange, exchange.body, context.shutdownSignal);
+      tap.pattern = "InOnly";
+      tap.routeId = undefined;
       context.trackPending(1);
       queueMicrotask(() => deliver(tap));
     };
