@@ -200,7 +200,7 @@ describe("from(observable$)", () => {
     await stopped;
     expect(context.endpoint("mock:slow").received.map((exchange) => exchange.body)).toEqual([1]);
     expect(dead.received.map((exchange) => exchange.body)).toEqual([4, 5, 2, 3]);
-    expect((dead.received[2]?.properties[EXCEPTION_CAUGHT] as Error).message).toMatch(
+    expect((dead.received[2]?.properties[EXCEPTION_CAUGHT] as Error | undefined)?.message).toMatch(
       /stopped before this value was processed$/,
     );
   });
