@@ -1,5 +1,5 @@
 import { RoutekitError } from "../errors/errors.js";
-import type { Processor } from "../model/exchange.js";
+import type { Exchange, Processor } from "../model/exchange.js";
 import type { RouteDefinition, StepDefinition } from "../model/route-definition.js";
 import { describeValue } from "../support/describe-value.js";
 
@@ -49,7 +49,21 @@ export interface StepInterceptor {
    * runs. A route without such interceptors runs its pipeline directly.
    */
   wrapRoute?(route: RouteInfo, next: Processor): Processor;
+  /**
+   * Optional: wraps the sends user code makes through the context — `context.send`,
+   * `context.request`, `context.requestExchange` and the handles of `context.producer(uri)` —
+   * never the sends of route steps (`to`, `toD`, ..., which `wrapStep` sees). Called once per URI,
+   * not per message: `send` hands a new exchange to the endpoint of `uri` (settling when the
+   * endpoint is done with it; a failure may be on `exchange.error` then); the returned function
+   * runs in its place, e.g. to put trace context into the headers, or is `send` itself to stay out
+   * of the way. The first interceptor added is outermost. Producer handles made before an
+   * interceptor was added keep sending without it; `context.send` and the others use it from then on.
+   */
+  wrapSend?(uri: string, send: SendFunction): SendFunction;
 }
+
+/** What `wrapSend` wraps and returns: hands an exchange to one endpoint. */
+export type SendFunction = (exchange: Exchange) => void | Promise<void>;
 
 /** Checks what `addInterceptor` received: an object with a `name` and a `wrapStep` function. */
 export function checkInterceptor(value: unknown): StepInterceptor {
@@ -78,7 +92,49 @@ export function checkInterceptor(value: unknown): StepInterceptor {
       `addInterceptor(): interceptor '${candidate.name}' has a wrapRoute that is not a function (found ${describeValue(candidate.wrapRoute)})`,
     );
   }
+  if (candidate.wrapSend !== undefined && typeof candidate.wrapSend !== "function") {
+    throw new RoutekitError(
+      "PLUGIN_INVALID",
+      `addInterceptor(): interceptor '${candidate.name}' has a wrapSend that is not a function (found ${describeValue(candidate.wrapSend)})`,
+    );
+  }
   return value as StepInterceptor;
+}
+
+/**
+ * The send to `uri` wrapped in the interceptors that have `wrapSend`, the first one outermost;
+ * `send` itself when none has. A `wrapSend` that throws or returns something other than a
+ * function fails the send naming the interceptor and the URI.
+ */
+export function interceptSend(
+  interceptors: readonly StepInterceptor[],
+  uri: string,
+  send: SendFunction,
+): SendFunction {
+  let wrapped = send;
+  for (let position = interceptors.length - 1; position >= 0; position--) {
+    const interceptor = interceptors[position]!;
+    if (interceptor.wrapSend === undefined) continue;
+    let result: unknown;
+    try {
+      result = interceptor.wrapSend(uri, wrapped);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new RoutekitError(
+        "PLUGIN_INVALID",
+        `Send to '${uri}': interceptor '${interceptor.name}' failed in wrapSend: ${message}`,
+        { cause: error },
+      );
+    }
+    if (typeof result !== "function") {
+      throw new RoutekitError(
+        "PLUGIN_INVALID",
+        `Send to '${uri}': interceptor '${interceptor.name}' wrapSend must return a function (exchange) => void | Promise<void>, found ${describeValue(result)}`,
+      );
+    }
+    wrapped = result as SendFunction;
+  }
+  return wrapped;
 }
 
 /**

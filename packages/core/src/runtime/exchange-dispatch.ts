@@ -3,12 +3,15 @@ import { RouteStepError, toError } from "../errors/errors.js";
 import type { Exchange } from "../model/exchange.js";
 import type { RuntimeExchange } from "./create-exchange.js";
 
+/** What these functions send through: an endpoint, or its send wrapped by interceptors (`wrapSend`). */
+export type Sender = Pick<Endpoint, "send">;
+
 /**
  * Sends an exchange to an endpoint and gives it back when the endpoint is done with it —
  * synchronously when the endpoint completed synchronously. A thrown or rejected send (no
  * consumer, queue full) lands on `exchange.error`; this never throws.
  */
-export function dispatch(endpoint: Endpoint, exchange: Exchange): Exchange | Promise<Exchange> {
+export function dispatch(endpoint: Sender, exchange: Exchange): Exchange | Promise<Exchange> {
   let result: void | Promise<void>;
   try {
     result = endpoint.send(exchange);
@@ -36,7 +39,7 @@ export function replyOf(exchange: Exchange): unknown {
 }
 
 /** Sends `exchange`; a thrown send (no consumer, queue full) lands on `exchange.error`. */
-function sendCatching(endpoint: Endpoint, exchange: Exchange): void | Promise<void> {
+function sendCatching(endpoint: Sender, exchange: Exchange): void | Promise<void> {
   try {
     return endpoint.send(exchange);
   } catch (error) {
@@ -48,7 +51,7 @@ function sendCatching(endpoint: Endpoint, exchange: Exchange): void | Promise<vo
  * Sends a new exchange that has no deadline of its own and resolves with its reply body, or
  * rejects with its error (named by route and step): `context.request` and a producer's `request`.
  */
-export function requestOn<TReply>(endpoint: Endpoint, exchange: Exchange): Promise<TReply> {
+export function requestOn<TReply>(endpoint: Sender, exchange: Exchange): Promise<TReply> {
   const result = sendCatching(endpoint, exchange);
   if (result !== undefined) {
     return result.then(
@@ -67,7 +70,7 @@ export function requestOn<TReply>(endpoint: Endpoint, exchange: Exchange): Promi
 }
 
 /** As `requestOn`, for InOnly: resolves (with nothing) once the endpoint accepted the exchange. */
-export function sendOn(endpoint: Endpoint, exchange: Exchange): Promise<void> {
+export function sendOn(endpoint: Sender, exchange: Exchange): Promise<void> {
   const result = sendCatching(endpoint, exchange);
   if (result !== undefined) {
     return result.then(

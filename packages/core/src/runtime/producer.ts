@@ -1,6 +1,5 @@
-import type { Endpoint } from "../components/component.js";
 import type { Exchange, ExchangePattern, Headers } from "../model/exchange.js";
-import { requestOn, sendOn } from "./exchange-dispatch.js";
+import { requestOn, type Sender, sendOn } from "./exchange-dispatch.js";
 
 /**
  * A handle on one endpoint for code that sends to it again and again (`context.producer(uri)`,
@@ -24,7 +23,11 @@ export interface ProducerHost {
   ): Exchange & { handedOver: boolean };
 }
 
-export function createProducer(uri: string, endpoint: Endpoint, host: ProducerHost): Producer {
+/**
+ * A producer on `endpoint` — the endpoint of `uri`, or its send as the context's interceptors
+ * wrapped it (`wrapSend`) when the handle was made: interceptors added later do not apply to it.
+ */
+export function createProducer(uri: string, endpoint: Sender, host: ProducerHost): Producer {
   return {
     uri,
     request<TReply>(body?: unknown, headers?: Headers): Promise<TReply> {
