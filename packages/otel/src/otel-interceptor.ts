@@ -1,10 +1,11 @@
 import type { StepInterceptor } from "@routekit/core";
 import type { AgentRuns } from "./agent-run.js";
 import { wrapAgentInSpan } from "./agent-span.js";
+import { wrapContextSend } from "./context-send-span.js";
 import type { LlmEventHub } from "./llm-event-spans.js";
 import { wrapRouteInSpan } from "./route-span.js";
 import { wrapSendInSpan } from "./send-span.js";
-import { dynamicTarget, fixedTarget } from "./send-target.js";
+import { dynamicTarget, fixedTarget, uriTarget } from "./send-target.js";
 import { wrapStepInSpan } from "./step-span.js";
 import type { Telemetry } from "./telemetry.js";
 
@@ -15,9 +16,10 @@ const DYNAMIC_SENDS = new Set(["toD", "recipientList"]);
 
 /**
  * The plugin's interceptor: a span around every route run, a span per send step, the `invoke_agent`
- * span around llm steps, and step spans when asked for. Steps it has nothing to do with, and every
- * route added while no SDK is registered, are left as they are (their `next` is returned), so they
- * cost nothing more.
+ * span around llm steps, step spans when asked for, and a span per send user code makes through the
+ * context (`wrapSend`). Steps it has nothing to do with, every route added and every send first
+ * made to a URI while no SDK is registered, are left as they are (their `next` or `send` is
+ * returned), so they cost nothing more.
  */
 export function createOtelInterceptor(
   telemetry: Telemetry,
@@ -43,6 +45,12 @@ export function createOtelInterceptor(
       if (DYNAMIC_SENDS.has(definition.type))
         return wrapSendInSpan(telemetry, dynamicTarget(step, definition.type, definition.uri), next);
       return telemetry.stepSample > 0 ? wrapStepInSpan(telemetry, step, next) : next;
+    },
+    wrapSend(uri, send) {
+      telemetry.observed();
+      if (!telemetry.tracing) return send;
+      const target = uriTarget(uri, {});
+      return target === undefined ? send : wrapContextSend(telemetry, target, send);
     },
   };
 }

@@ -29,9 +29,17 @@ function stepAttributes(step: StepInfo): Attributes {
 
 /** A send to `uri`, named when the route is built; undefined for `log:`, which sends nothing. */
 export function fixedTarget(step: StepInfo, uri: string): SendTarget | undefined {
+  return uriTarget(uri, stepAttributes(step));
+}
+
+/**
+ * A send to `uri` with `base` among its attributes: a `to` step's (with its route and step), or
+ * one made through the context from user code (with none); undefined for `log:`.
+ */
+export function uriTarget(uri: string, base: Attributes): SendTarget | undefined {
   const endpoint = endpointNames(uri);
   if (endpoint.scheme === "log") return undefined;
-  const attributes: Attributes = { ...stepAttributes(step), [ROUTEKIT.endpointUri]: endpoint.address };
+  const attributes: Attributes = { ...base, [ROUTEKIT.endpointUri]: endpoint.address };
   if (!endpoint.httpClient) {
     if (endpoint.system !== undefined) attributes[SEMCONV.messagingSystem] = endpoint.system;
     attributes[SEMCONV.messagingDestinationName] = endpoint.path;

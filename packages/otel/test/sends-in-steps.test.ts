@@ -84,22 +84,41 @@ describe("sends made inside steps", () => {
     expectSend(spans, "seda:a", ["seda:a"]);
   });
 
-  it("context.request and producer.request inside process(): the direct: route nests under the caller's span", async () => {
+  it("context.request and producer(uri).request inside process(): a producer span each, the direct: route under it", async () => {
     const spans = await run(
       (r) =>
         r.from("direct:start").process(async (exchange) => {
           const first = await exchange.context.request("direct:c", exchange.body);
           exchange.body = [first, await exchange.context.producer("direct:c").request(exchange.body)];
         }),
-      3,
+      5,
     );
     const route = spanNamed(spans, "process direct:start");
+    const sends = spans.filter((span) => span.name === "send direct:c");
     const called = spans.filter((span) => span.name === "process direct:c");
+    expect(sends).toHaveLength(2);
     expect(called).toHaveLength(2);
-    for (const span of called) expectChild(spans, span, route);
+    for (const send of sends) {
+      expect(send.kind).toBe(SpanKind.PRODUCER);
+      expect(send.attributes["messaging.destination.name"]).toBe("c");
+      expectChild(spans, send, route);
+    }
+    expect(called.map(parentOf).sort()).toEqual(sends.map((send) => send.spanContext().spanId).sort());
   });
 
-  it("context.send inside process() to seda: the current context, injected with the API's propagator, carries the trace", async () => {
+  it("context.send inside process() to seda: a producer span under the route span, the seda: route under it", async () => {
+    const received: unknown[] = [];
+    const spans = await run((r) => {
+      r.from("direct:start").process((exchange) =>
+        exchange.context.send("seda:audit", exchange.body, { kept: 1 }),
+      );
+      r.from("seda:audit").process((exchange) => void received.push(exchange.headers.kept));
+    }, 3);
+    expectSend(spans, "seda:audit", ["seda:audit"]);
+    expect(received).toEqual([1]);
+  });
+
+  it("context.send inside process() to seda: a context the user injected is replaced by the send span's, in the same trace", async () => {
     const spans = await run(
       (r) =>
         r.from("direct:start").process((exchange) => {
@@ -107,9 +126,62 @@ describe("sends made inside steps", () => {
           propagation.inject(otelContext.active(), headers);
           return exchange.context.send("seda:a", exchange.body, headers);
         }),
-      2,
+      3,
     );
-    expectChild(spans, spanNamed(spans, "process seda:a"), spanNamed(spans, "process direct:start"));
+    expectSend(spans, "seda:a", ["seda:a"]);
+  });
+
+  it("with no SDK registered, sends through the context are left as they are", async () => {
+    const send = (): void => undefined;
+    const [interceptor] = otelPlugin().interceptors ?? [];
+    expect(interceptor?.wrapSend?.("seda:audit", send)).toBe(send);
+    sdk = startTestSdk();
+    const [traced] = otelPlugin({ tracerProvider: sdk.tracerProvider }).interceptors ?? [];
+    expect(traced?.wrapSend?.("seda:audit", send)).not.toBe(send);
+    expect(traced?.wrapSend?.("log:audit", send)).toBe(send);
+  });
+
+  it("context.send outside any trace gets no producer span: the route it reaches starts the trace", async () => {
+    sdk = startTestSdk();
+    const started = sdk;
+    context = createContext({ logLevel: "off" });
+    context.use(otelPlugin({ tracerProvider: started.tracerProvider }));
+    const seen: unknown[] = [];
+    await context.addRoutes((r) =>
+      r.from("seda:audit").process((exchange) => void seen.push(exchange.headers)),
+    );
+    await context.start();
+    await context.send("seda:audit", "message");
+    await vi.waitFor(() => expect(started.spans()).toHaveLength(1));
+    const [route] = started.spans();
+    expect(route?.name).toBe("process seda:audit");
+    expect(route?.parentSpanContext).toBeUndefined();
+    expect(seen).toEqual([{}]);
+  });
+
+  it("a trace that is not sampled stays not sampled through context.send from a process() step", async () => {
+    sdk = startTestSdk({ sampled: false });
+    const started = sdk;
+    context = createContext({ logLevel: "off" });
+    context.use(otelPlugin({ tracerProvider: started.tracerProvider }));
+    const seen: unknown[] = [];
+    await context.addRoutes((r) => {
+      r.from("direct:start").process((exchange) => exchange.context.send("seda:audit", exchange.body));
+      r.from("seda:audit").process((exchange) => void seen.push(exchange.headers.traceparent));
+    });
+    await context.start();
+    const upstream = trace.wrapSpanContext({
+      traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+      spanId: "00f067aa0ba902b7",
+      traceFlags: TraceFlags.NONE,
+    });
+    const caller = context;
+    await otelContext.with(trace.setSpan(ROOT_CONTEXT, upstream), () =>
+      caller.request("direct:start", "message"),
+    );
+    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    expect(seen).toEqual(["00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"]);
+    expect(started.spans()).toEqual([]);
   });
 
   it("a trace that is not sampled stays not sampled through toD and recipientList to seda:", async () => {
