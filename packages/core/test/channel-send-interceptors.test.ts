@@ -180,6 +180,26 @@ describe("wrapSend: sends made through the context", () => {
     expect(await context.producer("direct:echo").request()).toBe("late");
   });
 
+  it("a wrapSend that returns send itself stays out of the way, asked once per URI", async () => {
+    const asked: string[] = [];
+    context = createContext({ logLevel: "off" });
+    context.addInterceptor({
+      name: "bystander",
+      wrapStep: (_step, next) => next,
+      wrapSend: (uri, send) => {
+        asked.push(uri);
+        return send;
+      },
+    });
+    await context.addRoutes((r) => r.from("direct:echo").setBody((exchange) => `reply to ${exchange.body}`));
+    await context.start();
+    expect(await context.request("direct:echo", "a")).toBe("reply to a");
+    expect(await context.request("direct:echo", "b")).toBe("reply to b");
+    await context.send("direct:echo", "c");
+    expect(await context.producer("direct:echo").request("d")).toBe("reply to d");
+    expect(asked).toEqual(["direct:echo"]);
+  });
+
   it("refuses a wrapSend that is not a function, naming the interceptor", () => {
     context = createContext({ logLevel: "off" });
     const bad = { name: "broken", wrapStep: (_step: unknown, next: unknown) => next, wrapSend: "yes" };

@@ -1,4 +1,4 @@
-import { context as contextApi, isSpanContextValid, TraceFlags, trace } from "@opentelemetry/api";
+import { context as contextApi, INVALID_TRACEID, TraceFlags, trace } from "@opentelemetry/api";
 import type { Exchange, SendFunction } from "@routekit/core";
 import { leaveSlot, TraceSlot } from "./exchange-slot.js";
 import { traceFields, writeFields } from "./header-carrier.js";
@@ -31,7 +31,8 @@ export function wrapContextSend(telemetry: Telemetry, target: SendTarget, send: 
   return (exchange: Exchange) => {
     const parent = contextApi.active();
     const upstream = trace.getSpanContext(parent);
-    if (upstream === undefined || !isSpanContextValid(upstream)) return send(exchange);
+    // (An invalid context, as a no-op tracer's span has, is no trace of anyone's.)
+    if (upstream === undefined || upstream.traceId === INVALID_TRACEID) return send(exchange);
     if ((upstream.traceFlags & TraceFlags.SAMPLED) === 0) {
       if (carried) writeFields(traceFields(telemetry, parent), exchange.headers, prefixes);
       return send(exchange);

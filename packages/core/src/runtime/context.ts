@@ -461,7 +461,10 @@ class RoutekitContext implements ContextInternalsBase {
   #wrappedSend(uri: string, endpoint: Endpoint): Sender {
     const known = this.#wrappedSends.get(uri);
     if (known !== undefined && known.endpoint === endpoint) return known.sender;
-    const sender = { send: interceptSend(this.#interceptors, uri, (exchange) => endpoint.send(exchange)) };
+    const direct = (exchange: Exchange): void | Promise<void> => endpoint.send(exchange);
+    const send = interceptSend(this.#interceptors, uri, direct);
+    // When every interceptor stayed out of the way, sends go to the endpoint itself.
+    const sender = send === direct ? endpoint : { send };
     this.#wrappedSends.set(uri, { endpoint, sender });
     return sender;
   }
