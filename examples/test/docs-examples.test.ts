@@ -92,7 +92,7 @@ describe("docs examples of the llm step page", () => {
 });
 
 describe("docs examples of the observability page", () => {
-  it("observability: a processor injects the trace context into what it sends to seda:", async () => {
+  it("observability: a processor's send to seda: arrives (traced with the otel plugin)", async () => {
     const { main } = await import("../docs/observability.js");
     await main();
   });
