@@ -135,22 +135,17 @@ export class McpToolServer {
       if (this.#closed) return errorContent(`tool '${name}' was cancelled: the MCP server is closing`);
       const callId = `${CALL_ID_PREFIX}${(++callCount).toString(36)}`;
       const token = request.params._meta?.progressToken;
-      // Progress notifications still being sent: the result waits for them, so a client never
-      // gets a call's result before its progress (a late one would be dropped).
-      const notifying: Array<Promise<void>> = [];
       const stopProgress =
         token === undefined
           ? undefined
           : listenForProgress(callId, (update) => {
               if (extra.signal.aborted) return;
-              notifying.push(
-                extra
-                  .sendNotification({
-                    method: "notifications/progress",
-                    params: { progressToken: token, ...update },
-                  })
-                  .catch(() => undefined),
-              );
+              extra
+                .sendNotification({
+                  method: "notifications/progress",
+                  params: { progressToken: token, ...update },
+                })
+                .catch(() => undefined);
             });
       const call = runCall(tool, request.params.arguments, {
         callId,
@@ -166,7 +161,6 @@ export class McpToolServer {
       } finally {
         this.#inFlight.delete(call);
         stopProgress?.();
-        if (notifying.length > 0) await Promise.all(notifying);
       }
     });
     return server;
