@@ -2,15 +2,12 @@ import { createConnection, createServer, type Server, type Socket } from "node:n
 
 /**
  * A loopback TCP proxy to a server on this machine. `cut()` destroys every connection and
- * refuses new ones, as a server that went away does; `restore()` forwards again. `freeze()`
- * forwards nothing more in either direction and closes nothing, as a dead network path does:
- * both ends learn of it only from their own timeouts (heartbeats).
+ * refuses new ones, as a server that went away does; `restore()` forwards again.
  */
 export class LoopbackProxy {
   readonly #server: Server;
   readonly #sockets = new Set<Socket>();
   #cut = false;
-  #frozen = false;
 
   private constructor(server: Server) {
     this.#server = server;
@@ -40,11 +37,6 @@ export class LoopbackProxy {
     this.#cut = false;
   }
 
-  /** Stops forwarding bytes, for good; connections stay open. */
-  freeze(): void {
-    this.#frozen = true;
-  }
-
   async close(): Promise<void> {
     this.cut();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
@@ -61,21 +53,12 @@ export class LoopbackProxy {
       socket.on("error", () => {});
       socket.on("close", () => {
         this.#sockets.delete(socket);
-        if (this.#frozen) return;
         client.destroy();
         upstream.destroy();
       });
     }
-    const forward = (from: Socket, to: Socket): void => {
-      from.on("data", (chunk) => {
-        if (!this.#frozen) to.write(chunk);
-      });
-      from.on("end", () => {
-        if (!this.#frozen) to.end();
-      });
-    };
-    forward(client, upstream);
-    forward(upstream, client);
+    client.pipe(upstream);
+    upstream.pipe(client);
   }
 }
 
