@@ -4,7 +4,7 @@ import {
   type MessageHistoryOption,
   messageHistoryInterceptor,
 } from "../compile/message-history.js";
-import { checkInterceptor, interceptSend, type StepInterceptor } from "../compile/step-interceptor.js";
+import { checkInterceptor, type StepInterceptor } from "../compile/step-interceptor.js";
 import type { Component, Endpoint } from "../components/component.js";
 import { directComponent } from "../components/direct.js";
 import { logComponent } from "../components/log.js";
@@ -35,13 +35,14 @@ import { describeContext } from "./describe-routes.js";
 import { EndpointRegistry } from "./endpoint-registry.js";
 import { EventBus } from "./events.js";
 import { ExchangeDeadline } from "./exchange-deadline.js";
-import { dispatch, requestOn, type Sender, sendOn } from "./exchange-dispatch.js";
+import { dispatch, requestOn, sendOn } from "./exchange-dispatch.js";
 import { installPlugin } from "./install-plugin.js";
 import { createConsoleLogger, type Logger } from "./logger.js";
 import { prepareRoutes } from "./prepare-routes.js";
 import { createProducer, type Producer } from "./producer.js";
 import type { RouteRuntime } from "./route-runtime.js";
 import { RouteTable } from "./route-table.js";
+import { Senders } from "./senders.js";
 import { runStopHooks, stopHooksOf, stopRoutes } from "./shutdown.js";
 import { StopClock } from "./stop-clock.js";
 
@@ -90,6 +91,8 @@ class RoutekitContext implements ContextInternalsBase {
   #idle: Array<() => void> = [];
   /** Step interceptors in the order added; the compiler reads them when routes are added. */
   readonly #interceptors: StepInterceptor[] = [];
+  /** What the context's own sends go to, per URI (wrapped by interceptors' `wrapSend`). */
+  readonly #senders = new Senders((uri) => this.endpoint(uri), this.#interceptors);
   readonly #wiring: ContextWiring;
   readonly #aspects = new Map<string, RouteAspectHandler>();
   readonly #routes = new RouteTable(this, this.#aspects);
@@ -150,12 +153,7 @@ class RoutekitContext implements ContextInternalsBase {
 
   addInterceptor(interceptor: StepInterceptor): this {
     this.#interceptors.push(checkInterceptor(interceptor));
-    if (interceptor.wrapSend !== undefined) {
-      // Sends through the context use it from now on: the wrapped sends made so far are dropped.
-      this.#wrapsSends = true;
-      this.#wrappedSends.clear();
-      this.#lastUri = undefined;
-    }
+    this.#senders.interceptorAdded(interceptor);
     return this;
   }
 
@@ -210,8 +208,7 @@ class RoutekitContext implements ContextInternalsBase {
   }
 
   forgetEndpoint(uri: string): Endpoint | undefined {
-    if (uri === this.#lastUri) this.#lastUri = undefined;
-    this.#wrappedSends.delete(uri);
+    this.#senders.forget(uri);
     return this.#registry.forget(uri);
   }
 
@@ -385,7 +382,7 @@ class RoutekitContext implements ContextInternalsBase {
   /** Sends a new exchange to `uri`; the promise settles when the endpoint is done with it. */
   #dispatch(uri: string, init: ExchangeInit, handOver = false): Exchange | Promise<Exchange> {
     this.#ensureStarted("send to", uri);
-    const endpoint = this.#senderOf(uri);
+    const endpoint = this.#senders.of(uri);
     const exchange = this.createExchange(init) as RuntimeExchange;
     exchange.handedOver = handOver;
     const result = dispatch(endpoint, exchange);
@@ -410,7 +407,7 @@ class RoutekitContext implements ContextInternalsBase {
   request<TReply = unknown>(uri: string, body?: unknown, headers?: Headers): Promise<TReply> {
     try {
       this.#ensureStarted("send to", uri);
-      return requestOn<TReply>(this.#senderOf(uri), this.#exchangeOf(body, headers, "InOut"));
+      return requestOn<TReply>(this.#senders.of(uri), this.#exchangeOf(body, headers, "InOut"));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -421,7 +418,7 @@ class RoutekitContext implements ContextInternalsBase {
       this.#ensureStarted("send to", uri);
       const exchange = this.#exchangeOf(body, headers, "InOnly");
       exchange.handedOver = true;
-      return sendOn(this.#senderOf(uri), exchange);
+      return sendOn(this.#senders.of(uri), exchange);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -429,44 +426,12 @@ class RoutekitContext implements ContextInternalsBase {
 
   producer(uri: string): Producer {
     const endpoint = this.endpoint(uri);
-    return createProducer(uri, this.#wrapsSends ? this.#wrappedSend(uri, endpoint) : endpoint, {
+    return createProducer(uri, this.#senders.for(uri, endpoint), {
       exchange: (body, headers, pattern) => {
         this.#ensureStarted("send to", uri);
         return this.#exchangeOf(body, headers, pattern);
       },
     });
-  }
-
-  #lastUri: string | undefined = undefined;
-  #lastSender: Sender | undefined = undefined;
-  /** Whether an interceptor has `wrapSend`; until one is added, sends go to the endpoints directly. */
-  #wrapsSends = false;
-  /** The sends the interceptors wrapped, per URI, with the endpoint they send to. */
-  readonly #wrappedSends = new Map<string, { endpoint: Endpoint; sender: Sender }>();
-
-  /**
-   * What sends to `uri`: its endpoint, or the endpoint's send as the interceptors wrapped it. The
-   * last one looked up is kept, as callers often repeat a URI.
-   */
-  #senderOf(uri: string): Sender {
-    if (uri === this.#lastUri) return this.#lastSender!;
-    const endpoint = this.endpoint(uri);
-    const sender = this.#wrapsSends ? this.#wrappedSend(uri, endpoint) : endpoint;
-    this.#lastUri = uri;
-    this.#lastSender = sender;
-    return sender;
-  }
-
-  /** The send to `endpoint` wrapped by the interceptors' `wrapSend`, made once per URI and endpoint. */
-  #wrappedSend(uri: string, endpoint: Endpoint): Sender {
-    const known = this.#wrappedSends.get(uri);
-    if (known !== undefined && known.endpoint === endpoint) return known.sender;
-    const direct = (exchange: Exchange): void | Promise<void> => endpoint.send(exchange);
-    const send = interceptSend(this.#interceptors, uri, direct);
-    // When every interceptor stayed out of the way, sends go to the endpoint itself.
-    const sender = send === direct ? endpoint : { send };
-    this.#wrappedSends.set(uri, { endpoint, sender });
-    return sender;
   }
 
   /** A new exchange for request/send: the caller's headers copied, no deadline of its own. */
