@@ -2,8 +2,8 @@ import { amqpPlugin, amqpProperty } from "@routekit/amqp";
 import { createContext, type RouteContext } from "@routekit/core";
 import { STOP_GRACE_MS } from "@routekit/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
+import { LoopbackProxy } from "../../core/test/support/loopback-proxy.js";
 import { BrokerInspector, brokerAvailable, brokerUrl, uniqueName, waitFor } from "./support/broker.js";
-import { FreezableProxy } from "./support/freezable-proxy.js";
 
 // A broker connection that goes dead mid-stream (a loopback proxy that stops forwarding):
 // stop() still returns within its timeout plus the documented grace, and every message the
@@ -44,7 +44,7 @@ describe.skipIf(!brokerAvailable)("amqp: stopping on a frozen broker connection"
     const queue = uniqueName("frozen");
     inspector.track([queue, `${queue}.dlq`]);
     const broker = new URL(brokerUrl);
-    const proxy = await FreezableProxy.start({ host: broker.hostname, port: Number(broker.port || 5672) });
+    const proxy = await LoopbackProxy.start({ host: broker.hostname, port: Number(broker.port || 5672) });
     cleanups.push(() => proxy.close());
     // Work that ignores the abort signal: it ends only when the test lets it.
     let releaseWork: () => void = () => {};

@@ -1,13 +1,24 @@
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 
+/** One proxied connection: the client's socket and the one to the target. */
+interface Link {
+  readonly client: Socket;
+  readonly upstream: Socket;
+}
+
 /**
  * A loopback TCP proxy to a server on this machine. `cut()` destroys every connection and
- * refuses new ones, as a server that went away does; `restore()` forwards again.
+ * refuses new ones, as a server that went away does. `freeze()` forwards nothing more in either
+ * direction and closes nothing, as a dead network path does: both ends learn of it only from
+ * their own timeouts (heartbeats), and one end closing is not passed on to the other. `restore()`
+ * forwards again (after a freeze, what was held back is delivered, as TCP would once the path
+ * came back).
  */
 export class LoopbackProxy {
   readonly #server: Server;
-  readonly #sockets = new Set<Socket>();
+  readonly #links = new Set<Link>();
   #cut = false;
+  #frozen = false;
 
   private constructor(server: Server) {
     this.#server = server;
@@ -27,14 +38,32 @@ export class LoopbackProxy {
     return address.port;
   }
 
+  /** Destroys every connection; new ones are refused until `restore()`. */
   cut(): void {
     this.#cut = true;
-    for (const socket of this.#sockets) socket.destroy();
-    this.#sockets.clear();
+    for (const link of this.#links) destroy(link);
+    this.#links.clear();
   }
 
+  /** Stops forwarding bytes; connections stay open (new ones are accepted but forward nothing). */
+  freeze(): void {
+    if (this.#frozen) return;
+    this.#frozen = true;
+    for (const link of this.#links) hold(link);
+  }
+
+  /** Accepts and forwards again, after a cut or a freeze. */
   restore(): void {
     this.#cut = false;
+    if (!this.#frozen) return;
+    this.#frozen = false;
+    for (const link of this.#links) {
+      // An end that closed while frozen takes its partner with it now.
+      if (link.client.destroyed || link.upstream.destroyed) {
+        destroy(link);
+        this.#links.delete(link);
+      } else forward(link);
+    }
   }
 
   async close(): Promise<void> {
@@ -47,19 +76,39 @@ export class LoopbackProxy {
       client.destroy();
       return;
     }
-    const upstream = createConnection(target.port, target.host);
-    for (const socket of [client, upstream]) {
-      this.#sockets.add(socket);
+    const link: Link = { client, upstream: createConnection(target.port, target.host) };
+    this.#links.add(link);
+    for (const socket of [link.client, link.upstream]) {
       socket.on("error", () => {});
       socket.on("close", () => {
-        this.#sockets.delete(socket);
-        client.destroy();
-        upstream.destroy();
+        // A frozen path passes nothing on, not even a close.
+        if (this.#frozen) return;
+        this.#links.delete(link);
+        destroy(link);
       });
     }
-    client.pipe(upstream);
-    upstream.pipe(client);
+    if (this.#frozen) hold(link);
+    else forward(link);
   }
+}
+
+/** Bytes flow both ways; an end closing ends the other (`pipe`, with backpressure). */
+function forward(link: Link): void {
+  link.client.pipe(link.upstream);
+  link.upstream.pipe(link.client);
+}
+
+/** Bytes stay where they are: neither socket is read, so nothing reaches the other end. */
+function hold(link: Link): void {
+  link.client.unpipe(link.upstream);
+  link.upstream.unpipe(link.client);
+  link.client.pause();
+  link.upstream.pause();
+}
+
+function destroy(link: Link): void {
+  link.client.destroy();
+  link.upstream.destroy();
 }
 
 /** A loopback port nothing listens on (bound, read, released). */
