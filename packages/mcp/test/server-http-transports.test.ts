@@ -91,6 +91,7 @@ describe.each(TRANSPORTS)("$name with the SDK's Client", ({ serve }) => {
       "fail",
       "slow",
       "progress",
+      "burst",
       "aborts",
       "grow",
     ]);
@@ -153,6 +154,18 @@ describe.each(TRANSPORTS)("$name with the SDK's Client", ({ serve }) => {
       onprogress: (update) => updates.push(update.progress),
     });
     expect(updates).toEqual([1, 2, 3]);
+  });
+
+  it("gets every progress notification to the client before the result, when a route ends at once", async () => {
+    const client = await connected();
+    for (let call = 0; call < 20; call++) {
+      const updates: number[] = [];
+      const result = await client.callTool({ name: "burst", arguments: {} }, undefined, {
+        onprogress: (update) => updates.push(update.progress),
+      });
+      expect(text(result)).toBe("burst done");
+      expect(updates).toEqual([1, 2, 3]);
+    }
   });
 
   it("sends list_changed when routes are added and removed after start", async () => {

@@ -44,7 +44,7 @@ describe("routekit-mcp serve over stdio, with the SDK's Client", () => {
   it("lists only the allowed tools, with descriptions, input schemas and output schemas", async () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
-    expect(names).toEqual(["add", "echo", "fail", "slow", "progress", "aborts", "grow"]);
+    expect(names).toEqual(["add", "echo", "fail", "slow", "progress", "burst", "aborts", "grow"]);
     expect(names).not.toContain("hidden");
     const echo = tools.find((tool) => tool.name === "echo");
     expect(echo?.description).toBe("Echoes a text.");
@@ -125,6 +125,18 @@ describe("routekit-mcp serve over stdio, with the SDK's Client", () => {
       { progress: 2, total: 3, message: "step 2" },
       { progress: 3, total: 3, message: "step 3" },
     ]);
+  });
+
+  it("gets every progress notification to the client before the result, when a route ends at once", async () => {
+    // The notifications and the result leave within one turn and reach the client in one read.
+    for (let call = 0; call < 20; call++) {
+      const updates: number[] = [];
+      const result = await client.callTool({ name: "burst", arguments: {} }, undefined, {
+        onprogress: (update) => updates.push(update.progress),
+      });
+      expect(text(result)).toBe("burst done");
+      expect(updates).toEqual([1, 2, 3]);
+    }
   });
 
   it("sends notifications/tools/list_changed when a route adds an exposed tool", async () => {

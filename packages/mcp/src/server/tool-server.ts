@@ -11,8 +11,8 @@ import {
 import type { RouteContext } from "@routekit/core";
 import type { Tool } from "@routekit/llm";
 import { didYouMean } from "../nearest.js";
+import { ProgressForwarding } from "./forward-progress.js";
 import { outputOf, type ToolOutput } from "./output-schema.js";
-import { listenForProgress } from "./progress.js";
 import { type CallDeadline, closeCall, errorContent, runCall } from "./run-call.js";
 import {
   exposedTools,
@@ -39,6 +39,8 @@ export class McpToolServer {
   /** The deadline of each call in flight: the server ends them when it closes. */
   readonly #running = new Set<CallDeadline>();
   readonly #inFlight = new Set<Promise<CallToolResult>>();
+  /** Fires when the server drains: a result no longer waits for the client to confirm progress. */
+  readonly #closing = new AbortController();
   #notifyScheduled = false;
   #closed = false;
 
@@ -100,6 +102,7 @@ export class McpToolServer {
     if (!this.#closed) {
       this.#closed = true;
       this.#stopListening();
+      this.#closing.abort();
     }
     for (const deadline of [...this.#running]) closeCall(deadline);
     await Promise.allSettled([...this.#inFlight]);
@@ -135,19 +138,8 @@ export class McpToolServer {
       if (this.#closed) return errorContent(`tool '${name}' was cancelled: the MCP server is closing`);
       const callId = `${CALL_ID_PREFIX}${(++callCount).toString(36)}`;
       const token = request.params._meta?.progressToken;
-      const stopProgress =
-        token === undefined
-          ? undefined
-          : listenForProgress(callId, (update) => {
-              if (extra.signal.aborted) return;
-              extra
-                .sendNotification({
-                  method: "notifications/progress",
-                  params: { progressToken: token, ...update },
-                })
-                .catch(() => undefined);
-            });
-      const call = runCall(tool, request.params.arguments, {
+      const progress = token === undefined ? undefined : new ProgressForwarding(callId, token, extra);
+      const running = runCall(tool, request.params.arguments, {
         callId,
         signal: extra.signal,
         running: this.#running,
@@ -155,15 +147,27 @@ export class McpToolServer {
         toolErrors: options.toolErrors,
         output: outputOf(tool, options.outputSchemas, this.#outputs),
       });
+      const call = progress === undefined ? running : this.#afterProgress(running, progress);
       this.#inFlight.add(call);
       try {
         return await call;
       } finally {
         this.#inFlight.delete(call);
-        stopProgress?.();
       }
     });
     return server;
+  }
+
+  /** The call's result once the client has handled the progress it sent (see ProgressForwarding). */
+  async #afterProgress(
+    running: Promise<CallToolResult>,
+    progress: ProgressForwarding,
+  ): Promise<CallToolResult> {
+    try {
+      return await running;
+    } finally {
+      await progress.finish(this.#closing.signal);
+    }
   }
 
   // Several routes added at once make one notification.
