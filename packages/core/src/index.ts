@@ -13,7 +13,13 @@ export {
   type MessageHistoryOption,
   messageHistoryOf,
 } from "./compile/message-history.js";
-export type { RouteInfo, SendFunction, StepInfo, StepInterceptor } from "./compile/step-interceptor.js";
+export type {
+  RouteInfo,
+  SendFunction,
+  SendStep,
+  StepInfo,
+  StepInterceptor,
+} from "./compile/step-interceptor.js";
 // Components and endpoints
 export {
   type Component,

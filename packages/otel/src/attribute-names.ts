@@ -47,7 +47,6 @@ export const SEMCONV = {
   errorType: "error.type",
   messagingSystem: "messaging.system",
   messagingDestinationName: "messaging.destination.name",
-  messagingDestinationTemplate: "messaging.destination.template",
   messagingOperationType: "messaging.operation.type",
   messagingOperationName: "messaging.operation.name",
   messagingMessageId: "messaging.message.id",

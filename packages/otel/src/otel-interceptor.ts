@@ -2,22 +2,21 @@ import type { StepInterceptor } from "@routekit/core";
 import type { AgentRuns } from "./agent-run.js";
 import { wrapAgentInSpan } from "./agent-span.js";
 import { wrapContextSend } from "./context-send-span.js";
+import { slotOf } from "./exchange-slot.js";
 import type { LlmEventHub } from "./llm-event-spans.js";
 import { wrapRouteInSpan } from "./route-span.js";
 import { wrapSendInSpan } from "./send-span.js";
-import { dynamicTarget, fixedTarget, uriTarget } from "./send-target.js";
+import { fixedTarget, uriTarget } from "./send-target.js";
 import { wrapStepInSpan } from "./step-span.js";
 import type { Telemetry } from "./telemetry.js";
 
 /** Step types that send the exchange (or a copy) to one endpoint named when the route is built. */
 const SENDS = new Set(["to", "wireTap", "enrich"]);
-/** Step types that send to endpoints chosen per message. */
-const DYNAMIC_SENDS = new Set(["toD", "recipientList"]);
 
 /**
  * The plugin's interceptor: a span around every route run, a span per send step, the `invoke_agent`
- * span around llm steps, step spans when asked for, and a span per send user code makes through the
- * context (`wrapSend`). Steps it has nothing to do with, every route added and every send first
+ * span around llm steps, step spans when asked for, and (`wrapSend`) a span per destination a
+ * `toD` or `recipientList` step sends to and per send user code makes through the context. Steps it has nothing to do with, every route added and every send first
  * made to a URI while no SDK is registered, are left as they are (their `next` or `send` is
  * returned), so they cost nothing more.
  */
@@ -42,15 +41,21 @@ export function createOtelInterceptor(
         const target = fixedTarget(step, definition.uri);
         return target === undefined ? next : wrapSendInSpan(telemetry, target, next);
       }
-      if (DYNAMIC_SENDS.has(definition.type))
-        return wrapSendInSpan(telemetry, dynamicTarget(step, definition.type, definition.uri), next);
       return telemetry.stepSample > 0 ? wrapStepInSpan(telemetry, step, next) : next;
     },
-    wrapSend(uri, send) {
+    wrapSend(uri, send, step) {
       telemetry.observed();
       if (!telemetry.tracing) return send;
-      const target = uriTarget(uri, {});
-      return target === undefined ? send : wrapContextSend(telemetry, target, send);
+      if (step === undefined) {
+        const target = uriTarget(uri, {});
+        return target === undefined ? send : wrapContextSend(telemetry, target, send);
+      }
+      // A destination of a toD or recipientList step: a span like a `to` step's, in the route's
+      // trace; a route that is not traced (added while no SDK was registered) is left as it is.
+      const target = fixedTarget(step, uri);
+      if (target === undefined) return send;
+      const traced = wrapSendInSpan(telemetry, target, send);
+      return (exchange) => (slotOf(exchange) === undefined ? send(exchange) : traced(exchange));
     },
   };
 }

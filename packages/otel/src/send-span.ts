@@ -9,8 +9,9 @@ import type { SendTarget } from "./send-target.js";
 import type { Telemetry } from "./telemetry.js";
 
 /**
- * A span per send step (`to`, `wireTap`, `enrich`, `toD`, `recipientList`, multicast branches):
- * PRODUCER, or CLIENT for an http: call. The trace context goes into the message's headers for
+ * A span per send step (`to`, `wireTap`, `enrich`, multicast branches) and per destination a
+ * `toD` or `recipientList` step sends to (through `wrapSend`): PRODUCER, or CLIENT for an http:
+ * call. The trace context goes into the message's headers for
  * the next hop (`traceparent` for seda: and RabbitMQ, `http.request.header.traceparent` for
  * http:) and is taken off again when the send is done; a `direct:` route finds it on the
  * exchange. A trace that is not sampled gets no span, but its context still travels, its header

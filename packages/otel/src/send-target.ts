@@ -1,10 +1,10 @@
 import { type Attributes, SpanKind } from "@opentelemetry/api";
-import type { StepInfo } from "@routekit/core";
+import type { SendStep } from "@routekit/core";
 import { ROUTEKIT, SEMCONV } from "./attribute-names.js";
 import { endpointNames } from "./endpoint-names.js";
 import type { HeaderPrefix } from "./header-carrier.js";
 
-/** What a send step's span says and how its trace context travels, fixed when the route is built. */
+/** What a send's span says and how its trace context travels, fixed once per step (or context) and URI. */
 export interface SendTarget {
   readonly name: string;
   readonly kind: SpanKind;
@@ -21,14 +21,17 @@ export interface SendTarget {
 const SAME_EXCHANGE = new Set(["direct", "mock"]);
 /** Schemes routekit runs in-process: nothing reads the current context while they send. */
 const IN_PROCESS = new Set(["direct", "seda", "mock"]);
-const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 
-function stepAttributes(step: StepInfo): Attributes {
+function stepAttributes(step: SendStep): Attributes {
   return { [ROUTEKIT.routeId]: step.routeId, [ROUTEKIT.stepPath]: step.path };
 }
 
-/** A send to `uri`, named when the route is built; undefined for `log:`, which sends nothing. */
-export function fixedTarget(step: StepInfo, uri: string): SendTarget | undefined {
+/**
+ * A send by `step` to `uri`: a `to` step's, named when the route is built, or one destination of
+ * a `toD` or `recipientList` step, named when the step first sends there; undefined for `log:`,
+ * which sends nothing.
+ */
+export function fixedTarget(step: SendStep, uri: string): SendTarget | undefined {
   return uriTarget(uri, stepAttributes(step));
 }
 
@@ -46,47 +49,6 @@ export function uriTarget(uri: string, base: Attributes): SendTarget | undefined
     attributes[SEMCONV.messagingOperationType] = "send";
     attributes[SEMCONV.messagingOperationName] = "send";
   }
-  return {
-    name: `send ${endpoint.address}`,
-    kind: endpoint.httpClient ? SpanKind.CLIENT : SpanKind.PRODUCER,
-    attributes,
-    carried: !SAME_EXCHANGE.has(endpoint.scheme),
-    prefixes: [endpoint.injectPrefix],
-    activate: !IN_PROCESS.has(endpoint.scheme),
-  };
-}
-
-/**
- * A send whose endpoint is chosen per message: `toD(template)` (named after its template, whose
- * scheme, when written out, says where the context goes) and `recipientList` (one span for all
- * its recipients). Where the endpoint is not known, the context goes into the headers both ways:
- * as `traceparent` (seda:, RabbitMQ) and `http.request.header.traceparent` (http:).
- */
-export function dynamicTarget(step: StepInfo, type: string, template: unknown): SendTarget {
-  const attributes: Attributes = {
-    ...stepAttributes(step),
-    [SEMCONV.messagingOperationType]: "send",
-    [SEMCONV.messagingOperationName]: "send",
-  };
-  const scheme = typeof template === "string" ? SCHEME.exec(template)?.[1] : undefined;
-  if (typeof template !== "string" || scheme === undefined) {
-    return {
-      name: `send ${type}`,
-      kind: SpanKind.PRODUCER,
-      attributes,
-      carried: true,
-      prefixes: ["", "http.request.header."],
-      activate: true,
-    };
-  }
-  let endpoint: ReturnType<typeof endpointNames>;
-  try {
-    endpoint = endpointNames(template.split("?")[0] ?? template);
-  } catch {
-    return dynamicTarget(step, type, undefined);
-  }
-  if (endpoint.system !== undefined) attributes[SEMCONV.messagingSystem] = endpoint.system;
-  attributes[SEMCONV.messagingDestinationTemplate] = endpoint.address;
   return {
     name: `send ${endpoint.address}`,
     kind: endpoint.httpClient ? SpanKind.CLIENT : SpanKind.PRODUCER,

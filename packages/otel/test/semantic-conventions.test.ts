@@ -40,7 +40,6 @@ describe("attribute and metric names", () => {
       errorType: stable.ATTR_ERROR_TYPE,
       messagingSystem: incubating.ATTR_MESSAGING_SYSTEM,
       messagingDestinationName: incubating.ATTR_MESSAGING_DESTINATION_NAME,
-      messagingDestinationTemplate: incubating.ATTR_MESSAGING_DESTINATION_TEMPLATE,
       messagingOperationType: incubating.ATTR_MESSAGING_OPERATION_TYPE,
       messagingOperationName: incubating.ATTR_MESSAGING_OPERATION_NAME,
       messagingMessageId: incubating.ATTR_MESSAGING_MESSAGE_ID,

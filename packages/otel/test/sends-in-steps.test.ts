@@ -63,22 +63,6 @@ describe("sends made inside steps", () => {
     expectSend(spans, "direct:c", ["direct:c"]);
   });
 
-  it("recipientList: one producer span for the step, every recipient's route under it", async () => {
-    const spans = await run((r) => r.from("direct:start").recipientList("seda:a,seda:b,direct:c"), 5);
-    expectSend(spans, "recipientList", ["seda:a", "seda:b", "direct:c"]);
-    expect(spanNamed(spans, "send recipientList").attributes["routekit.route.id"]).toBeTypeOf("string");
-  });
-
-  it("toD: a producer span named after the URI template, the receiver under it", async () => {
-    const spans = await run((r) => r.from("direct:start").toD("seda:${header.target}"), 3);
-    expectSend(spans, "seda:${header.target}", ["seda:a"]);
-    expect(spanNamed(spans, "send seda:${header.target}").attributes).toMatchObject({
-      "messaging.system": "routekit",
-      "messaging.destination.template": "seda:${header.target}",
-      "messaging.operation.type": "send",
-    });
-  });
-
   it("wireTap: a producer span under the route span, the tapped copy's route under it", async () => {
     const spans = await run((r) => r.from("direct:start").wireTap("seda:a"), 3);
     expectSend(spans, "seda:a", ["seda:a"]);

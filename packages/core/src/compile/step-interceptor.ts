@@ -50,20 +50,28 @@ export interface StepInterceptor {
    */
   wrapRoute?(route: RouteInfo, next: Processor): Processor;
   /**
-   * Optional: wraps the sends user code makes through the context — `context.send`,
-   * `context.request`, `context.requestExchange` and the handles of `context.producer(uri)` —
-   * never the sends of route steps (`to`, `toD`, ..., which `wrapStep` sees). Called once per URI,
-   * not per message: `send` hands a new exchange to the endpoint of `uri` (settling when the
-   * endpoint is done with it; a failure may be on `exchange.error` then); the returned function
-   * runs in its place, e.g. to put trace context into the headers, or is `send` itself to stay out
-   * of the way. The first interceptor added is outermost. Producer handles made before an
-   * interceptor was added keep sending without it; `context.send` and the others use it from then on.
+   * Optional: wraps the sends to endpoints not known when the route is built: those user code
+   * makes through the context — `context.send`, `context.request`, `context.requestExchange` and
+   * the handles of `context.producer(uri)`, where `step` is undefined and `send` hands a new
+   * exchange to the endpoint — and those of the steps that pick their endpoints per message,
+   * `toD` and each recipient of `recipientList`, where `step` names the step and `send` hands
+   * the route's exchange (a recipient's copy) to the endpoint. The sends of the other steps (`to`,
+   * `wireTap`, `multicast`, ...) are `wrapStep`'s. Called once per URI, not per message (per URI
+   * and step for a step's sends; again for an endpoint the step created anew): `send` settles when
+   * the endpoint is done with the exchange (a failure may be on `exchange.error` then); the
+   * returned function runs in its place, e.g. to put trace context into the headers, or is `send`
+   * itself to stay out of the way. The first interceptor added is outermost. Producer handles made
+   * before an interceptor was added keep sending without it; `context.send` and the others use it
+   * from then on.
    */
-  wrapSend?(uri: string, send: SendFunction): SendFunction;
+  wrapSend?(uri: string, send: SendFunction, step?: SendStep): SendFunction;
 }
 
 /** What `wrapSend` wraps and returns: hands an exchange to one endpoint. */
 export type SendFunction = (exchange: Exchange) => void | Promise<void>;
+
+/** The step a send wrapped by `wrapSend` belongs to (`toD`, `recipientList`), as `StepInfo` names it. */
+export type SendStep = Pick<StepInfo, "routeId" | "path">;
 
 /** Checks what `addInterceptor` received: an object with a `name` and a `wrapStep` function. */
 export function checkInterceptor(value: unknown): StepInterceptor {
@@ -102,14 +110,15 @@ export function checkInterceptor(value: unknown): StepInterceptor {
 }
 
 /**
- * The send to `uri` wrapped in the interceptors that have `wrapSend`, the first one outermost;
- * `send` itself when none has. A `wrapSend` that throws or returns something other than a
- * function fails the send naming the interceptor and the URI.
+ * The send to `uri` (made by `step`, when a step makes it) wrapped in the interceptors that have
+ * `wrapSend`, the first one outermost; `send` itself when none has. A `wrapSend` that throws or
+ * returns something other than a function fails the send naming the interceptor and the URI.
  */
 export function interceptSend(
   interceptors: readonly StepInterceptor[],
   uri: string,
   send: SendFunction,
+  step?: SendStep,
 ): SendFunction {
   let wrapped = send;
   for (let position = interceptors.length - 1; position >= 0; position--) {
@@ -117,7 +126,7 @@ export function interceptSend(
     if (interceptor.wrapSend === undefined) continue;
     let result: unknown;
     try {
-      result = interceptor.wrapSend(uri, wrapped);
+      result = interceptor.wrapSend(uri, wrapped, step);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       throw new RoutekitError(

@@ -3,7 +3,11 @@ import { defineVerb } from "../dsl/verbs.js";
 import { RoutekitError } from "../errors/errors.js";
 import type { ExpressionInput } from "../model/route-definition.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
-import { DynamicEndpointCache, TO_DYNAMIC_CACHE_SIZE } from "./dynamic/dynamic-endpoint-cache.js";
+import {
+  type DynamicEndpoint,
+  DynamicEndpointCache,
+  TO_DYNAMIC_CACHE_SIZE,
+} from "./dynamic/dynamic-endpoint-cache.js";
 import { compileDynamicUri } from "./dynamic/dynamic-uri.js";
 
 const where = (route: { id: string; from: string }): string => `Route '${route.id || route.from}'`;
@@ -50,20 +54,24 @@ defineVerb(
   (definition, scope) => {
     const location = `Route '${scope.routeId}' step ${scope.label}`;
     const build = compileDynamicUri(definition.uri, definition.raw, location);
-    const cache = new DynamicEndpointCache(scope.context as ContextInternals, definition.cacheSize);
+    // Each endpoint is sent to through its send as the interceptors wrapped it (`wrapSend`).
+    const cache = new DynamicEndpointCache(scope.context as ContextInternals, definition.cacheSize, {
+      routeId: scope.routeId,
+      path: scope.label,
+    });
     return (exchange) => {
       const uri = build(exchange);
-      let resolved: ReturnType<DynamicEndpointCache["endpoint"]>;
+      let resolved: DynamicEndpoint;
       try {
         resolved = cache.endpoint(uri);
       } catch (error) {
         throw withoutQuery(error, uri, location, definition.raw || typeof definition.uri === "function");
       }
-      const { endpoint, dropAfterUse } = resolved;
-      if (!dropAfterUse) return endpoint.send(exchange);
+      const { sender, dropAfterUse } = resolved;
+      if (!dropAfterUse) return sender.send(exchange);
       const done = (): void => cache.drop(uri);
       try {
-        const sent = endpoint.send(exchange);
+        const sent = sender.send(exchange);
         if (sent instanceof Promise) return sent.finally(done);
         done();
         return sent;

@@ -1,8 +1,22 @@
+import { interceptSend, type SendStep } from "../../compile/step-interceptor.js";
 import type { Endpoint } from "../../components/component.js";
+import type { Exchange } from "../../model/exchange.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
+import type { Sender } from "../../runtime/exchange-dispatch.js";
 
 /** Default number of endpoints one toD or recipientList step keeps (Camel's `cacheSize`). */
 export const TO_DYNAMIC_CACHE_SIZE = 1000;
+
+/**
+ * An endpoint a toD or recipientList step sends to, with what sends to it: the endpoint itself,
+ * or its send as the interceptors' `wrapSend` wrapped it (a tracing span per destination).
+ */
+export interface DynamicEndpoint {
+  readonly endpoint: Endpoint;
+  readonly sender: Sender;
+  /** Created for capacity 0: drop it once the send is done. */
+  readonly dropAfterUse: boolean;
+}
 
 /** Who holds an endpoint the cache created, and what to do when the last holder lets go. */
 interface Hold {
@@ -21,6 +35,11 @@ interface Hold {
  * so a stream of distinct URIs cannot grow memory without bound. Capacity 0 keeps none: each
  * message creates its endpoint and drops it after the send.
  *
+ * Each endpoint comes with its send as the context's interceptors wrapped it (`wrapSend`, told
+ * the step), made once per URI and endpoint: kept with the endpoints this step created, and for
+ * at most `capacity` endpoints the context held, first kept first forgotten; with capacity 0, for
+ * each message.
+ *
  * `acquire`/`release` hold an endpoint while a send is under way: one evicted while held is
  * forgotten at once but stopped only when its last holder releases it (recipientList holds every
  * recipient of a message from resolution to the end of its fan-out).
@@ -28,62 +47,67 @@ interface Hold {
 export class DynamicEndpointCache {
   readonly #context: ContextInternals;
   readonly #capacity: number;
-  readonly #created = new Map<string, Endpoint>();
+  readonly #step: SendStep;
+  readonly #created = new Map<string, DynamicEndpoint>();
+  /** The context's own endpoints this step sent to, with their senders (at most `capacity`). */
+  readonly #kept = new Map<string, DynamicEndpoint>();
   /** Endpoints this cache created that are held now, with their holders. */
   readonly #held = new Map<Endpoint, Hold>();
   /** Endpoints created for capacity 0 and held, by URI: holders of one URI share one. */
-  readonly #transient = new Map<string, Endpoint>();
+  readonly #transient = new Map<string, DynamicEndpoint>();
 
-  constructor(context: ContextInternals, capacity: number) {
+  constructor(context: ContextInternals, capacity: number, step: SendStep) {
     this.#context = context;
     this.#capacity = capacity;
+    this.#step = step;
   }
 
   get size(): number {
     return this.#created.size;
   }
 
-  /** The endpoint for `uri`, and whether it must be dropped once the send is done (capacity 0). */
-  endpoint(uri: string): { endpoint: Endpoint; dropAfterUse: boolean } {
+  /** The endpoint for `uri`, its sender, and whether it must be dropped once the send is done (capacity 0). */
+  endpoint(uri: string): DynamicEndpoint {
     const known = this.#created.get(uri);
     if (known !== undefined) {
       this.#created.delete(uri);
       this.#created.set(uri, known);
-      return { endpoint: known, dropAfterUse: false };
+      return known;
     }
     const kept = this.#context.hasEndpoint(uri);
     const endpoint = this.#context.endpoint(uri);
-    if (kept) return { endpoint, dropAfterUse: false };
-    if (this.#capacity === 0) return { endpoint, dropAfterUse: true };
-    this.#created.set(uri, endpoint);
+    if (kept) return this.#keptEntry(uri, endpoint);
+    const entry = this.#entry(uri, endpoint, this.#capacity === 0);
+    if (this.#capacity === 0) return entry;
+    this.#created.set(uri, entry);
     if (this.#created.size > this.#capacity) {
       const oldest = this.#created.keys().next();
       if (oldest.done !== true) this.drop(oldest.value);
     }
-    return { endpoint, dropAfterUse: false };
+    return entry;
   }
 
   /**
-   * The endpoint for `uri`, held until `release(endpoint)`: it is not stopped while held, even
-   * when evicted. With capacity 0 it is dropped when its last holder releases it.
+   * The endpoint for `uri` and its sender, held until `release(endpoint)`: it is not stopped while
+   * held, even when evicted. With capacity 0 it is dropped when its last holder releases it.
    */
-  acquire(uri: string): Endpoint {
-    let endpoint = this.#transient.get(uri);
-    let transient = endpoint !== undefined;
-    if (endpoint === undefined) {
+  acquire(uri: string): DynamicEndpoint {
+    let entry = this.#transient.get(uri);
+    let transient = entry !== undefined;
+    if (entry === undefined) {
       if (this.#capacity === 0 && !this.#context.hasEndpoint(uri)) {
-        endpoint = this.#context.endpoint(uri);
-        this.#transient.set(uri, endpoint);
+        entry = this.#entry(uri, this.#context.endpoint(uri), true);
+        this.#transient.set(uri, entry);
         transient = true;
       } else {
-        endpoint = this.endpoint(uri).endpoint;
-        if (this.#created.get(uri) !== endpoint) return endpoint; // the context's own: never held
+        entry = this.endpoint(uri);
+        if (this.#created.get(uri) !== entry) return entry; // the context's own: never held
       }
     }
-    const hold = this.#held.get(endpoint);
-    if (hold === undefined) this.#held.set(endpoint, { uri, holders: 1, transient, evicted: false });
+    const hold = this.#held.get(entry.endpoint);
+    if (hold === undefined) this.#held.set(entry.endpoint, { uri, holders: 1, transient, evicted: false });
     else hold.holders += 1;
-    return endpoint;
+    return entry;
   }
 
   /** Ends one hold from `acquire`; the last one stops an endpoint that was evicted or is transient. */
@@ -108,6 +132,38 @@ export class DynamicEndpointCache {
     const hold = this.#held.get(endpoint);
     if (hold === undefined) this.#stop(uri, endpoint);
     else hold.evicted = true;
+  }
+
+  /** The context's own endpoint for `uri`, with its sender (made again when the endpoint changed). */
+  #keptEntry(uri: string, endpoint: Endpoint): DynamicEndpoint {
+    const known = this.#kept.get(uri);
+    if (known?.endpoint === endpoint) return known;
+    const entry = this.#entry(uri, endpoint, false, false);
+    if (this.#capacity === 0) return entry;
+    this.#kept.delete(uri);
+    this.#kept.set(uri, entry);
+    if (this.#kept.size > this.#capacity) this.#kept.delete(this.#kept.keys().next().value!);
+    return entry;
+  }
+
+  /**
+   * The endpoint with its send as the interceptors wrapped it. When an interceptor fails to wrap
+   * it, an endpoint this step just created is dropped again and the failure thrown.
+   */
+  #entry(uri: string, endpoint: Endpoint, dropAfterUse: boolean, created = true): DynamicEndpoint {
+    const direct = (exchange: Exchange): void | Promise<void> => endpoint.send(exchange);
+    let send: typeof direct;
+    try {
+      send = interceptSend(this.#context.interceptors, uri, direct, this.#step);
+    } catch (error) {
+      if (created) {
+        this.#context.forgetEndpoint(uri);
+        this.#stop(uri, endpoint);
+      }
+      throw error;
+    }
+    // When every interceptor stayed out of the way, sends go to the endpoint itself.
+    return { endpoint, sender: send === direct ? endpoint : { send }, dropAfterUse };
   }
 
   #stop(uri: string, endpoint: Endpoint): void {

@@ -5,6 +5,7 @@ import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { RecipientListDefinition } from "../../model/steps/routing-steps.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
+import type { Sender } from "../../runtime/exchange-dispatch.js";
 import { describeValue } from "../../support/describe-value.js";
 import { DynamicEndpointCache, TO_DYNAMIC_CACHE_SIZE } from "../dynamic/dynamic-endpoint-cache.js";
 import {
@@ -67,19 +68,23 @@ defineVerb(
   (definition, scope) => {
     const evaluate = scope.expression(definition.expression);
     const plan = endpointPlan(scope.routeId, scope.label, "recipientList", definition);
-    const cache = new DynamicEndpointCache(scope.context as ContextInternals, definition.cacheSize);
-    // Each copy is sent to the endpoint its branch resolved, by one step run under the route's
-    // error handling (so a failed send is redelivered on its own).
-    const targets = new WeakMap<Exchange, Endpoint>();
+    const cache = new DynamicEndpointCache(scope.context as ContextInternals, definition.cacheSize, {
+      routeId: scope.routeId,
+      path: scope.label,
+    });
+    // Each copy is sent to the endpoint its branch resolved, through its send as the interceptors
+    // wrapped it (`wrapSend`), by one step run under the route's error handling (so a failed send
+    // is redelivered on its own).
+    const targets = new WeakMap<Exchange, Sender>();
     const sendStep = scope.compileSteps(
       [{ type: "process", processor: (part) => targets.get(part)?.send(part), label: "to recipient" }],
       scope.label,
     );
     const where = `Route '${scope.routeId}' step ${scope.label}`;
-    const branchFor = (uri: string, endpoint: Endpoint): EndpointBranch => ({
+    const branchFor = (uri: string, sender: Sender): EndpointBranch => ({
       uri,
       block: (part) => {
-        targets.set(part, endpoint);
+        targets.set(part, sender);
         return sendStep(part);
       },
     });
@@ -119,9 +124,9 @@ defineVerb(
       let sent: void | Promise<void>;
       try {
         const branches = uris.map((uri) => {
-          const endpoint = cache.acquire(uri);
+          const { endpoint, sender } = cache.acquire(uri);
           held.push(endpoint);
-          return branchFor(uri, endpoint);
+          return branchFor(uri, sender);
         });
         sent = runFanOut(plan, exchange, arraySource(branches));
       } catch (error) {
