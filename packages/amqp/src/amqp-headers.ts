@@ -23,6 +23,9 @@ export const amqpProperty = {
   correlationId: "amqp.correlationId",
 } as const;
 
+/** The name of an exchange property a consumer sets. */
+export type AmqpPropertyName = (typeof amqpProperty)[keyof typeof amqpProperty];
+
 /** The `type` property of a reply that reports a failed route. */
 export const ERROR_REPLY_TYPE = "routekit.error";
 

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { Exchange } from "@routekit/core";
 import type { ConsumeMessage, Options } from "amqplib";
 import { decodeBody, encodeBody, fromAmqpHeaders, toAmqpHeaders } from "./amqp-codec.js";
@@ -7,6 +6,7 @@ import { amqpHeader, ERROR_REPLY_TYPE } from "./amqp-headers.js";
 import type { AmqpEndpointConfig } from "./amqp-options.js";
 import { declareForProducer } from "./amqp-topology.js";
 import type { ConfirmPublisher, PublishRequest } from "./confirm-publisher.js";
+import { nextMessageId } from "./message-id.js";
 import type { RequestReplyClient } from "./request-reply-client.js";
 
 /** Where a producer gets its (lazily connected) publishers. */
@@ -36,7 +36,7 @@ export function createAmqpSend(
       headers: toAmqpHeaders(exchange.headers),
       persistent: options.persistent,
       mandatory: options.mandatory,
-      messageId: randomUUID(),
+      messageId: nextMessageId(),
     };
     if (encoded.contentType !== undefined) publishOptions.contentType = encoded.contentType;
     return {

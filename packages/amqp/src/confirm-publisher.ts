@@ -3,7 +3,12 @@ import { AmqpError, describeError } from "./amqp-error.js";
 import { isTransientFailure } from "./amqp-topology.js";
 import { backoffDelay, pause, type ReconnectOptions } from "./backoff.js";
 import type { ConnectionManager } from "./connection-manager.js";
-import { describeTarget, publishConfirmed, publishWithConfirm } from "./publish-confirmed.js";
+import {
+  confirmFailure,
+  describeTarget,
+  publishConfirmed,
+  publishWithCallback,
+} from "./publish-confirmed.js";
 
 /** One message to publish. */
 export interface PublishRequest {
@@ -58,14 +63,16 @@ export class ConfirmPublisher {
     ) {
       return this.#publishRetrying(request, deadline, signal, undefined);
     }
-    // The common case, one promise per message: the channel is open and the topology declared.
+    // The common case, one promise and one callback per message: the channel is open and the
+    // topology declared.
     return new Promise((resolve, reject) => {
       const { exchange, routingKey, content, options } = request;
-      publishWithConfirm(channel, exchange, routingKey, content, options, (error) => {
-        if (error === undefined) resolve();
-        else if (isTransientFailure(error)) {
-          this.#publishRetrying(request, deadline, signal, error).then(resolve, reject);
-        } else reject(error);
+      publishWithCallback(channel, exchange, routingKey, content, options, (error) => {
+        if (error === null || error === undefined) return resolve();
+        const failure = confirmFailure(error, exchange, routingKey);
+        if (isTransientFailure(failure)) {
+          this.#publishRetrying(request, deadline, signal, failure).then(resolve, reject);
+        } else reject(failure);
       });
     });
   }

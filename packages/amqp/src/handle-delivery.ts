@@ -1,7 +1,7 @@
 import type { Exchange, RouteContext, RouteProcessor } from "@routekit/core";
 import type { ConfirmChannel, ConsumeMessage } from "amqplib";
-import { decodeBody, encodeBody, fromAmqpHeaders, toAmqpHeaders } from "./amqp-codec.js";
-import { amqpHeader, amqpProperty, ERROR_REPLY_TYPE } from "./amqp-headers.js";
+import { decodeBody, encodeBody, toAmqpHeaders } from "./amqp-codec.js";
+import { type AmqpPropertyName, amqpHeader, ERROR_REPLY_TYPE } from "./amqp-headers.js";
 import type { AmqpEndpointConfig } from "./amqp-options.js";
 import { declareDeadLetterQueue, isTransientFailure } from "./amqp-topology.js";
 import { pause } from "./backoff.js";
@@ -48,20 +48,14 @@ export async function handleDelivery(
       return await deadLetter(channel, acks, queue, message, target, error, redeliveries);
     }
     const replyTo = message.properties.replyTo;
+    // createExchange copies the headers (all of them, as fromAmqpHeaders does); the properties
+    // are the exchange's own from the start.
     const exchange = target.context.createExchange({
       body,
-      headers: fromAmqpHeaders(message.properties.headers),
+      headers: message.properties.headers,
       pattern: typeof replyTo === "string" ? "InOut" : "InOnly",
-      properties: {
-        [amqpProperty.queue]: queue,
-        [amqpProperty.exchange]: message.fields.exchange,
-        [amqpProperty.routingKey]: message.fields.routingKey,
-        [amqpProperty.redelivered]: message.fields.redelivered,
-        [amqpProperty.redeliveries]: redeliveries,
-        [amqpProperty.messageId]: message.properties.messageId,
-        [amqpProperty.correlationId]: message.properties.correlationId,
-      },
     });
+    exchange.properties = deliveryProperties(queue, message, redeliveries);
     exchange.fromEndpoint = target.config.uri;
     await target.processor(exchange);
     const error = exchange.error;
@@ -94,6 +88,26 @@ export async function handleDelivery(
       acks.nack(message, true);
     } catch {}
   }
+}
+
+/**
+ * The exchange properties of a delivery (`amqpProperty`). Written with literal keys, so each
+ * delivery's object is made from one fixed shape rather than key by key.
+ */
+function deliveryProperties(
+  queue: string,
+  message: ConsumeMessage,
+  redeliveries: number,
+): Record<AmqpPropertyName, unknown> {
+  return {
+    "amqp.queue": queue,
+    "amqp.exchange": message.fields.exchange,
+    "amqp.routingKey": message.fields.routingKey,
+    "amqp.redelivered": message.fields.redelivered,
+    "amqp.redeliveries": redeliveries,
+    "amqp.messageId": message.properties.messageId,
+    "amqp.correlationId": message.properties.correlationId,
+  };
 }
 
 /** Redeliveries so far: routekit's own counter, or a quorum queue's `x-delivery-count`. */

@@ -34,22 +34,44 @@ export function publishWithConfirm(
   options: Options.Publish,
   settled: (error?: unknown) => void,
 ): void {
-  const onConfirm = (error: unknown): void => {
-    if (error === null || error === undefined) settled();
-    else if (describeError(error) === "message nacked") {
-      settled(
-        new AmqpError(
-          "PUBLISH_NACKED",
-          `The broker refused the message for ${describeTarget(exchange, routingKey)}`,
-        ),
-      );
-    } else settled(error);
-  };
+  publishWithCallback(channel, exchange, routingKey, content, options, (error) =>
+    settled(confirmFailure(error, exchange, routingKey)),
+  );
+}
+
+/**
+ * What amqplib's confirm callback reports, as `publishConfirmed` rejects with it: undefined when
+ * the broker confirmed the message, PUBLISH_NACKED when it refused it, else the channel's error.
+ */
+export function confirmFailure(error: unknown, exchange: string, routingKey: string): unknown {
+  if (error === null || error === undefined) return undefined;
+  if (describeError(error) === "message nacked") {
+    return new AmqpError(
+      "PUBLISH_NACKED",
+      `The broker refused the message for ${describeTarget(exchange, routingKey)}`,
+    );
+  }
+  return error;
+}
+
+/**
+ * Publishes with amqplib's own confirm callback: `onConfirm` gets null once the broker confirmed
+ * the message, else an error for `confirmFailure`; when the message cannot be published at all,
+ * it is called at once with the error `publishConfirmed` rejects with.
+ */
+export function publishWithCallback(
+  channel: ConfirmChannel,
+  exchange: string,
+  routingKey: string,
+  content: Buffer,
+  options: Options.Publish,
+  onConfirm: (error: unknown) => void,
+): void {
   try {
     channel.publish(exchange, routingKey, content, options, onConfirm);
   } catch (error) {
     const closed = error instanceof Error && error.name === "IllegalOperationError";
-    settled(
+    onConfirm(
       closed
         ? error
         : new AmqpError(
