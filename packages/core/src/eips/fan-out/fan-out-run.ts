@@ -1,5 +1,6 @@
 import { RoutekitError, toError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
+import type { ContextInternals } from "../../runtime/context-internals.js";
 import { type PartOrigin, type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
 import type { AggregationStrategy } from "../aggregation/aggregation-strategies.js";
@@ -55,6 +56,39 @@ export function partSlot(): PartSlot {
   return { exchange: undefined as never, item: undefined, index: 0, result: undefined };
 }
 
+/** Whether a signal fired, as the one listener `abortFlagOf` adds to it records it. */
+interface AbortFlag {
+  aborted: boolean;
+}
+
+const ABORTED: AbortFlag = { aborted: true };
+const abortFlags = new WeakMap<AbortSignal, AbortFlag>();
+
+/**
+ * The flag of a long-lived signal (a context's shutdown signal, which every exchange without a
+ * deadline of its own shares): one abort listener, added by the first run under it, sets it. A
+ * run reads this plain field before each part; Node's `aborted` getter is a call that cost about a
+ * tenth of a split part where many kinds of signal pass through it.
+ */
+function abortFlagOf(signal: AbortSignal): AbortFlag {
+  let flag = abortFlags.get(signal);
+  if (flag === undefined) {
+    const created = { aborted: signal.aborted };
+    if (!created.aborted) {
+      signal.addEventListener(
+        "abort",
+        () => {
+          created.aborted = true;
+        },
+        { once: true },
+      );
+    }
+    abortFlags.set(signal, created);
+    flag = created;
+  }
+  return flag;
+}
+
 function isExchange(value: unknown): value is Exchange {
   return (
     typeof value === "object" &&
@@ -80,12 +114,24 @@ export class FanOutRun implements PartOrigin {
   #failure: { error: Error; part: StartedPart | undefined } | undefined = undefined;
   /** The original's signal, read once: parts share it. */
   readonly #signal: AbortSignal;
+  /**
+   * Set once the signal fires when it is the context's shutdown signal (or fired before the run),
+   * else undefined and the signal itself is asked before each part.
+   */
+  readonly #abort: AbortFlag | undefined;
 
   constructor(plan: FanOutPlan, original: Exchange, source: PartSource) {
     this.plan = plan;
     this.original = runtime(original);
     this.source = source;
-    this.#signal = original.signal;
+    const signal = original.signal;
+    this.#signal = signal;
+    // An abort during the run happens in a part: the signal's listeners, the flag's among them,
+    // have all run before the part returns and the next part is considered.
+    if (signal.aborted) this.#abort = ABORTED;
+    else if (signal === (original.context as Partial<ContextInternals>).shutdownSignal) {
+      this.#abort = abortFlagOf(signal);
+    } else this.#abort = undefined;
   }
 
   addPartProperties(properties: Record<string, unknown>, index: number, last: boolean): void {
@@ -95,8 +141,8 @@ export class FanOutRun implements PartOrigin {
   /** False once the run stops (a failure with stopOnError, an aggregation error, an abort). */
   canStart(): boolean {
     if (this.stopping) return false;
-    const signal = this.#signal;
-    if (signal.aborted) this.fail(signal.reason);
+    const abort = this.#abort;
+    if (abort === undefined ? this.#signal.aborted : abort.aborted) this.fail(this.#signal.reason);
     return !this.stopping;
   }
 

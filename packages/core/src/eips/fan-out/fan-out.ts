@@ -24,6 +24,8 @@ function sequential(run: FanOutRun): void | Promise<void> {
   const source = run.source;
   if (source.async) return sequentialAsync(run, undefined);
   let slot: PartSlot | undefined;
+  // Nothing to record for a part that succeeded when nothing aggregates.
+  const recordSuccess = run.plan.aggregate !== undefined;
   for (;;) {
     if (!run.canStart()) return run.finish();
     let pulled: Pulled;
@@ -43,8 +45,7 @@ function sequential(run: FanOutRun): void | Promise<void> {
     const exchange = run.partFor(item, pulled.last);
     const result = run.runPart(exchange, item, index);
     if (result !== undefined) return sequentialAsync(run, { exchange, item, index, result });
-    // Nothing to record for a part that succeeded when nothing aggregates.
-    if (exchange.error === undefined && run.plan.aggregate === undefined) continue;
+    if (exchange.error === undefined && !recordSuccess) continue;
     slot ??= partSlot();
     slot.exchange = exchange;
     slot.item = item;
