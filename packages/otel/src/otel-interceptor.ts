@@ -15,10 +15,11 @@ const SENDS = new Set(["to", "wireTap", "enrich"]);
 
 /**
  * The plugin's interceptor: a span around every route run, a span per send step, the `invoke_agent`
- * span around llm steps, step spans when asked for, and (`wrapSend`) a span per destination a
- * `toD` or `recipientList` step sends to and per send user code makes through the context. Steps it has nothing to do with, every route added and every send first
- * made to a URI while no SDK is registered, are left as they are (their `next` or `send` is
- * returned), so they cost nothing more.
+ * span around llm steps, step spans when asked for (a `toD` or `recipientList` step gets one
+ * like any other step), and, through `wrapSend`, a span per destination a `toD` or
+ * `recipientList` step sends to and per send user code makes through the context. Steps it has
+ * nothing to do with, every route added and every send first made to a URI while no SDK is
+ * registered, are left as they are (their `next` or `send` is returned), so they cost nothing more.
  */
 export function createOtelInterceptor(
   telemetry: Telemetry,

@@ -66,7 +66,10 @@ export class DynamicEndpointCache {
     return this.#created.size;
   }
 
-  /** The endpoint for `uri`, its sender, and whether it must be dropped once the send is done (capacity 0). */
+  /**
+   * The endpoint for `uri`, its sender, and whether it must be dropped once the send is done
+   * (capacity 0).
+   */
   endpoint(uri: string): DynamicEndpoint {
     const known = this.#created.get(uri);
     if (known !== undefined) {
