@@ -3,10 +3,14 @@
 // rounds whose order alternates (routekit first in even rounds, amqplib first in odd ones).
 // Beside the wall clock, each run's CPU time of the bench process (`process.cpuUsage()`) is
 // measured: the broker runs in its own process, and CPU time is much less disturbed by a busy
-// machine than the wall clock.
-// Usage: tsx bench/amqp.ts [--quick]
+// machine than the wall clock. Every run starts from the same state: fresh queues filled and
+// confirmed, the previous run's consumers cancelled, channels and connections closed and its
+// queues deleted, the broker back to idle (its CPU time read from /proc), and a full collection
+// in the bench process.
+// Usage: tsx bench/amqp.ts [--quick] [--verbose] (--verbose prints every run and the load average)
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { amqpPlugin } from "@routekit/amqp";
 import { createContext } from "@routekit/core";
@@ -14,7 +18,7 @@ import { type ChannelModel, type ConfirmChannel, connect } from "amqplib";
 import {
   type BenchOptions,
   type BenchRow,
-  collectYoungGarbage,
+  collectAllGarbage,
   printRow,
   type Stats,
   summarise,
@@ -25,6 +29,12 @@ const PREFETCH = 50;
 const BODY = { order: 0, customer: "c-1042", items: [{ sku: "A-1", quantity: 2 }], note: "x".repeat(100) };
 /** How often the output queue's depth is read while a run moves messages. */
 const POLL_MS = 10;
+/** The broker counts as idle once it used less than this share of one core over a window... */
+const IDLE_SHARE = 0.05;
+/** ...of this many milliseconds... */
+const IDLE_WINDOW_MS = 200;
+/** ...twice in a row; a run starts anyway after this long (the note says how often). */
+const IDLE_LIMIT_MS = 15_000;
 
 /** Starts moving messages from `input` to `output`; resolves with a function that stops it. */
 type Mover = (input: string, output: string, persistent: boolean) => Promise<() => Promise<void>>;
@@ -98,17 +108,20 @@ export async function runAmqpBench(options: BenchOptions): Promise<BenchRow[]> {
   }
   const channel = await admin.createConfirmChannel();
   const count = options.quick ? 2_000 : 20_000;
-  const warmupCount = options.quick ? 500 : 5_000;
   const rounds = options.quick ? 2 : 8;
-  const broker = findBroker();
+  const verbose = process.argv.includes("--verbose");
+  const broker: Broker = { pid: findBroker(), busyStarts: 0 };
   try {
     const rows: BenchRow[] = [];
     for (const persistent of [true, false]) {
       const movers = [routekitRoute, handWrittenLoop];
-      // Two warm-up rounds (AB, BA): JIT, connections, the broker's queue processes.
+      // Two warm-up rounds (AB, BA) of full runs: JIT, connections, the broker's queue processes
+      // and (persistent messages) its files.
       for (const mover of [...movers, ...[...movers].reverse()]) {
-        await timeOnce(channel, mover, warmupCount, persistent, broker);
+        await timeOnce(channel, mover, count, persistent, broker);
       }
+      broker.busyStarts = 0;
+      const loadBefore = loadavg()[0]!;
       const routed: SideSamples = { wall: [], cpu: [], broker: [] };
       const handWritten: SideSamples = { wall: [], cpu: [], broker: [] };
       for (let round = 0; round < rounds; round++) {
@@ -119,12 +132,23 @@ export async function runAmqpBench(options: BenchOptions): Promise<BenchRow[]> {
         if (round % 2 === 1) sides.reverse();
         for (const [mover, samples] of sides) {
           const cost = await timeOnce(channel, mover, count, persistent, broker);
+          if (verbose) {
+            const side = mover === routekitRoute ? "routekit" : "amqplib";
+            console.log(
+              `  ${persistent ? "persistent" : "transient"} round ${round} ${side}: wall ${(cost.wallNs / 1000).toFixed(1)} µs, cpu ${(cost.cpuNs / 1000).toFixed(1)} µs, broker ${(cost.brokerNs / 1000).toFixed(1)} µs per message; load ${loadavg()[0]!.toFixed(2)}`,
+            );
+          }
           samples.wall.push(cost.wallNs);
           samples.cpu.push(cost.cpuNs);
           samples.broker.push(cost.brokerNs);
         }
       }
-      rows.push(...rowsOf(routed, handWritten, count, rounds, persistent));
+      const load = `load average ${loadBefore.toFixed(2)} → ${loadavg()[0]!.toFixed(2)} over the rounds`;
+      const idle =
+        broker.pid === undefined
+          ? "the broker's idleness is not visible here (each run waited 1 s instead)"
+          : `${broker.busyStarts} of ${rounds * 2} runs started before the broker was idle (waited ${IDLE_LIMIT_MS / 1000} s)`;
+      rows.push(...rowsOf(routed, handWritten, count, rounds, persistent, `${load}; ${idle}`));
     }
     return rows;
   } finally {
@@ -139,6 +163,7 @@ function rowsOf(
   count: number,
   rounds: number,
   persistent: boolean,
+  conditions: string,
 ): BenchRow[] {
   const kind = persistent ? "persistent" : "transient";
   const benchmark = `amqp queue → route → queue (${count} ${kind} messages, prefetch ${PREFETCH}, confirms)`;
@@ -153,7 +178,7 @@ function rowsOf(
   const brokerNote = Number.isNaN(brokerCpu[0].medianNs)
     ? "the broker's CPU time is not visible here"
     : `the broker spent ${micros(brokerCpu[0])} vs ${micros(brokerCpu[1])} of CPU per message (round by round: ${pairedRatios(routed.broker, handWritten.broker)})`;
-  const setup = `${rounds} rounds of ${count} messages alternating which side goes first (after two warm-up rounds), each run on fresh queues, timed from connecting until the output queue holds every message`;
+  const setup = `${rounds} rounds of ${count} messages alternating which side goes first (after two warm-up rounds of the same size), each run on fresh classic queues with the broker idle and after a full collection, timed from connecting until the output queue holds every message; ${conditions}`;
   return [
     {
       benchmark,
@@ -193,13 +218,50 @@ function pairedRatios(subject: number[], baseline: number[]): string {
   return `median ratio ${ratios.medianNs.toFixed(2)}, ±${ratios.spreadPercent.toFixed(0)}%`;
 }
 
-/** Fills a fresh input queue, runs `mover` until the output queue holds every message; cost per message. */
+/** The broker's process, and how many runs started before it was idle. */
+interface Broker {
+  pid: number | undefined;
+  busyStarts: number;
+}
+
+/**
+ * Waits until the broker is idle: under IDLE_SHARE of one core over two windows in a row (work
+ * left by the previous run, such as deleting a queue's files, is not timed in the next one).
+ * Returns false when it was still busy after IDLE_LIMIT_MS.
+ */
+async function brokerIdle(pid: number | undefined): Promise<boolean> {
+  if (pid === undefined) {
+    await sleep(1000);
+    return true;
+  }
+  const deadline = Date.now() + IDLE_LIMIT_MS;
+  let quietWindows = 0;
+  while (quietWindows < 2) {
+    if (Date.now() > deadline) return false;
+    const before = processCpuNs(pid);
+    await sleep(IDLE_WINDOW_MS);
+    const used = processCpuNs(pid) - before;
+    quietWindows = used < IDLE_SHARE * IDLE_WINDOW_MS * 1e6 ? quietWindows + 1 : 0;
+  }
+  return true;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Fills fresh queues, waits for the confirms and an idle broker, collects all garbage, then runs
+ * `mover` until the output queue holds every message; cost per message. The mover has stopped
+ * (consumers cancelled, confirms drained, channels and connections closed) and the queues are
+ * deleted when this returns.
+ */
 async function timeOnce(
   channel: ConfirmChannel,
   mover: Mover,
   count: number,
   persistent: boolean,
-  broker: number | undefined,
+  broker: Broker,
 ): Promise<RunCost> {
   const input = `bench-in-${randomUUID().slice(0, 8)}`;
   const output = `bench-out-${randomUUID().slice(0, 8)}`;
@@ -211,19 +273,20 @@ async function timeOnce(
       channel.sendToQueue(input, content, { persistent, contentType: "application/json" });
     }
     await channel.waitForConfirms();
-    collectYoungGarbage();
+    if (!(await brokerIdle(broker.pid))) broker.busyStarts++;
+    collectAllGarbage();
     // Both sides are timed the same way: from starting to move (connection setup included)
     // until the output queue holds every message; stopping is not timed.
     const cpuBefore = process.cpuUsage();
-    const brokerBefore = processCpuNs(broker);
+    const brokerBefore = processCpuNs(broker.pid);
     const started = process.hrtime.bigint();
     const stop = await mover(input, output, persistent);
     while ((await channel.checkQueue(output)).messageCount < count) {
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      await sleep(POLL_MS);
     }
     const wallNs = Number(process.hrtime.bigint() - started);
     const cpu = process.cpuUsage(cpuBefore);
-    const brokerNs = processCpuNs(broker) - brokerBefore;
+    const brokerNs = processCpuNs(broker.pid) - brokerBefore;
     await stop();
     return {
       wallNs: wallNs / count,
@@ -241,7 +304,7 @@ const handWrittenLoop: Mover = async (input, output, persistent) => {
   const consumer = await connection.createChannel();
   const publisher = await connection.createConfirmChannel();
   await consumer.prefetch(PREFETCH);
-  await consumer.consume(input, (message) => {
+  const { consumerTag } = await consumer.consume(input, (message) => {
     if (message === null) return;
     const { contentType, headers } = message.properties;
     publisher.publish("", output, message.content, { persistent, contentType, headers }, (error) => {
@@ -249,7 +312,9 @@ const handWrittenLoop: Mover = async (input, output, persistent) => {
       else consumer.ack(message);
     });
   });
+  // Stopping as the route does: no more deliveries, every confirm in, then the channels close.
   return async () => {
+    await consumer.cancel(consumerTag);
     await publisher.waitForConfirms();
     await connection.close();
   };

@@ -55,13 +55,25 @@ export function summarise(samplesNs: number[]): Stats {
  * thousands of messages), which would time the collector, not the code. The bench process is not
  * started with --expose-gc, so the flag is set here.
  */
-let collect: ((options: { type: "minor" }) => void) | undefined;
-export function collectYoungGarbage(): void {
+let collect: ((options?: { type: "minor" | "major" }) => void) | undefined;
+function collector(): (options?: { type: "minor" | "major" }) => void {
   if (collect === undefined) {
     setFlagsFromString("--expose-gc");
-    collect = runInNewContext("gc") as (options: { type: "minor" }) => void;
+    collect = runInNewContext("gc") as (options?: { type: "minor" | "major" }) => void;
   }
-  collect({ type: "minor" });
+  return collect;
+}
+export function collectYoungGarbage(): void {
+  collector()({ type: "minor" });
+}
+
+/**
+ * A full collection, for benchmarks whose runs last seconds (amqp): each run then starts with
+ * the same heap, and the re-optimisation a full collection may cause is a negligible part of
+ * the run (unlike for the nanosecond operations `collectYoungGarbage` is made for).
+ */
+export function collectAllGarbage(): void {
+  collector()({ type: "major" });
 }
 
 /** Per-operation nanoseconds of one run of `operation` over `iterations`. */
