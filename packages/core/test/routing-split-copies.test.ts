@@ -158,3 +158,27 @@ describe("split parts and multicast copies are copies", () => {
     expect(original.properties).toEqual({});
   });
 });
+
+describe("split parts kept after the split", () => {
+  it("a part read only after the split copies the original as its parts saw it, not the later changes", async () => {
+    context = createContext();
+    const kept: Exchange[] = [];
+    await context.addRoutes((r) =>
+      r
+        .from("direct:in")
+        .setProperty("before", () => 1)
+        .split("${body}", (part) => part.process((exchange) => void kept.push(exchange)))
+        .setHeader("late", () => "after the split")
+        .setProperty("lateProperty", () => "after the split"),
+    );
+    await context.start();
+    const original = await context.requestExchange("direct:in", { body: ["a", "b"], headers: { h: 0 } });
+    expect(original.headers).toEqual({ h: 0, late: "after the split" });
+    expect(kept.map((part) => part.headers)).toEqual([{ h: 0 }, { h: 0 }]);
+    expect(kept.map((part) => part.properties.lateProperty)).toEqual([undefined, undefined]);
+    expect(kept.map((part) => [part.properties.before, part.properties[SPLIT_INDEX]])).toEqual([
+      [1, 0],
+      [1, 1],
+    ]);
+  });
+});

@@ -142,7 +142,7 @@ export function createPipeline(
     try {
       for (; index < count; index++) {
         result = steps[index]!(target) as Promise<void> | undefined;
-        if (result !== undefined || target.error !== undefined || target.halted) break;
+        if (result !== undefined || target.interrupted) break;
       }
     } catch (error) {
       return fail(target, error, index, index === start ? attempt : 0);

@@ -16,9 +16,10 @@ export interface FailureLocation {
   readonly step: string;
 }
 
-/** Engine state most exchanges never have (a stop, a handled error, a deadline): made on first write. */
+/** Engine state most exchanges never have (an error, a stop, a deadline): made on first write. */
 class ExchangeState {
   id: string | undefined = undefined;
+  error: Error | undefined = undefined;
   stopped = false;
   haltedIn: string | undefined = undefined;
   original: { body: unknown; headers: Headers } | undefined = undefined;
@@ -50,7 +51,6 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
    * so a part index past 2^28 stays exact.
    */
   #bits = 0;
-  error: Error | undefined = undefined;
   readonly context: RouteContext;
   /** The signal, or the deadline that makes it on first read. */
   readonly #signal: AbortSignal | ExchangeDeadline;
@@ -79,6 +79,27 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
       exchange.#state = state;
     }
     return state;
+  }
+
+  /** Set when a step failed; routing stops unless an error handler clears it. */
+  get error(): Error | undefined {
+    return this.#state?.error;
+  }
+
+  set error(error: Error | undefined) {
+    if (error !== undefined || this.#state !== undefined) RuntimeExchange.#more(this).error = error;
+  }
+
+  /**
+   * True when the rest of a pipeline must not run as it stands: a step left an error, or the
+   * exchange is halted. One check of one field for an exchange that has neither (its engine state
+   * was never made), which a pipeline makes after every synchronous step.
+   */
+  get interrupted(): boolean {
+    const state = this.#state;
+    return (
+      state !== undefined && (state.error !== undefined || state.stopped || state.haltedIn !== undefined)
+    );
   }
 
   /** True when no further step may run: stopped, or halted by an error handler (one check). */
@@ -168,7 +189,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
     let headers = this.#headers;
     if (headers === undefined) {
       const origin = this.#origin;
-      headers = origin === undefined ? {} : copyRecord(origin.original.headers);
+      headers = origin === undefined ? {} : copyRecord(origin.ended?.headers ?? origin.original.headers);
       this.#headers = headers;
     }
     return headers;
@@ -184,7 +205,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
       const origin = this.#origin;
       if (origin === undefined) properties = {};
       else {
-        properties = copyRecord(origin.original.properties);
+        properties = copyRecord(origin.ended?.properties ?? origin.original.properties);
         const part = Math.floor(this.#bits / 4);
         origin.addPartProperties(properties, Math.floor(part / 2), part % 2 === 1);
       }
@@ -212,6 +233,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
       undefined,
     );
     part.#origin = origin;
+    origin.lent = true;
     // The original's pattern, not its handing over.
     part.#bits = (index * 2 + (last ? 1 : 0)) * 4 + (original.#bits % 2);
     part.routeId = original.routeId;
@@ -320,6 +342,14 @@ export function copyExchange<TBody>(
  */
 export interface PartOrigin {
   readonly original: Exchange;
+  /** Set by `partOf`: parts were made that copy from this origin on first use. */
+  lent: boolean;
+  /**
+   * Once the run ended and the original went on (later steps may change its headers and
+   * properties): the original's headers and properties as its parts saw them, which a part read
+   * only afterwards (one an aggregation strategy or user code kept) copies instead.
+   */
+  readonly ended: { readonly headers: Headers; readonly properties: Record<string, unknown> } | undefined;
   addPartProperties(properties: Record<string, unknown>, index: number, last: boolean): void;
 }
 
