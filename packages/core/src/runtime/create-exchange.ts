@@ -7,6 +7,8 @@ import type { ExchangeDeadline } from "./exchange-deadline.js";
 const crypto = lazyModule<typeof Crypto>("node:crypto", import.meta.url);
 let sequence = 0;
 const hasOwn = Object.hasOwn;
+/** The snapshot of headers or properties an exchange never had: frozen, only ever copied. */
+const NOTHING: Record<string, unknown> = Object.freeze({});
 /** A random prefix, so ids from two processes differ; made with the first id. */
 let prefix: string | undefined;
 
@@ -189,7 +191,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
     let headers = this.#headers;
     if (headers === undefined) {
       const origin = this.#origin;
-      headers = origin === undefined ? {} : copyRecord(origin.ended?.headers ?? origin.original.headers);
+      headers = origin === undefined ? {} : copyRecord(origin.endedHeaders ?? origin.original.headers);
       this.#headers = headers;
     }
     return headers;
@@ -205,7 +207,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
       const origin = this.#origin;
       if (origin === undefined) properties = {};
       else {
-        properties = copyRecord(origin.ended?.properties ?? origin.original.properties);
+        properties = copyRecord(origin.endedProperties ?? origin.original.properties);
         const part = Math.floor(this.#bits / 4);
         origin.addPartProperties(properties, Math.floor(part / 2), part % 2 === 1);
       }
@@ -239,6 +241,17 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
     part.routeId = original.routeId;
     part.fromEndpoint = original.fromEndpoint;
     return part;
+  }
+
+  /**
+   * A copy of the exchange's headers (`properties` false) or properties as they are now, or a
+   * shared empty record when it has none and never will unless written (no copy made).
+   */
+  static snapshotOf(exchange: Exchange, properties: boolean): Record<string, unknown> {
+    const target = exchange as RuntimeExchange;
+    const own = properties ? target.#properties : target.#headers;
+    if (own === undefined && target.#origin === undefined) return NOTHING;
+    return copyRecord(properties ? target.properties : target.headers);
   }
 
   /** A copy of `exchange` carrying `body` under `signal` (see `copyExchange`). */
@@ -346,10 +359,11 @@ export interface PartOrigin {
   lent: boolean;
   /**
    * Once the run ended and the original went on (later steps may change its headers and
-   * properties): the original's headers and properties as its parts saw them, which a part read
-   * only afterwards (one an aggregation strategy or user code kept) copies instead.
+   * properties): the original's headers and properties as its parts saw them (`snapshotOf`),
+   * which a part read only afterwards (one an aggregation strategy or user code kept) copies.
    */
-  readonly ended: { readonly headers: Headers; readonly properties: Record<string, unknown> } | undefined;
+  readonly endedHeaders: Headers | undefined;
+  readonly endedProperties: Record<string, unknown> | undefined;
   addPartProperties(properties: Record<string, unknown>, index: number, last: boolean): void;
 }
 
@@ -360,3 +374,10 @@ export interface PartOrigin {
  */
 export const partOf: (origin: PartOrigin, body: unknown, index: number, last: boolean) => Exchange =
   RuntimeExchange.partOf;
+
+/**
+ * The exchange's headers (`properties` false) or properties as they are now, for a `PartOrigin`'s
+ * `endedHeaders` / `endedProperties`: a copy, or a shared frozen empty record when it has none yet.
+ */
+export const snapshotOf: (exchange: Exchange, properties: boolean) => Record<string, unknown> =
+  RuntimeExchange.snapshotOf;

@@ -1,7 +1,7 @@
 import { RoutekitError, toError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
-import { copyRecord, type PartOrigin, type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
+import { type PartOrigin, type RuntimeExchange, runtime, snapshotOf } from "../../runtime/create-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
 import type { AggregationStrategy } from "../aggregation/aggregation-strategies.js";
 import type { PartSource, Pulled } from "./part-source.js";
@@ -111,7 +111,8 @@ export class FanOutRun implements PartOrigin {
   /** Parts started so far: the index of the next part. */
   started = 0;
   lent = false;
-  ended: { headers: Exchange["headers"]; properties: Record<string, unknown> } | undefined = undefined;
+  endedHeaders: Exchange["headers"] | undefined = undefined;
+  endedProperties: Record<string, unknown> | undefined = undefined;
   #aggregated: Exchange | undefined = undefined;
   #failure: { error: Error; part: StartedPart | undefined } | undefined = undefined;
   /** The original's signal, read once: parts share it. */
@@ -228,7 +229,8 @@ export class FanOutRun implements PartOrigin {
     // Parts that never read their headers or properties copy these later, not what the steps
     // after this one make of the original's.
     if (this.lent) {
-      this.ended = { headers: copyRecord(original.headers), properties: copyRecord(original.properties) };
+      this.endedHeaders = snapshotOf(original, false);
+      this.endedProperties = snapshotOf(original, true);
     }
     const failure = this.#failure;
     if (failure !== undefined) {
