@@ -38,6 +38,23 @@ const requests = (context: RouteContext) => async (iterations: number) => {
   for (let index = 0; index < iterations; index++) await context.request("direct:start", index);
 };
 
+/** Sends chosen per message: a toD to one of two direct: routes, then a recipientList to both. */
+async function dynamicContext(plugin?: Plugin): Promise<RouteContext> {
+  const context = createContext();
+  if (plugin !== undefined) context.use(plugin);
+  await context.addRoutes((r) => {
+    r.from("direct:start").toD("direct:${header.target}").recipientList("direct:a,direct:b");
+    for (const name of ["a", "b"]) r.from(`direct:${name}`).setBody(() => name);
+  });
+  await context.start();
+  return context;
+}
+
+const dynamicRequests = (context: RouteContext) => async (iterations: number) => {
+  for (let index = 0; index < iterations; index++)
+    await context.request("direct:start", index, { target: index % 2 === 0 ? "a" : "b" });
+};
+
 type Operation = (iterations: number) => Promise<void>;
 
 /**
@@ -67,7 +84,7 @@ function cpuNote(subject: { median: () => number }, baseline: { median: () => nu
 /**
  * What tracing costs on the direct path (the `direct` benchmark's routes: four routes and four
  * sends per message): the same routes without the plugin, with `otelPlugin()` and no SDK
- * registered, with the SDK and a sampler that samples nothing (beside the floor of that: one
+ * registered (and the same for sends chosen per message: toD and recipientList), with the SDK and a sampler that samples nothing (beside the floor of that: one
  * root span asked of the same SDK per message, no plugin), with the not-sampled decision made
  * upstream, and with every message sampled. Each row also gives the CPU time of both sides.
  */
@@ -81,6 +98,15 @@ export async function runOtelBench(options: BenchOptions): Promise<BenchRow[]> {
   const noSdkCpu = cpuTimed(requests(noSdk));
   const plainCpu = cpuTimed(requests(plain));
   const [withPluginStats, plainStats] = await compareAll([noSdkCpu.run, plainCpu.run], iterations, rounds);
+  const dynamicPlain = await dynamicContext();
+  const dynamicNoSdk = await dynamicContext(otelPlugin());
+  const dynamicNoSdkCpu = cpuTimed(dynamicRequests(dynamicNoSdk));
+  const dynamicPlainCpu = cpuTimed(dynamicRequests(dynamicPlain));
+  const [dynamicNoSdkStats, dynamicPlainStats] = await compareAll(
+    [dynamicNoSdkCpu.run, dynamicPlainCpu.run],
+    iterations,
+    rounds,
+  );
 
   // An SDK's context manager tracks every promise once it is used (AsyncLocalStorage): the
   // baseline pays that too, as it would in a process where anything traces.
@@ -143,7 +169,7 @@ export async function runOtelBench(options: BenchOptions): Promise<BenchRow[]> {
     iterations,
     rounds,
   );
-  for (const context of [plain, noSdk, unsampled, sampled]) await context.stop();
+  for (const context of [plain, noSdk, dynamicPlain, dynamicNoSdk, unsampled, sampled]) await context.stop();
   await on.shutdown();
   await off.shutdown();
   contextApi.disable();
@@ -151,6 +177,8 @@ export async function runOtelBench(options: BenchOptions): Promise<BenchRow[]> {
   if (
     !withPluginStats ||
     !plainStats ||
+    !dynamicNoSdkStats ||
+    !dynamicPlainStats ||
     !unsampledStats ||
     !sampledStats ||
     !floorStats ||
@@ -173,6 +201,20 @@ export async function runOtelBench(options: BenchOptions): Promise<BenchRow[]> {
         baselineStats: plainStats,
         target: "≤ 1.05× no plugin",
         note: `no route or step is wrapped while no SDK is registered; ${cpuNote(noSdkCpu, plainCpu)}`,
+      },
+      (ratio) => ratio <= 1.05,
+    ),
+    rowOf(
+      {
+        benchmark: "otel (sends chosen per message: toD, then recipientList to 2 endpoints)",
+        subject: "otelPlugin(), no SDK registered",
+        baseline,
+        baselineDescription:
+          "a toD to one of two direct: routes and a recipientList to both, in a context without otelPlugin, in the same process and rounds",
+        subjectStats: dynamicNoSdkStats,
+        baselineStats: dynamicPlainStats,
+        target: "≤ 1.05× no plugin",
+        note: `each destination's send is left as it is (wrapSend returns it) while no SDK is registered; ${cpuNote(dynamicNoSdkCpu, dynamicPlainCpu)}`,
       },
       (ratio) => ratio <= 1.05,
     ),
