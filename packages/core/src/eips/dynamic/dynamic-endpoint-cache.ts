@@ -18,6 +18,11 @@ export interface DynamicEndpoint {
   readonly dropAfterUse: boolean;
 }
 
+/** An endpoint as the cache keeps it: whether this step created it (else the context held it). */
+interface Entry extends DynamicEndpoint {
+  readonly created: boolean;
+}
+
 /** Who holds an endpoint the cache created, and what to do when the last holder lets go. */
 interface Hold {
   readonly uri: string;
@@ -48,13 +53,13 @@ export class DynamicEndpointCache {
   readonly #context: ContextInternals;
   readonly #capacity: number;
   readonly #step: SendStep;
-  readonly #created = new Map<string, DynamicEndpoint>();
+  readonly #created = new Map<string, Entry>();
   /** The context's own endpoints this step sent to, with their senders (at most `capacity`). */
-  readonly #kept = new Map<string, DynamicEndpoint>();
+  readonly #kept = new Map<string, Entry>();
   /** Endpoints this cache created that are held now, with their holders. */
   readonly #held = new Map<Endpoint, Hold>();
   /** Endpoints created for capacity 0 and held, by URI: holders of one URI share one. */
-  readonly #transient = new Map<string, DynamicEndpoint>();
+  readonly #transient = new Map<string, Entry>();
 
   constructor(context: ContextInternals, capacity: number, step: SendStep) {
     this.#context = context;
@@ -70,7 +75,7 @@ export class DynamicEndpointCache {
    * The endpoint for `uri`, its sender, and whether it must be dropped once the send is done
    * (capacity 0).
    */
-  endpoint(uri: string): DynamicEndpoint {
+  endpoint(uri: string): Entry {
     const known = this.#created.get(uri);
     if (known !== undefined) {
       this.#created.delete(uri);
@@ -104,7 +109,7 @@ export class DynamicEndpointCache {
         transient = true;
       } else {
         entry = this.endpoint(uri);
-        if (this.#created.get(uri) !== entry) return entry; // the context's own: never held
+        if (!entry.created) return entry; // the context's own: never held
       }
     }
     const hold = this.#held.get(entry.endpoint);
@@ -138,7 +143,7 @@ export class DynamicEndpointCache {
   }
 
   /** The context's own endpoint for `uri`, with its sender (made again when the endpoint changed). */
-  #keptEntry(uri: string, endpoint: Endpoint): DynamicEndpoint {
+  #keptEntry(uri: string, endpoint: Endpoint): Entry {
     const known = this.#kept.get(uri);
     if (known?.endpoint === endpoint) return known;
     const entry = this.#entry(uri, endpoint, false, false);
@@ -153,7 +158,7 @@ export class DynamicEndpointCache {
    * The endpoint with its send as the interceptors wrapped it. When an interceptor fails to wrap
    * it, an endpoint this step just created is dropped again and the failure thrown.
    */
-  #entry(uri: string, endpoint: Endpoint, dropAfterUse: boolean, created = true): DynamicEndpoint {
+  #entry(uri: string, endpoint: Endpoint, dropAfterUse: boolean, created = true): Entry {
     const direct = (exchange: Exchange): void | Promise<void> => endpoint.send(exchange);
     let send: typeof direct;
     try {
@@ -166,7 +171,7 @@ export class DynamicEndpointCache {
       throw error;
     }
     // When every interceptor stayed out of the way, sends go to the endpoint itself.
-    return { endpoint, sender: send === direct ? endpoint : { send }, dropAfterUse };
+    return { endpoint, sender: send === direct ? endpoint : { send }, dropAfterUse, created };
   }
 
   #stop(uri: string, endpoint: Endpoint): void {
