@@ -44,6 +44,7 @@ export {
   type AnthropicToolDefinition,
   type ArgumentsValidation,
   type AsLlmToolOptions,
+  boundedByCaller,
   createTool,
   type FromJsonSchema,
   type FromToolParams,

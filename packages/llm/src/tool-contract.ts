@@ -16,6 +16,9 @@ export type { ToolHandlerOf, ToolObject, ToolParamsObject, UntypedToolObject } f
 export { toTool, toTools } from "./adapter/to-tool.js";
 // Routes as tools: `.asLlmTool(name, options)` and `context.tools`.
 export { type AsLlmToolOptions, type LlmToolBody, toolRegistryOf } from "./as-llm-tool.js";
+// A caller that bounds a call by the signal it passes (and settles at its deadline) marks the
+// context, so a tool made by createTool does not race the same signal a second time.
+export { boundedByCaller } from "./bounded-call.js";
 export type {
   LlmErrorCode,
   ModelRequestErrorOptions,

@@ -53,6 +53,35 @@ describe("serveMcpHttp options", () => {
   });
 });
 
+describe("serveMcpHttp call bounds", () => {
+  it("answers at the deadline a tool that ignores its signal and never settles", async () => {
+    const context = await createFixtureContext();
+    let signal: AbortSignal | undefined;
+    context.tools.register({
+      name: "stuck",
+      description: "Never settles.",
+      execute: (_args: Record<string, unknown>, call: { signal?: AbortSignal }) => {
+        signal = call.signal;
+        return new Promise(() => undefined);
+      },
+    });
+    await context.start();
+    const server = await serveMcpHttp(context, { tools: ["stuck"], toolTimeoutMs: 200 });
+    const { client, transport } = await connect(server.url, {});
+    try {
+      const result = await client.callTool({ name: "stuck", arguments: {} });
+      expect(result).toMatchObject({ isError: true });
+      expect(text(result)).toBe("tool 'stuck' timed out after 200 ms");
+      expect(signal?.aborted).toBe(true);
+    } finally {
+      await transport.terminateSession();
+      await client.close();
+      await server.close();
+      await context.stop();
+    }
+  });
+});
+
 describe("serveMcpHttp resources", () => {
   it("releases its listening socket, its sessions and in-flight calls on close", async () => {
     const baseline = listening();

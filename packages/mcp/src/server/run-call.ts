@@ -1,5 +1,12 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { describeToolError, type Tool, type ToolErrorPolicy, type ToolResult } from "@routekit/llm";
+import {
+  boundedByCaller,
+  describeToolError,
+  type Tool,
+  type ToolErrorPolicy,
+  type ToolResult,
+  validateToolArguments,
+} from "@routekit/llm";
 import { checkOutput, type ToolOutput } from "./output-schema.js";
 
 /** What one MCP `tools/call` needs besides the tool and its arguments. */
@@ -27,6 +34,7 @@ export class CallDeadline {
   readonly #parent: AbortSignal;
   readonly #running: Set<CallDeadline>;
   readonly #timer: NodeJS.Timeout;
+  #settle: ((result: ToolResult | undefined) => void) | undefined = undefined;
   ending: Ending | undefined = undefined;
 
   constructor(parent: AbortSignal, timeoutMs: number, running: Set<CallDeadline>) {
@@ -41,11 +49,23 @@ export class CallDeadline {
     return this.#controller.signal;
   }
 
+  /**
+   * What `call` resolves to, or undefined as soon as the call ends (deadline, cancellation, server
+   * closing) even if `call` never settles; a rejection becomes an error result.
+   */
+  race(call: Promise<ToolResult>): Promise<ToolResult | undefined> {
+    return new Promise((resolve) => {
+      this.#settle = resolve;
+      call.then(resolve, (error: unknown) => resolve(rejected(error)));
+    });
+  }
+
   end(ending: Ending, reason: unknown): void {
     if (this.ending !== undefined) return;
     this.ending = ending;
     this.release();
     this.#controller.abort(reason);
+    this.#settle?.(undefined);
   }
 
   release(): void {
@@ -70,13 +90,14 @@ export function closeCall(deadline: CallDeadline): void {
 }
 
 /**
- * Runs one tool call as the llm step runs a model's, through the tool's own `execute`: the
- * arguments are checked against the tool's schema (every failing path named); the tool runs with
- * one signal that fires at the deadline, on the client's cancellation or when the server closes (a
- * tool route's exchange gets it as its signal, and the call settles when it fires even if the tool
- * ignores it); and every failure — invalid arguments, a throwing tool, a failed route, the deadline
- * — is an `isError` result whose text is what the llm step would show a model (the `toolErrors`
- * policy: by default no class names, hosts or paths, and never a stack). Never rejects.
+ * Runs one tool call as the llm step runs a model's: the arguments are checked against the tool's
+ * schema (every failing path named); the tool runs with one signal that fires at the deadline, on
+ * the client's cancellation or when the server closes (a tool route's exchange gets it as its
+ * signal), and the call settles when it fires even if the tool ignores it — this race is the only
+ * one, the tool's own wrapper is told not to add a second; and every failure — invalid arguments, a
+ * throwing tool, a failed route, the deadline — is an `isError` result whose text is what the llm
+ * step would show a model (the `toolErrors` policy: by default no class names, hosts or paths, and
+ * never a stack). Never rejects.
  */
 export async function runCall(
   tool: Tool,
@@ -84,15 +105,19 @@ export async function runCall(
   settings: CallSettings,
 ): Promise<CallToolResult> {
   if (settings.signal.aborted) return errorContent(`tool '${tool.name}' was cancelled`);
+  // Synchronous: the value is remembered as validated, so the tool's execute does not check it
+  // again (a Standard Schema that validates asynchronously is checked there instead).
+  const checked = validateToolArguments(tool, args ?? {});
+  if (!checked.ok) return errorContent(checked.message);
   const deadline = new CallDeadline(settings.signal, settings.timeoutMs, settings.running);
-  let result: ToolResult;
+  let result: ToolResult | undefined;
   try {
-    // The deadline is in the signal: no timeoutMs, so the tool does not set a second timer.
-    result = await tool.execute(args ?? {}, { callId: settings.callId, signal: deadline.signal });
+    // The deadline is in the signal and the race: no timeoutMs, and the tool adds no race of its own.
+    const context = boundedByCaller({ callId: settings.callId, signal: deadline.signal });
+    result = await deadline.race(tool.execute(checked.value, context));
   } catch (error) {
-    // A registry's tools never reject; this keeps the promise of "never rejects" for any other.
-    const failure = error instanceof Error ? error : new Error(String(error));
-    result = { isError: true, output: failure.message, error: failure };
+    // A tool whose execute throws instead of returning a promise.
+    result = rejected(error);
   } finally {
     deadline.release();
   }
@@ -109,10 +134,16 @@ export async function runCall(
   return toCallResult(tool, result, settings);
 }
 
+/** A rejected or throwing tool as an error result (a registry's tools never reject; others may). */
+function rejected(error: unknown): ToolResult {
+  const failure = error instanceof Error ? error : new Error(String(error));
+  return { isError: true, output: failure.message, error: failure };
+}
+
 // Synchronous unless an output schema is to be checked: most calls take no extra promise turn.
 function toCallResult(
   tool: Tool,
-  result: ToolResult,
+  result: ToolResult | undefined,
   settings: CallSettings,
 ): CallToolResult | Promise<CallToolResult> {
   if (typeof result !== "object" || result === null || typeof result.output !== "string") {
