@@ -6,7 +6,7 @@ import { slotOf } from "./exchange-slot.js";
 import type { LlmEventHub } from "./llm-event-spans.js";
 import { wrapRouteInSpan } from "./route-span.js";
 import { wrapSendInSpan } from "./send-span.js";
-import { fixedTarget, uriTarget } from "./send-target.js";
+import { stepTarget, uriTarget } from "./send-target.js";
 import { wrapStepInSpan } from "./step-span.js";
 import type { Telemetry } from "./telemetry.js";
 
@@ -39,7 +39,7 @@ export function createOtelInterceptor(
       if (SENDS.has(definition.type) && typeof definition.uri === "string") {
         if (definition.type === "to" && definition.uri.startsWith("llm:"))
           return wrapAgentInSpan(telemetry, runs, hub, step, definition.uri, next);
-        const target = fixedTarget(step, definition.uri);
+        const target = stepTarget(step, definition.uri);
         return target === undefined ? next : wrapSendInSpan(telemetry, target, next);
       }
       return telemetry.stepSample > 0 ? wrapStepInSpan(telemetry, step, next) : next;
@@ -53,7 +53,7 @@ export function createOtelInterceptor(
       }
       // A destination of a toD or recipientList step: a span like a `to` step's, in the route's
       // trace; a route that is not traced (added while no SDK was registered) is left as it is.
-      const target = fixedTarget(step, uri);
+      const target = stepTarget(step, uri);
       if (target === undefined) return send;
       const traced = wrapSendInSpan(telemetry, target, send);
       return (exchange) => (slotOf(exchange) === undefined ? send(exchange) : traced(exchange));

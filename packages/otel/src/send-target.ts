@@ -31,7 +31,7 @@ function stepAttributes(step: SendStep): Attributes {
  * a `toD` or `recipientList` step, named when the step first sends there; undefined for `log:`,
  * which sends nothing.
  */
-export function fixedTarget(step: SendStep, uri: string): SendTarget | undefined {
+export function stepTarget(step: SendStep, uri: string): SendTarget | undefined {
   return uriTarget(uri, stepAttributes(step));
 }
 
