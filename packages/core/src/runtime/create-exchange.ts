@@ -245,13 +245,14 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
 
   /**
    * A copy of the exchange's headers (`properties` false) or properties as they are now, or a
-   * shared empty record when it has none and never will unless written (no copy made).
+   * shared empty record when it has none and never will unless written (no copy made). A spread:
+   * the snapshot is only ever copied from, never added to (see `copyRecord`).
    */
   static snapshotOf(exchange: Exchange, properties: boolean): Record<string, unknown> {
     const target = exchange as RuntimeExchange;
     const own = properties ? target.#properties : target.#headers;
     if (own === undefined && target.#origin === undefined) return NOTHING;
-    return copyRecord(properties ? target.properties : target.headers);
+    return { ...(properties ? target.properties : target.headers) };
   }
 
   /** A copy of `exchange` carrying `body` under `signal` (see `copyExchange`). */
