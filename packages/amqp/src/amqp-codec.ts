@@ -1,4 +1,5 @@
 import type { Headers } from "@routekit/core";
+import { copyRecord } from "@routekit/core/internal";
 import { AmqpError } from "./amqp-error.js";
 import { isReservedHeader } from "./amqp-headers.js";
 
@@ -150,5 +151,5 @@ function objectValue(value: object | null, where: string, depth: number): unknow
  * `toAmqpHeaders` leaves the redelivery counter out again, so a message sent on starts afresh.
  */
 export function fromAmqpHeaders(headers: Record<string, unknown> | undefined): Headers {
-  return headers === undefined ? {} : { ...headers };
+  return headers === undefined ? {} : copyRecord(headers);
 }

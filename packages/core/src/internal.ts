@@ -28,6 +28,8 @@ export {
 // Deadlines that always fire on Node 20 and can be cleared
 export { createDeadline, type Deadline } from "./runtime/deadline.js";
 export { STOP_GRACE_MS } from "./runtime/stop-clock.js";
+// Copying headers and properties (not by spread: see copy-record.ts)
+export { copyRecord } from "./support/copy-record.js";
 // Option checks of the shared stores (redis, postgres)
 export {
   STORE_NAME_PATTERN,

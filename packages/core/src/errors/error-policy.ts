@@ -13,6 +13,7 @@ import {
 } from "../model/route-definition.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
 import type { RuntimeExchange } from "../runtime/create-exchange.js";
+import { copyRecord } from "../support/copy-record.js";
 import { sleep } from "../support/sleep.js";
 import { RoutekitError } from "./errors.js";
 
@@ -156,7 +157,7 @@ export function createFailurePolicy(
   const restoreOriginal = (exchange: RuntimeExchange): void => {
     if (exchange.original === undefined) return;
     exchange.body = exchange.original.body;
-    exchange.headers = { ...exchange.original.headers };
+    exchange.headers = copyRecord(exchange.original.headers);
   };
 
   const deadLetterChannel = (

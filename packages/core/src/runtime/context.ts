@@ -16,6 +16,7 @@ import type { ContextDescription } from "../model/description.js";
 import type { Exchange, ExchangePattern, Headers, Processor } from "../model/exchange.js";
 import type { LogLevel } from "../model/route-definition.js";
 import type { RouteSource } from "../model/route-source.js";
+import { copyRecord } from "../support/copy-record.js";
 import { checkExchangeDeadline, checkStopOptions } from "./check-context-options.js";
 import { checkPlugin, describeArgument } from "./check-extension.js";
 import type { ContextInternals, ContextInternalsBase, ShutdownParticipant } from "./context-internals.js";
@@ -362,8 +363,8 @@ class RoutekitContext implements ContextInternalsBase {
       this,
       deadline ?? shutdown,
       init.body as TBody,
-      init.headers === undefined ? undefined : { ...init.headers },
-      init.properties === undefined ? undefined : { ...init.properties },
+      init.headers === undefined ? undefined : copyRecord(init.headers),
+      init.properties === undefined ? undefined : copyRecord(init.properties),
       init.pattern ?? "InOnly",
     );
     exchange.deadline = deadline;
@@ -440,7 +441,7 @@ class RoutekitContext implements ContextInternalsBase {
       this,
       this.#shutdown.controller.signal,
       body,
-      headers === undefined ? undefined : { ...headers },
+      headers === undefined ? undefined : copyRecord(headers),
       undefined,
       pattern,
     );

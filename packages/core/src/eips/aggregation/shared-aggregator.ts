@@ -2,6 +2,7 @@ import type * as Crypto from "node:crypto";
 import { messageOf, RoutekitError, toError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import { copyExchange, runtime } from "../../runtime/create-exchange.js";
+import { copyRecord } from "../../support/copy-record.js";
 import { describeValue } from "../../support/describe-value.js";
 import { lazyModule } from "../../support/lazy-module.js";
 import {
@@ -193,8 +194,8 @@ export class SharedAggregator {
   #exchangeOf(stored: StoredExchange): Exchange {
     return this.#settings.context.createExchange({
       body: stored.body,
-      headers: { ...stored.headers },
-      properties: { ...stored.properties },
+      headers: copyRecord(stored.headers),
+      properties: copyRecord(stored.properties),
       pattern: "InOnly",
     });
   }
@@ -235,7 +236,7 @@ export class SharedAggregator {
     const groups = await repository.recover(recoveryInterval, BATCH);
     for (const group of groups) {
       if (deadLetterUri !== undefined && group.attempts > maximumRedeliveries) {
-        await context.send(deadLetterUri, group.exchange.body, { ...group.exchange.headers });
+        await context.send(deadLetterUri, group.exchange.body, copyRecord(group.exchange.headers));
         await repository.confirm(group.id);
         context.logger.warn(
           `${this.#where}: group '${group.key}' (completion ${group.id}) failed ${maximumRedeliveries} recovery attempts; moved to '${deadLetterUri}'`,
