@@ -1,3 +1,4 @@
+import { copyRecord } from "@routekit/core/internal";
 import type { ConsumeMessage, Options } from "amqplib";
 
 /**
@@ -11,7 +12,9 @@ export function republishOptions(
   extraHeaders: Record<string, unknown>,
 ): Options.Publish {
   const properties = message.properties;
-  const options: Options.Publish = { headers: { ...properties.headers, ...extraHeaders } };
+  const options: Options.Publish = {
+    headers: Object.assign(copyRecord(properties.headers ?? {}), extraHeaders),
+  };
   if (properties.contentType !== undefined) options.contentType = properties.contentType;
   if (properties.contentEncoding !== undefined) options.contentEncoding = properties.contentEncoding;
   if (properties.deliveryMode !== undefined) options.deliveryMode = properties.deliveryMode;

@@ -31,7 +31,7 @@ export function writeReply(response: ServerResponse, reply: ReplyParts, close: b
 export function jsonReply(status: number, value: unknown, headers: OutgoingHttpHeaders = {}): ReplyParts {
   return {
     status,
-    headers: { ...headers, "content-type": "application/json; charset=utf-8" },
+    headers: Object.assign({}, headers, { "content-type": "application/json; charset=utf-8" }),
     body: JSON.stringify(value),
   };
 }

@@ -53,7 +53,9 @@ export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Pr
     const error = exchange.error ?? thrown;
     instruments.exchanges.add(1, routeAttributes);
     const attributes =
-      error === undefined ? routeAttributes : { ...routeAttributes, [SEMCONV.errorType]: errorTypeOf(error) };
+      error === undefined
+        ? routeAttributes
+        : Object.assign({ [SEMCONV.errorType]: errorTypeOf(error) }, routeAttributes);
     if (error !== undefined) instruments.failures.add(1, attributes);
     instruments.routeDuration.record((performance.now() - started) / 1000, attributes);
   };
@@ -79,7 +81,10 @@ export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Pr
       return telemetry.tracer.startSpan(consumerName, { kind, attributes: startAttributes }, parent);
     const method = exchange.headers["http.method"];
     const verb = typeof method === "string" && HTTP_METHOD.test(method) ? method : "HTTP";
-    const attributes = { ...startAttributes, [SEMCONV.httpRequestMethod]: verb === "HTTP" ? "_OTHER" : verb };
+    const attributes = Object.assign(
+      { [SEMCONV.httpRequestMethod]: verb === "HTTP" ? "_OTHER" : verb },
+      startAttributes,
+    );
     return telemetry.tracer.startSpan(`${verb} ${endpoint.path}`, { kind, attributes }, parent);
   };
 

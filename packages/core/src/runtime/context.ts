@@ -380,12 +380,15 @@ class RoutekitContext implements ContextInternalsBase {
     }
   }
 
-  /** Sends a new exchange to `uri`; the promise settles when the endpoint is done with it. */
-  #dispatch(uri: string, init: ExchangeInit, handOver = false): Exchange | Promise<Exchange> {
+  /**
+   * Sends a new exchange to `uri` (InOut unless `init` says otherwise); the promise settles when
+   * the endpoint is done with it.
+   */
+  #dispatch(uri: string, init: ExchangeInit): Exchange | Promise<Exchange> {
     this.#ensureStarted("send to", uri);
     const endpoint = this.#senders.of(uri);
     const exchange = this.createExchange(init) as RuntimeExchange;
-    exchange.handedOver = handOver;
+    if (init.pattern === undefined) exchange.pattern = "InOut";
     const result = dispatch(endpoint, exchange);
     // The route releases the deadline when it finishes the exchange; this covers the other
     // paths (no consumer, a producer endpoint, a failed send).
@@ -396,7 +399,7 @@ class RoutekitContext implements ContextInternalsBase {
 
   requestExchange<TBody = unknown>(uri: string, init: ExchangeInit = {}): Promise<Exchange<TBody>> {
     try {
-      const exchange = this.#dispatch(uri, { ...init, pattern: init.pattern ?? "InOut" });
+      const exchange = this.#dispatch(uri, init);
       return (exchange instanceof Promise ? exchange : Promise.resolve(exchange)) as Promise<Exchange<TBody>>;
     } catch (error) {
       return Promise.reject(error);

@@ -264,10 +264,9 @@ export class SharedAggregator {
       if (group?.exchange === undefined) return undefined;
       if (reason === "timeout" && (group.timeoutAt === undefined || group.timeoutAt > Date.now()))
         return undefined;
-      const exchange: StoredExchange = {
-        ...group.exchange,
-        properties: { ...group.exchange.properties, [AGGREGATE_COMPLETED_BY]: reason },
-      };
+      const properties = copyRecord(group.exchange.properties);
+      properties[AGGREGATE_COMPLETED_BY] = reason;
+      const exchange: StoredExchange = { ...group.exchange, properties };
       const id = crypto().randomUUID();
       const write = { version: group.version, exchange, partIds: group.partIds, timeoutAt: undefined };
       return (await repository.complete(key, id, write)) ? { id, key, exchange } : undefined;
