@@ -2,6 +2,7 @@ import { toError } from "../errors/errors.js";
 import type { Exchange, Processor } from "../model/exchange.js";
 import { type RuntimeExchange, runtime } from "../runtime/create-exchange.js";
 import type { EventBus } from "../runtime/events.js";
+import { generateRunner, type RunFrom } from "./generated-runner.js";
 import { runThen } from "./step-timing.js";
 
 /**
@@ -83,8 +84,10 @@ const nothing: Processor = () => undefined;
  * Compiles steps into one processor that runs them in order: the channel around every step. Its
  * layers, outermost first: the route's failure policy (here), step events (here, while someone
  * listens to them: `events.observingSteps` is read once per run of the block otherwise), then the
- * interceptors the compiler already wrapped into each processor. Synchronous steps run in a plain
- * loop: a promise is awaited only when a step returns one, so a synchronous route allocates none.
+ * interceptors the compiler already wrapped into each processor. Synchronous steps run one after
+ * the other — as straight-line code generated for this pipeline (generated-runner.ts says why),
+ * or a plain loop where it is not — and a promise is awaited only when a step returns one, so a
+ * synchronous route allocates none.
  */
 export function createPipeline(
   processors: readonly Processor[],
@@ -115,6 +118,8 @@ export function createPipeline(
     observedSteps ??= processors.map((_, index) => (target: Exchange) => observed(runtime(target), index));
     return observedSteps;
   };
+  /** Where a redelivery, a resume or the rest after a promise enters: the generated runner or the loop. */
+  let runFrom: RunFrom;
   /** After step `index` returned a promise: on to the next step, or to the failure policy. */
   const afterAsync = (
     target: RuntimeExchange,
@@ -134,7 +139,7 @@ export function createPipeline(
   // step): a listener that subscribes sees the steps that start after that. The loop stops at the
   // first step that returns a promise, leaves an error or halts the exchange; one try around it
   // catches a throw and names the step by the loop's index.
-  const runFrom = (target: RuntimeExchange, start: number, attempt: number): void | Promise<void> => {
+  const loopFrom: RunFrom = (target, start, attempt) => {
     if (target.halted) return;
     const steps = stepsToRun();
     let index = start;
@@ -178,6 +183,22 @@ export function createPipeline(
       target.exhaustedIn = routeId;
     }
   };
+  // Step `index` stopped the straight line: await its promise, or hand its error to the policy.
+  runFrom = loopFrom;
+  const stopped = (
+    target: RuntimeExchange,
+    result: Promise<void> | undefined,
+    index: number,
+    attempt: number,
+  ): void | Promise<void> => {
+    if (result !== undefined) return afterAsync(target, result, index, attempt);
+    if (target.error !== undefined) return fail(target, target.error, index, attempt);
+  };
+  const generated = generateRunner({ steps: processors, events, loop: loopFrom, stopped, threw: fail });
+  if (generated !== undefined) {
+    runFrom = generated.runFrom;
+    return generated.run;
+  }
   if (count === 1) {
     // One step (a typical sub-route): no loop bookkeeping on the way in.
     const only = processors[0]!;
@@ -199,5 +220,5 @@ export function createPipeline(
       if (target.error !== undefined) return fail(target, target.error, 0, 0);
     };
   }
-  return (exchange: Exchange) => runFrom(runtime(exchange), 0, 0);
+  return (exchange: Exchange) => loopFrom(runtime(exchange), 0, 0);
 }
