@@ -1,27 +1,48 @@
-import { readFile, writeFile } from "node:fs/promises";
-import { cpus, totalmem } from "node:os";
-import { type BenchOptions, type BenchRow, formatValue, printRow } from "./harness.js";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { BENCHES } from "./benches.js";
+import { type BenchRow, formatValue } from "./harness.js";
 import { mergeResults } from "./merge-results.js";
+import type { OneBenchOutcome } from "./run-one.js";
 
-/** Every benchmark by name, loaded only when it runs. */
-const BENCHES: Record<string, () => Promise<(options: BenchOptions) => Promise<BenchRow[]>>> = {
-  direct: async () => (await import("./direct.js")).runDirectBench,
-  seda: async () => (await import("./seda.js")).runSedaBench,
-  eips: async () => (await import("./eips.js")).runEipsBench,
-  steps: async () => (await import("./steps.js")).runStepsBench,
-  console: async () => (await import("./console.js")).runConsoleBench,
-  scaling: async () => (await import("./scaling.js")).runScalingBench,
-  llm: async () => (await import("./llm.js")).runLlmBench,
-  stream: async () => (await import("./stream.js")).runStreamBench,
-  tools: async () => (await import("./tools.js")).runToolsBench,
-  mcp: async () => (await import("./mcp.js")).runMcpBench,
-  amqp: async () => (await import("./amqp.js")).runAmqpBench,
-  http: async () => (await import("./http.js")).runHttpBench,
-  stores: async () => (await import("./stores.js")).runStoresBench,
-  otel: async () => (await import("./otel.js")).runOtelBench,
-  // Last: Node-RED stays loaded in the process once started.
-  peers: async () => (await import("./peers.js")).runPeersBench,
-};
+/**
+ * Runs one benchmark in a process of its own, as JMH forks a JVM per benchmark: V8 keeps what
+ * it learnt about call sites and object shapes for the life of a process, so in one shared
+ * process every benchmark would run on the feedback of those before it, and its rows would
+ * depend on the order. (The steps benchmark prices that effect on purpose, in rows of its own.)
+ */
+async function runInOwnProcess(name: string, quick: boolean): Promise<BenchRow[]> {
+  const directory = await mkdtemp(join(tmpdir(), "routekit-bench-"));
+  const output = join(directory, "rows.json");
+  try {
+    const child = spawn(
+      process.execPath,
+      [
+        ...process.execArgv,
+        fileURLToPath(new URL("./run-one.ts", import.meta.url)),
+        name,
+        output,
+        ...(quick ? ["--quick"] : []),
+      ],
+      { stdio: "inherit" },
+    );
+    const [code, signal] = (await once(child, "exit")) as [number | null, NodeJS.Signals | null];
+    let outcome: OneBenchOutcome;
+    try {
+      outcome = JSON.parse(await readFile(output, "utf8")) as OneBenchOutcome;
+    } catch {
+      throw new Error(`its process ended (${signal ?? `exit code ${code}`}) without reporting rows`);
+    }
+    if (outcome.error !== undefined) throw new Error(outcome.error);
+    return outcome.rows;
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
 
 /** Rows whose target is only context (no claim) show "—" instead of yes/no. */
 const isClaim = (row: BenchRow): boolean => !/^(context|reported)/i.test(row.target);
@@ -66,10 +87,7 @@ async function main(): Promise<void> {
     const started = Date.now();
     console.log(`== ${name}${quick ? " (quick)" : ""}`);
     try {
-      const run = await BENCHES[name]!();
-      const result = await run({ quick });
-      for (const row of result) printRow(row);
-      rows.push(...result);
+      rows.push(...(await runInOwnProcess(name, quick)));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       notes.push(`- ${name}: not run — ${message}`);
