@@ -23,6 +23,8 @@ const expected: ScenarioOutcome = {
     "started #3 process",
     "completed #3 process",
   ],
+  single: [2, "done after 2"],
+  singleExhausted: "Route 'single' failed at step #1 process: Error: attempt 5 left an error",
   long: LONG,
   longRedelivered: LONG,
 };

@@ -67,7 +67,7 @@ export function generateRunner(parts: RunnerParts): GeneratedRunner | undefined 
   if (!codeGenerationAllowed || count === 0 || count > MAX_GENERATED_STEPS) return undefined;
   let factory: (parts: RunnerParts) => GeneratedRunner;
   try {
-    factory = new Function("parts", runnerSource(++generatedCount)) as typeof factory;
+    factory = new Function("parts", runnerSource(++generatedCount, count)) as typeof factory;
   } catch (error) {
     if (!(error instanceof EvalError)) throw error;
     codeGenerationAllowed = false;
@@ -76,11 +76,27 @@ export function generateRunner(parts: RunnerParts): GeneratedRunner | undefined 
   return factory(parts);
 }
 
+/** A block of one step (a typical split part or sub-route): no loop bookkeeping on the way in. */
+const SINGLE_STEP_RUN = [
+  "const only = steps[0];",
+  "function run(t) {",
+  "  if (t.halted) return;",
+  "  if (events.observingSteps) return loop(t, 0, 0);",
+  "  let r;",
+  "  try {",
+  "    r = only(t);",
+  "  } catch (e) {",
+  "    return threw(t, e, 0, 0);",
+  "  }",
+  "  if (r !== undefined || t.interrupted) return stopped(t, r, 0, 0);",
+  "}",
+];
+
 /**
  * The same loop as the pipeline's own: a promise, an error left or a halt stops it and `stopped`
  * decides what follows; a throw goes to `threw` with the step's index.
  */
-function runnerSource(serial: number): string {
+function runnerSource(serial: number, count: number): string {
   return [
     '"use strict";',
     `// routekit pipeline runner ${serial}`,
@@ -102,7 +118,7 @@ function runnerSource(serial: number): string {
     "  if (i === count) return;",
     "  return stopped(t, r, i, i === start ? attempt : 0);",
     "}",
-    "function run(exchange) { return runFrom(exchange, 0, 0); }",
+    ...(count === 1 ? SINGLE_STEP_RUN : ["function run(exchange) { return runFrom(exchange, 0, 0); }"]),
     "return { run, runFrom };",
   ].join("\n");
 }

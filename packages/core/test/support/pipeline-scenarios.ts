@@ -8,6 +8,10 @@ export interface ScenarioOutcome {
   exhausted: string;
   /** Steps 1–3 with an asynchronous step 2 and step events observed: the events seen. */
   observed: string[];
+  /** A one-step route whose step throws on its first attempt: the attempts, then the reply. */
+  single: [number, string];
+  /** The same one-step route leaving an error on every attempt: the caller's error message. */
+  singleExhausted: string;
   /** A route of `longSteps` steps, each adding one: the reply to 0. */
   long: number;
   /** The same long route with its step 140 leaving an error once, one redelivery: the reply to 0. */
@@ -20,6 +24,7 @@ export async function runPipelineScenarios(longSteps: number): Promise<ScenarioO
   const ran: number[] = [];
   let failures = 0;
   let failOnce = true;
+  let singleAttempts = (): number => 0;
   await context.addRoutes((r) => {
     r.onException(Error, { maximumRedeliveries: 2, redeliveryDelay: 0 });
     const five = r.from("direct:five").routeId("five");
@@ -39,6 +44,16 @@ export async function runPipelineScenarios(longSteps: number): Promise<ScenarioO
         await new Promise((resolve) => setImmediate(resolve));
       })
       .process(() => undefined);
+    let attempts = 0;
+    r.from("direct:single")
+      .routeId("single")
+      .process((exchange: Exchange) => {
+        attempts++;
+        if (exchange.body === "always") exchange.error = new Error(`attempt ${attempts} left an error`);
+        else if (attempts === 1) throw new Error("first attempt threw");
+        else exchange.body = `done after ${attempts}`;
+      });
+    singleAttempts = () => attempts;
     const long = r.from("direct:long").routeId("long");
     for (let position = 1; position <= longSteps; position++) {
       long.process((exchange: Exchange) => {
@@ -68,9 +83,15 @@ export async function runPipelineScenarios(longSteps: number): Promise<ScenarioO
     ];
     await context.request("direct:observed", 0);
     for (const off of unsubscribe) off();
+    const singleReply = await context.request<string>("direct:single", "once");
+    const single: [number, string] = [singleAttempts(), singleReply];
+    let singleExhausted = "";
+    await context.request("direct:single", "always").catch((error: Error) => {
+      singleExhausted = error.message;
+    });
     const long = await context.request<number>("direct:long", 0);
     const longRedelivered = await context.request<number>("direct:long", 0, { failOnce: true });
-    return { redelivered, exhausted, observed, long, longRedelivered };
+    return { redelivered, exhausted, observed, single, singleExhausted, long, longRedelivered };
   } finally {
     await context.stop();
   }
