@@ -1,20 +1,32 @@
 // Throughput of `from("amqp:queue:in").to("amqp:queue:out")` beside a hand-written amqplib
-// consume → publish (confirmed) → ack loop with the same prefetch, same broker, same run, in
-// rounds whose order alternates (routekit first in even rounds, amqplib first in odd ones).
-// Beside the wall clock, each run's CPU time of the bench process (`process.cpuUsage()`) is
-// measured: the broker runs in its own process, and CPU time is much less disturbed by a busy
-// machine than the wall clock. Every run starts from the same state: fresh queues filled and
-// confirmed, the previous run's consumers cancelled, channels and connections closed and its
-// queues deleted, the broker back to idle (its CPU time read from /proc), and a full collection
-// in the bench process.
-// Usage: tsx bench/amqp.ts [--quick] [--verbose] (--verbose prints every run and the load average)
+// consume → publish (confirmed) → ack loop with the same prefetch, same broker, same run. Each
+// round runs both sides twice in the order ABBA or BAAB (alternating by round), and a side's round
+// is the mean of its two runs: one run lasts a few seconds, and on a shared 2-core machine the
+// CPU other processes take (which the broker, the bottleneck, then lacks) changes from second to
+// second, as does how much the broker spends on its own housekeeping; two interleaved runs per
+// side average more of that than one. Beside the wall clock, each run's CPU time of the bench
+// process (`process.cpuUsage()`) is measured. Every run starts from the same state: the queue
+// pair (the same two classic queues for every run, purged after each) refilled and confirmed,
+// the previous run's consumers cancelled, channels and connections closed, the broker back to
+// idle (its CPU time read from /proc), and a full collection in the bench process.
+// Usage: tsx bench/amqp.ts [--quick] [--verbose] (--verbose prints every run: its times, where the
+// broker's CPU went, the bench process's collections, other processes' CPU, the untimed phases)
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { loadavg } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { amqpPlugin } from "@routekit/amqp";
 import { createContext } from "@routekit/core";
 import { type ChannelModel, type ConfirmChannel, connect } from "amqplib";
+import {
+  diagnosticsSince,
+  formatDiagnostics,
+  markDiagnostics,
+  observeGarbageCollection,
+  type RunDiagnostics,
+  stopObservingGarbageCollection,
+} from "./amqp-diagnostics.js";
+import { pairedRatios } from "./amqp-paired-ratios.js";
 import {
   type BenchOptions,
   type BenchRow,
@@ -44,6 +56,10 @@ interface RunCost {
   wallNs: number;
   cpuNs: number;
   brokerNs: number;
+  /** What else happened meanwhile (printed with --verbose). */
+  diagnostics: RunDiagnostics;
+  /** Untimed parts of the run, in ms: filling the input queue, waiting for an idle broker, stopping. */
+  phases: { fillMs: number; idleMs: number; stopMs: number };
 }
 
 /** The timed runs of one side, in round order. */
@@ -109,51 +125,93 @@ export async function runAmqpBench(options: BenchOptions): Promise<BenchRow[]> {
   const channel = await admin.createConfirmChannel();
   const count = options.quick ? 2_000 : 20_000;
   const rounds = options.quick ? 2 : 8;
+  const runsPerRound = options.quick ? 1 : 2;
   const verbose = process.argv.includes("--verbose");
   const broker: Broker = { pid: findBroker(), busyStarts: 0 };
+  if (verbose) observeGarbageCollection();
+  const suffix = randomUUID().slice(0, 8);
+  const queues: QueuePair = { input: `bench-in-${suffix}`, output: `bench-out-${suffix}` };
   try {
     const rows: BenchRow[] = [];
     for (const persistent of [true, false]) {
+      for (const queue of [queues.input, queues.output]) await channel.assertQueue(queue, { durable: true });
       const movers = [routekitRoute, handWrittenLoop];
-      // Two warm-up rounds (AB, BA) of full runs: JIT, connections, the broker's queue processes
+      // A warm-up round (AB, BA) of full runs: JIT, connections, the broker's queue processes
       // and (persistent messages) its files.
-      for (const mover of [...movers, ...[...movers].reverse()]) {
-        await timeOnce(channel, mover, count, persistent, broker);
+      for (const [index, mover] of [...movers, ...[...movers].reverse()].entries()) {
+        const cost = await timeOnce(channel, queues, mover, count, persistent, broker);
+        if (verbose) printRun(persistent, `warm-up ${index}`, mover, cost);
       }
       broker.busyStarts = 0;
       const loadBefore = loadavg()[0]!;
       const routed: SideSamples = { wall: [], cpu: [], broker: [] };
       const handWritten: SideSamples = { wall: [], cpu: [], broker: [] };
+      const othersShares: number[] = [];
       for (let round = 0; round < rounds; round++) {
-        const sides: Array<[Mover, SideSamples]> = [
+        const total = new Map<Mover, RunCost>();
+        for (let pair = 0; pair < runsPerRound; pair++) {
+          const order = (round + pair) % 2 === 0 ? movers : [...movers].reverse();
+          for (const mover of order) {
+            const cost = await timeOnce(channel, queues, mover, count, persistent, broker);
+            if (verbose) printRun(persistent, `round ${round}.${pair}`, mover, cost);
+            othersShares.push(cost.diagnostics.othersShare);
+            const sum = total.get(mover);
+            if (sum === undefined) total.set(mover, cost);
+            else {
+              sum.wallNs += cost.wallNs;
+              sum.cpuNs += cost.cpuNs;
+              sum.brokerNs += cost.brokerNs;
+            }
+          }
+        }
+        for (const [mover, samples] of [
           [routekitRoute, routed],
           [handWrittenLoop, handWritten],
-        ];
-        if (round % 2 === 1) sides.reverse();
-        for (const [mover, samples] of sides) {
-          const cost = await timeOnce(channel, mover, count, persistent, broker);
-          if (verbose) {
-            const side = mover === routekitRoute ? "routekit" : "amqplib";
-            console.log(
-              `  ${persistent ? "persistent" : "transient"} round ${round} ${side}: wall ${(cost.wallNs / 1000).toFixed(1)} µs, cpu ${(cost.cpuNs / 1000).toFixed(1)} µs, broker ${(cost.brokerNs / 1000).toFixed(1)} µs per message; load ${loadavg()[0]!.toFixed(2)}`,
-            );
-          }
-          samples.wall.push(cost.wallNs);
-          samples.cpu.push(cost.cpuNs);
-          samples.broker.push(cost.brokerNs);
+        ] as const) {
+          const sum = total.get(mover)!;
+          samples.wall.push(sum.wallNs / runsPerRound);
+          samples.cpu.push(sum.cpuNs / runsPerRound);
+          samples.broker.push(sum.brokerNs / runsPerRound);
         }
       }
       const load = `load average ${loadBefore.toFixed(2)} → ${loadavg()[0]!.toFixed(2)} over the rounds`;
       const idle =
         broker.pid === undefined
           ? "the broker's idleness is not visible here (each run waited 1 s instead)"
-          : `${broker.busyStarts} of ${rounds * 2} runs started before the broker was idle (waited ${IDLE_LIMIT_MS / 1000} s)`;
-      rows.push(...rowsOf(routed, handWritten, count, rounds, persistent, `${load}; ${idle}`));
+          : `${broker.busyStarts} of ${rounds * runsPerRound * 2} runs started before the broker was idle (waited ${IDLE_LIMIT_MS / 1000} s)`;
+      const others = summarise(othersShares).medianNs;
+      const contention = Number.isNaN(others)
+        ? ""
+        : `; other processes on the machine used a median ${others.toFixed(2)} of its ${cpus().length} cores during the runs`;
+      rows.push(
+        ...rowsOf(
+          routed,
+          handWritten,
+          count,
+          rounds,
+          runsPerRound,
+          persistent,
+          `${load}${contention}; ${idle}`,
+        ),
+      );
     }
     return rows;
   } finally {
+    stopObservingGarbageCollection();
+    for (const queue of [queues.input, queues.output, `${queues.input}.dlq`]) {
+      await channel.deleteQueue(queue).catch(() => {});
+    }
     await admin.close().catch(() => {});
   }
+}
+
+/** One run, for --verbose. */
+function printRun(persistent: boolean, label: string, mover: Mover, cost: RunCost): void {
+  const side = mover === routekitRoute ? "routekit" : "amqplib ";
+  const us = (ns: number) => (ns / 1000).toFixed(1);
+  console.log(
+    `  ${persistent ? "persistent" : "transient"} ${label} ${side}: wall ${us(cost.wallNs)} µs, cpu ${us(cost.cpuNs)} µs, broker ${us(cost.brokerNs)} µs per message; load ${loadavg()[0]!.toFixed(2)}; ${formatDiagnostics(cost.diagnostics)}; fill ${cost.phases.fillMs} ms, idle wait ${cost.phases.idleMs} ms, stop ${cost.phases.stopMs} ms`,
+  );
 }
 
 /** The wall-clock row and the CPU row of one queue kind. */
@@ -162,6 +220,7 @@ function rowsOf(
   handWritten: SideSamples,
   count: number,
   rounds: number,
+  runsPerRound: number,
   persistent: boolean,
   conditions: string,
 ): BenchRow[] {
@@ -178,7 +237,8 @@ function rowsOf(
   const brokerNote = Number.isNaN(brokerCpu[0].medianNs)
     ? "the broker's CPU time is not visible here"
     : `the broker spent ${micros(brokerCpu[0])} vs ${micros(brokerCpu[1])} of CPU per message (round by round: ${pairedRatios(routed.broker, handWritten.broker)})`;
-  const setup = `${rounds} rounds of ${count} messages alternating which side goes first (after two warm-up rounds of the same size), each run on fresh classic queues with the broker idle and after a full collection, timed from connecting until the output queue holds every message; ${conditions}`;
+  const order = runsPerRound === 1 ? "AB or BA" : "ABBA or BAAB";
+  const setup = `${rounds} rounds, each of ${runsPerRound} run${runsPerRound === 1 ? "" : "s"} of ${count} messages per side in the order ${order} (alternating by round; a side's round is the mean of its runs), after a warm-up round of two runs per side, all on the same two classic queues (purged after each run), each run with the broker idle and after a full collection, timed from connecting until the output queue holds every message; ${conditions}`;
   return [
     {
       benchmark,
@@ -210,12 +270,6 @@ function rowsOf(
 /** "12.3 µs ±4%": a median per message and its spread. */
 function micros(stats: Stats): string {
   return `${(stats.medianNs / 1000).toFixed(1)} µs ±${stats.spreadPercent.toFixed(0)}%`;
-}
-
-/** The median and spread of the per-round ratios subject / baseline (drift between rounds cancels). */
-function pairedRatios(subject: number[], baseline: number[]): string {
-  const ratios = summarise(subject.map((value, round) => value / baseline[round]!));
-  return `median ratio ${ratios.medianNs.toFixed(2)}, ±${ratios.spreadPercent.toFixed(0)}%`;
 }
 
 /** The broker's process, and how many runs started before it was idle. */
@@ -250,33 +304,47 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** The queue pair every run of one queue kind moves messages between, purged after each run. */
+interface QueuePair {
+  input: string;
+  output: string;
+}
+
 /**
- * Fills fresh queues, waits for the confirms and an idle broker, collects all garbage, then runs
- * `mover` until the output queue holds every message; cost per message. The mover has stopped
- * (consumers cancelled, confirms drained, channels and connections closed) and the queues are
- * deleted when this returns.
+ * Fills the (empty) input queue, waits for the confirms and an idle broker, collects all garbage,
+ * then runs `mover` until the output queue holds every message; cost per message. The mover has
+ * stopped (consumers cancelled, confirms drained, channels and connections closed) and both
+ * queues are purged when this returns.
  */
 async function timeOnce(
   channel: ConfirmChannel,
+  queues: QueuePair,
   mover: Mover,
   count: number,
   persistent: boolean,
   broker: Broker,
 ): Promise<RunCost> {
-  const input = `bench-in-${randomUUID().slice(0, 8)}`;
-  const output = `bench-out-${randomUUID().slice(0, 8)}`;
-  await channel.assertQueue(input, { durable: true });
-  await channel.assertQueue(output, { durable: true });
+  const { input, output } = queues;
+  const phases = { fillMs: 0, idleMs: 0, stopMs: 0 };
+  let phaseStarted = Date.now();
+  const phaseEnded = () => {
+    const ms = Date.now() - phaseStarted;
+    phaseStarted = Date.now();
+    return ms;
+  };
   try {
     for (let index = 0; index < count; index++) {
       const content = Buffer.from(JSON.stringify({ ...BODY, order: index }));
       channel.sendToQueue(input, content, { persistent, contentType: "application/json" });
     }
     await channel.waitForConfirms();
+    phases.fillMs = phaseEnded();
     if (!(await brokerIdle(broker.pid))) broker.busyStarts++;
     collectAllGarbage();
+    phases.idleMs = phaseEnded();
     // Both sides are timed the same way: from starting to move (connection setup included)
     // until the output queue holds every message; stopping is not timed.
+    const marked = markDiagnostics(broker.pid);
     const cpuBefore = process.cpuUsage();
     const brokerBefore = processCpuNs(broker.pid);
     const started = process.hrtime.bigint();
@@ -287,14 +355,19 @@ async function timeOnce(
     const wallNs = Number(process.hrtime.bigint() - started);
     const cpu = process.cpuUsage(cpuBefore);
     const brokerNs = processCpuNs(broker.pid) - brokerBefore;
+    const diagnostics = diagnosticsSince(marked, markDiagnostics(broker.pid), count, wallNs);
+    phaseEnded();
     await stop();
+    phases.stopMs = phaseEnded();
     return {
       wallNs: wallNs / count,
       cpuNs: ((cpu.user + cpu.system) * 1_000) / count,
       brokerNs: brokerNs / count,
+      diagnostics,
+      phases,
     };
   } finally {
-    for (const queue of [input, output, `${input}.dlq`]) await channel.deleteQueue(queue);
+    for (const queue of [input, output]) await channel.purgeQueue(queue);
   }
 }
 
