@@ -12,16 +12,21 @@ export const TO_DYNAMIC_CACHE_SIZE = 1000;
  * or its send as the interceptors' `wrapSend` wrapped it (a tracing span per destination).
  */
 export interface DynamicEndpoint {
+  /** The URI it was asked for. */
+  readonly uri: string;
   readonly endpoint: Endpoint;
   readonly sender: Sender;
   /** Created for capacity 0: drop it once the send is done. */
   readonly dropAfterUse: boolean;
-}
-
-/** An endpoint as the cache keeps it: whether this step created it (else the context held it). */
-interface Entry extends DynamicEndpoint {
+  /**
+   * Whether this step created it (`acquire` holds it until `release`), else it is the context's
+   * own endpoint (never held, never stopped by the cache).
+   */
   readonly created: boolean;
 }
+
+/** An endpoint as the cache keeps it. */
+type Entry = DynamicEndpoint;
 
 /** Who holds an endpoint the cache created, and what to do when the last holder lets go. */
 interface Hold {
@@ -54,6 +59,8 @@ export class DynamicEndpointCache {
   readonly #capacity: number;
   readonly #step: SendStep;
   readonly #created = new Map<string, Entry>();
+  /** The URI last put at the end of `#created` (the most recently used, while it is there). */
+  #newest: string | undefined = undefined;
   /** The context's own endpoints this step sent to, with their senders (at most `capacity`). */
   readonly #kept = new Map<string, Entry>();
   /** Endpoints this cache created that are held now, with their holders. */
@@ -78,8 +85,12 @@ export class DynamicEndpointCache {
   endpoint(uri: string): Entry {
     const known = this.#created.get(uri);
     if (known !== undefined) {
-      this.#created.delete(uri);
-      this.#created.set(uri, known);
+      // Already the most recently used: nothing to move (a step often repeats its last URI).
+      if (uri !== this.#newest) {
+        this.#created.delete(uri);
+        this.#created.set(uri, known);
+        this.#newest = uri;
+      }
       return known;
     }
     const kept = this.#context.hasEndpoint(uri);
@@ -88,6 +99,7 @@ export class DynamicEndpointCache {
     const entry = this.#entry(uri, endpoint, this.#capacity === 0);
     if (this.#capacity === 0) return entry;
     this.#created.set(uri, entry);
+    this.#newest = uri;
     if (this.#created.size > this.#capacity) {
       const oldest = this.#created.keys().next();
       if (oldest.done !== true) this.drop(oldest.value);
@@ -96,11 +108,12 @@ export class DynamicEndpointCache {
   }
 
   /**
-   * The endpoint for `uri` and its sender, held until `release(endpoint)`: it is not stopped while
+   * The endpoint for `uri` and its sender, held until `release` is given it: it is not stopped while
    * held, even when evicted. With capacity 0 it is dropped when its last holder releases it.
    */
   acquire(uri: string): DynamicEndpoint {
-    let entry = this.#transient.get(uri);
+    // Only capacity 0 keeps transient endpoints.
+    let entry = this.#capacity === 0 ? this.#transient.get(uri) : undefined;
     let transient = entry !== undefined;
     if (entry === undefined) {
       if (this.#capacity === 0 && !this.#context.hasEndpoint(uri)) {
@@ -119,7 +132,9 @@ export class DynamicEndpointCache {
   }
 
   /** Ends one hold from `acquire`; the last one stops an endpoint that was evicted or is transient. */
-  release(endpoint: Endpoint): void {
+  release(acquired: DynamicEndpoint): void {
+    if (!acquired.created) return; // the context's own endpoint: never held
+    const endpoint = acquired.endpoint;
     const hold = this.#held.get(endpoint);
     if (hold === undefined) return; // the context's own endpoint: never held
     hold.holders -= 1;
@@ -171,7 +186,7 @@ export class DynamicEndpointCache {
       throw error;
     }
     // When every interceptor stayed out of the way, sends go to the endpoint itself.
-    return { endpoint, sender: send === direct ? endpoint : { send }, dropAfterUse, created };
+    return { uri, endpoint, sender: send === direct ? endpoint : { send }, dropAfterUse, created };
   }
 
   #stop(uri: string, endpoint: Endpoint): void {

@@ -1,4 +1,3 @@
-import type { Endpoint } from "../../components/component.js";
 import type { ExpressionOf } from "../../dsl/route-dsl.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
@@ -7,14 +6,14 @@ import type { RecipientListDefinition } from "../../model/steps/routing-steps.js
 import type { ContextInternals } from "../../runtime/context-internals.js";
 import type { Sender } from "../../runtime/exchange-dispatch.js";
 import { describeValue } from "../../support/describe-value.js";
-import { DynamicEndpointCache, TO_DYNAMIC_CACHE_SIZE } from "../dynamic/dynamic-endpoint-cache.js";
 import {
-  checkEndpointFanOut,
-  type EndpointBranch,
-  endpointPlan,
-  type MulticastOptions,
-} from "../fan-out/endpoint-fan-out.js";
+  type DynamicEndpoint,
+  DynamicEndpointCache,
+  TO_DYNAMIC_CACHE_SIZE,
+} from "../dynamic/dynamic-endpoint-cache.js";
+import { checkEndpointFanOut, endpointPlan, type MulticastOptions } from "../fan-out/endpoint-fan-out.js";
 import { runFanOut } from "../fan-out/fan-out.js";
+import type { FanOutPlan } from "../fan-out/fan-out-run.js";
 import { arraySource } from "../fan-out/part-source.js";
 import { checkExpression, checkOptionKeys, invalid, siteOf } from "../option-checks.js";
 
@@ -67,29 +66,63 @@ defineVerb(
   },
   (definition, scope) => {
     const evaluate = scope.expression(definition.expression);
-    const plan = endpointPlan(scope.routeId, scope.label, "recipientList", definition);
     const cache = new DynamicEndpointCache(scope.context as ContextInternals, definition.cacheSize, {
       routeId: scope.routeId,
       path: scope.label,
     });
-    // Each copy is sent to the endpoint its branch resolved, through its send as the interceptors
-    // wrapped it (`wrapSend`), by one step run under the route's error handling (so a failed send
-    // is redelivered on its own).
-    const targets = new WeakMap<Exchange, Sender>();
+    // Each copy is sent to the endpoint its recipient resolved, through its send as the
+    // interceptors wrapped it (`wrapSend`), by one step run under the route's error handling (so a
+    // failed send is redelivered on its own). The step finds the sender of the copy it runs for:
+    // while `deliver` runs the step, in `current`; when the step goes on later (a redelivery, an
+    // interceptor that waits), in `later`, filled only then.
+    const current: { part: Exchange | undefined; sender: Sender | undefined } = {
+      part: undefined,
+      sender: undefined,
+    };
+    const later = new WeakMap<Exchange, Sender>();
     const sendStep = scope.compileSteps(
-      [{ type: "process", processor: (part) => targets.get(part)?.send(part), label: "to recipient" }],
+      [
+        {
+          type: "process",
+          processor: (part) => (part === current.part ? current.sender : later.get(part))?.send(part),
+          label: "to recipient",
+        },
+      ],
       scope.label,
     );
+    const deliver = (part: Exchange, sender: Sender): void | Promise<void> => {
+      // A recipient's route may run this step again (for another exchange) before it returns.
+      const outerPart = current.part;
+      const outerSender = current.sender;
+      current.part = part;
+      current.sender = sender;
+      let result: void | Promise<void>;
+      try {
+        result = sendStep(part);
+      } finally {
+        current.part = outerPart;
+        current.sender = outerSender;
+      }
+      if (result instanceof Promise) later.set(part, sender);
+      return result;
+    };
+    // The items of the fan-out are the resolved recipients (each has its URI, for failure locations).
+    const plan: FanOutPlan = {
+      ...endpointPlan(scope.routeId, scope.label, "recipientList", definition),
+      process: (part, item) => deliver(part, (item as DynamicEndpoint).sender),
+    };
     const where = `Route '${scope.routeId}' step ${scope.label}`;
-    const branchFor = (uri: string, sender: Sender): EndpointBranch => ({
-      uri,
-      block: (part) => {
-        targets.set(part, sender);
-        return sendStep(part);
-      },
-    });
-    const recipientsOf = (value: unknown): string[] => {
+    // The last recipients, kept so a message with the same ones as the one before (a fixed list,
+    // the common case) reuses their arrays instead of making new ones: the last text and its URIs,
+    // and the last URIs resolved, their endpoints and whether any of them is held.
+    let lastText: string | undefined;
+    let lastTextUris: readonly string[] = [];
+    let lastUris: readonly string[] = [];
+    let lastResolved: readonly DynamicEndpoint[] = [];
+    let lastHolds = false;
+    const recipientsOf = (value: unknown): readonly string[] => {
       if (value === null || value === undefined) return [];
+      if (value === lastText) return lastTextUris;
       const items = typeof value === "string" ? value.split(definition.delimiter) : value;
       if (typeof items !== "object" || !(Symbol.iterator in items)) {
         throw new RoutekitError(
@@ -110,31 +143,60 @@ defineVerb(
         if (uri !== "") uris.push(uri);
         index++;
       }
-      return uris;
+      const result = sameUris(uris, lastUris) ? lastUris : uris;
+      if (typeof value === "string") {
+        lastText = value;
+        lastTextUris = result;
+      }
+      return result;
+    };
+    const releaseAll = (resolved: readonly DynamicEndpoint[]): void => {
+      for (const recipient of resolved) cache.release(recipient);
+    };
+    /**
+     * Every endpoint resolved (and validated) before anything is sent, held until the fan-out
+     * ends, so the cache never stops an endpoint a copy is still being sent to.
+     */
+    const resolve = (uris: readonly string[]): readonly DynamicEndpoint[] => {
+      const previous = uris === lastUris ? lastResolved : undefined;
+      // Made only when a recipient differs from the last message's.
+      let resolved: DynamicEndpoint[] | undefined;
+      for (let index = 0; index < uris.length; index++) {
+        let recipient: DynamicEndpoint;
+        try {
+          recipient = cache.acquire(uris[index]!);
+        } catch (error) {
+          releaseAll(resolved ?? previous?.slice(0, index) ?? []);
+          throw error;
+        }
+        if (resolved !== undefined) resolved.push(recipient);
+        else if (previous?.[index] !== recipient) {
+          resolved = previous === undefined ? [] : previous.slice(0, index);
+          resolved.push(recipient);
+        }
+      }
+      if (resolved === undefined) return previous!;
+      lastUris = uris;
+      lastResolved = resolved;
+      lastHolds = resolved.some((recipient) => recipient.created);
+      return resolved;
     };
     const send = (exchange: Exchange, value: unknown): void | Promise<void> => {
       const uris = recipientsOf(value);
       if (uris.length === 0) return;
-      // Every endpoint is resolved (and validated) before anything is sent, and held until the
-      // fan-out ends, so the cache never stops an endpoint a copy is still being sent to.
-      const held: Endpoint[] = [];
-      const release = (): void => {
-        for (const endpoint of held) cache.release(endpoint);
-      };
+      const resolved = resolve(uris);
+      // resolve() left whether any of them is held (an endpoint this step created) in lastHolds.
+      const holds = lastHolds;
       let sent: void | Promise<void>;
       try {
-        const branches = uris.map((uri) => {
-          const { endpoint, sender } = cache.acquire(uri);
-          held.push(endpoint);
-          return branchFor(uri, sender);
-        });
-        sent = runFanOut(plan, exchange, arraySource(branches));
+        sent = runFanOut(plan, exchange, arraySource(resolved));
       } catch (error) {
-        release();
+        if (holds) releaseAll(resolved);
         throw error;
       }
-      if (sent instanceof Promise) return sent.finally(release);
-      release();
+      if (!holds) return sent;
+      if (sent instanceof Promise) return sent.finally(() => releaseAll(resolved));
+      releaseAll(resolved);
       return sent;
     };
     return (exchange) => {
@@ -144,6 +206,13 @@ defineVerb(
     };
   },
 );
+
+/** Whether two recipient lists name the same URIs in the same order. */
+function sameUris(uris: readonly string[], other: readonly string[]): boolean {
+  if (uris.length !== other.length) return false;
+  for (let index = 0; index < uris.length; index++) if (uris[index] !== other[index]) return false;
+  return true;
+}
 
 declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
