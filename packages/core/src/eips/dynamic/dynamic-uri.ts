@@ -11,8 +11,6 @@ export type DynamicUri = (exchange: Exchange) => string;
 
 type Piece = string | ((exchange: Exchange) => unknown);
 
-const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
-
 /**
  * Compiles a toD URI. In a text template every `${...}` value is percent-encoded as one URI
  * component (`encodeURIComponent`): before the template's `?` it fills exactly one path segment
@@ -38,24 +36,23 @@ export function compileDynamicUri(uri: ExpressionInput<string>, raw: boolean, wh
   const pieces: Piece[] = parseTemplate(template).map((part) =>
     typeof part === "string" ? part : compileNode(part),
   );
-  if (raw) return (exchange) => join(pieces, exchange, template, (value) => value);
+  if (raw) return (exchange) => join(pieces, exchange, template, asItIs);
   const queryStart = firstQueryPiece(pieces);
   const allowedDotSegments = countDotSegments(
     pieces.map((piece) => (typeof piece === "string" ? piece : "x")).join(""),
   );
+  const encode = (value: string, index: number): string => {
+    try {
+      return encodeURIComponent(value);
+    } catch {
+      throw new RoutekitError(
+        "URI_INVALID",
+        `${where}: an interpolated ${index >= queryStart ? "option" : "path"} value is not well-formed Unicode text`,
+      );
+    }
+  };
   return (exchange) => {
-    let index = 0;
-    const built = join(pieces, exchange, template, (value) => {
-      const inQuery = index++ >= queryStart;
-      try {
-        return encodeURIComponent(value);
-      } catch {
-        throw new RoutekitError(
-          "URI_INVALID",
-          `${where}: an interpolated ${inQuery ? "option" : "path"} value is not well-formed Unicode text`,
-        );
-      }
-    });
+    const built = join(pieces, exchange, template, encode);
     if (countDotSegments(built) > allowedDotSegments) {
       throw new RoutekitError(
         "URI_INVALID",
@@ -78,13 +75,17 @@ function firstQueryPiece(pieces: readonly Piece[]): number {
   return Number.POSITIVE_INFINITY;
 }
 
+const asItIs = (value: string): string => value;
+
+/** The URI of one exchange; `encode` gets each `${...}` value with its index among them. */
 function join(
   pieces: readonly Piece[],
   exchange: Exchange,
   template: string,
-  encode: (value: string) => string,
+  encode: (value: string, index: number) => string,
 ): string {
   let result = "";
+  let index = 0;
   for (const piece of pieces) {
     if (typeof piece === "string") {
       result += piece;
@@ -96,14 +97,53 @@ function join(
     } catch (error) {
       throw evaluationError(template, error);
     }
-    result += encode(toText(value));
+    result += encode(toText(value), index++);
   }
   return result;
 }
 
-/** `.` and `..` segments (also percent-encoded, which URL parsers treat the same) before the query. */
+/**
+ * `.` and `..` segments (also percent-encoded, which URL parsers treat the same) before the query
+ * or fragment. Scans the text in place: it runs for every message a toD sends.
+ */
 function countDotSegments(uri: string): number {
-  const end = uri.search(/[?#]/);
-  const path = end === -1 ? uri : uri.slice(0, end);
-  return path.split("/").filter((segment) => DOT_SEGMENT.test(segment)).length;
+  let end = uri.length;
+  for (let index = 0; index < end; index++) {
+    const code = uri.charCodeAt(index);
+    if (code === QUESTION_MARK || code === NUMBER_SIGN) end = index;
+  }
+  let count = 0;
+  let start = 0;
+  for (let index = 0; index <= end; index++) {
+    if (index < end && uri.charCodeAt(index) !== SLASH) continue;
+    if (isDotSegment(uri, start, index)) count++;
+    start = index + 1;
+  }
+  return count;
+}
+
+const SLASH = 0x2f;
+const QUESTION_MARK = 0x3f;
+const NUMBER_SIGN = 0x23;
+const DOT = 0x2e;
+const PERCENT = 0x25;
+
+/** Whether `uri` from `start` to `end` is one or two dots, each `.` or `%2e` (any case). */
+function isDotSegment(uri: string, start: number, end: number): boolean {
+  let position = start;
+  let dots = 0;
+  while (position < end) {
+    if (dots === 2) return false;
+    if (uri.charCodeAt(position) === DOT) position += 1;
+    else if (
+      position + 3 <= end &&
+      uri.charCodeAt(position) === PERCENT &&
+      uri.charCodeAt(position + 1) === 0x32 &&
+      (uri.charCodeAt(position + 2) | 0x20) === 0x65
+    ) {
+      position += 3;
+    } else return false;
+    dots++;
+  }
+  return dots > 0;
 }
