@@ -78,6 +78,15 @@ function read(path: string): string {
   }
 }
 
+/** Busy CPU time of the whole machine so far (every core, every process), in ns; NaN off Linux. */
+export function machineBusyNs(): number {
+  // cpu  user nice system idle iowait irq softirq steal ...
+  const machine = (read("/proc/stat").split("\n")[0] ?? "").split(/\s+/).slice(1).map(Number);
+  if (machine.length < 8) return Number.NaN;
+  const ticks = machine.reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + value), 0);
+  return (ticks * 1e9) / TICKS_PER_SECOND;
+}
+
 export function markDiagnostics(brokerPid: number | undefined): DiagnosticsMark {
   let schedulers = Number.NaN;
   let dirtyIo = Number.NaN;
@@ -105,12 +114,6 @@ export function markDiagnostics(brokerPid: number | undefined): DiagnosticsMark 
     const io = /write_bytes: (\d+)/.exec(read(`/proc/${brokerPid}/io`));
     writeBytes = io === null ? Number.NaN : Number(io[1]);
   }
-  // cpu  user nice system idle iowait irq softirq steal ...
-  const machine = (read("/proc/stat").split("\n")[0] ?? "").split(/\s+/).slice(1).map(Number);
-  const busyTicks =
-    machine.length >= 8
-      ? machine.reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + value), 0)
-      : Number.NaN;
   const usage = process.cpuUsage();
   return {
     brokerSchedulersNs: schedulers,
@@ -118,7 +121,7 @@ export function markDiagnostics(brokerPid: number | undefined): DiagnosticsMark 
     brokerDirtyCpuNs: dirtyCpu,
     brokerOtherNs: other,
     brokerWriteBytes: writeBytes,
-    machineBusyNs: (busyTicks * 1e9) / TICKS_PER_SECOND,
+    machineBusyNs: machineBusyNs(),
     benchCpuNs: (usage.user + usage.system) * 1000,
     gcNs,
     gcMajor,
