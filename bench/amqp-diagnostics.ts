@@ -39,6 +39,22 @@ export interface RunDiagnostics {
   othersShare: number;
 }
 
+let calibrationSink = 0;
+
+/**
+ * CPU time, in ns, of the same fixed loop (5 million steps of integer arithmetic) every call: how
+ * fast the machine runs this process at the moment. On a virtual machine it also moves with what
+ * other tenants of the host do, which no process list inside shows.
+ */
+export function calibrationCpuNs(): number {
+  const before = process.cpuUsage();
+  let state = calibrationSink | 1;
+  for (let step = 0; step < 5_000_000; step++) state = (Math.imul(state, 1103515245) + 12345) | 0;
+  calibrationSink = state;
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) * 1000;
+}
+
 let gcNs = 0;
 let gcMajor = 0;
 let gcMinor = 0;

@@ -21,6 +21,7 @@ import { amqpPlugin } from "@routekit/amqp";
 import { createContext } from "@routekit/core";
 import { type ChannelModel, type ConfirmChannel, connect } from "amqplib";
 import {
+  calibrationCpuNs,
   diagnosticsSince,
   formatDiagnostics,
   machineBusyNs,
@@ -72,6 +73,8 @@ interface RunCost {
   brokerNs: number;
   /** What else happened meanwhile (printed with --verbose). */
   diagnostics: RunDiagnostics;
+  /** CPU time of a fixed loop just before the run (see calibrationCpuNs), in ns. */
+  calibrationNs: number;
   /** Untimed parts of the run, in ms: filling the input queue, waiting for an idle broker, stopping. */
   phases: { fillMs: number; idleMs: number; stopMs: number };
 }
@@ -140,6 +143,8 @@ export async function runAmqpBench(options: BenchOptions): Promise<BenchRow[]> {
   const count = options.quick ? 2_000 : 10_000;
   const rounds = options.quick ? 2 : 8;
   const runsPerRound = options.quick ? 1 : 4;
+  // --quick (CI) does not wait for other processes: it has to stay short, and its numbers are not kept.
+  const quietBudgetMs = options.quick ? 0 : QUIET_BUDGET_MS;
   const verbose = process.argv.includes("--verbose");
   const broker: Broker = { pid: findBroker(), busyStarts: 0, contendedStarts: 0, quietBudgetMs: 0 };
   if (verbose) observeGarbageCollection();
@@ -159,11 +164,12 @@ export async function runAmqpBench(options: BenchOptions): Promise<BenchRow[]> {
       }
       broker.busyStarts = 0;
       broker.contendedStarts = 0;
-      broker.quietBudgetMs = QUIET_BUDGET_MS;
+      broker.quietBudgetMs = quietBudgetMs;
       const loadBefore = loadavg()[0]!;
       const routed: SideSamples = { wall: [], cpu: [], broker: [] };
       const handWritten: SideSamples = { wall: [], cpu: [], broker: [] };
       const othersShares: number[] = [];
+      const calibrations: number[] = [];
       for (let round = 0; round < rounds; round++) {
         const total = new Map<Mover, RunCost>();
         for (let pair = 0; pair < runsPerRound; pair++) {
@@ -172,6 +178,7 @@ export async function runAmqpBench(options: BenchOptions): Promise<BenchRow[]> {
             const cost = await timeOnce(channel, queues, mover, count, persistent, broker);
             if (verbose) printRun(persistent, `round ${round}.${pair}`, mover, cost);
             othersShares.push(cost.diagnostics.othersShare);
+            calibrations.push(cost.calibrationNs);
             const sum = total.get(mover);
             if (sum === undefined) total.set(mover, cost);
             else {
@@ -195,11 +202,13 @@ export async function runAmqpBench(options: BenchOptions): Promise<BenchRow[]> {
       const idle =
         broker.pid === undefined
           ? "the broker's idleness is not visible here (each run waited 1 s instead)"
-          : `${broker.busyStarts} of ${rounds * runsPerRound * 2} runs started before the broker was idle (waited ${IDLE_LIMIT_MS / 1000} s), ${broker.contendedStarts} while other processes used more than ${QUIET_OTHERS_SHARE} of a core (a run waited up to ${QUIET_LIMIT_MS / 1000} s for them to quiet down, all runs of this kind ${QUIET_BUDGET_MS / 1000} s in all, ${Math.round((QUIET_BUDGET_MS - Math.max(broker.quietBudgetMs, 0)) / 1000)} s used)`;
+          : `${broker.busyStarts} of ${rounds * runsPerRound * 2} runs started before the broker was idle (waited ${IDLE_LIMIT_MS / 1000} s), ${broker.contendedStarts} while other processes used more than ${QUIET_OTHERS_SHARE} of a core (a run waited up to ${QUIET_LIMIT_MS / 1000} s for them to quiet down, all runs of this kind ${quietBudgetMs / 1000} s in all, ${Math.round((quietBudgetMs - Math.max(broker.quietBudgetMs, 0)) / 1000)} s used)`;
       const others = summarise(othersShares).medianNs;
       const contention = Number.isNaN(others)
         ? ""
         : `; other processes on the machine used a median ${others.toFixed(2)} of its ${cpus().length} cores during the runs`;
+      const speed = summarise(calibrations);
+      const machine = `; a fixed loop timed before every run took ${(speed.medianNs / 1e6).toFixed(1)} ms of CPU ±${speed.spreadPercent.toFixed(0)}% (the machine's own speed, which on a virtual machine also follows the host's other tenants)`;
       rows.push(
         ...rowsOf(
           routed,
@@ -208,7 +217,7 @@ export async function runAmqpBench(options: BenchOptions): Promise<BenchRow[]> {
           rounds,
           runsPerRound,
           persistent,
-          `${load}${contention}; ${idle}`,
+          `${load}${contention}${machine}; ${idle}`,
         ),
       );
     }
@@ -227,7 +236,7 @@ function printRun(persistent: boolean, label: string, mover: Mover, cost: RunCos
   const side = mover === routekitRoute ? "routekit" : "amqplib ";
   const us = (ns: number) => (ns / 1000).toFixed(1);
   console.log(
-    `  ${persistent ? "persistent" : "transient"} ${label} ${side}: wall ${us(cost.wallNs)} µs, cpu ${us(cost.cpuNs)} µs, broker ${us(cost.brokerNs)} µs per message; load ${loadavg()[0]!.toFixed(2)}; ${formatDiagnostics(cost.diagnostics)}; fill ${cost.phases.fillMs} ms, idle wait ${cost.phases.idleMs} ms, stop ${cost.phases.stopMs} ms`,
+    `  ${persistent ? "persistent" : "transient"} ${label} ${side}: wall ${us(cost.wallNs)} µs, cpu ${us(cost.cpuNs)} µs, broker ${us(cost.brokerNs)} µs per message; load ${loadavg()[0]!.toFixed(2)}; ${formatDiagnostics(cost.diagnostics)}; fixed loop ${(cost.calibrationNs / 1e6).toFixed(1)} ms; fill ${cost.phases.fillMs} ms, idle wait ${cost.phases.idleMs} ms, stop ${cost.phases.stopMs} ms`,
   );
 }
 
@@ -373,6 +382,7 @@ async function timeOnce(
     await channel.waitForConfirms();
     phases.fillMs = phaseEnded();
     await waitForQuiet(broker);
+    const calibrationNs = calibrationCpuNs();
     collectAllGarbage();
     phases.idleMs = phaseEnded();
     // Both sides are timed the same way: from starting to move (connection setup included)
@@ -397,6 +407,7 @@ async function timeOnce(
       cpuNs: ((cpu.user + cpu.system) * 1_000) / count,
       brokerNs: brokerNs / count,
       diagnostics,
+      calibrationNs,
       phases,
     };
   } finally {
