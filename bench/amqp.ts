@@ -263,7 +263,11 @@ function rowsOf(
   const brokerNote = Number.isNaN(brokerCpu[0].medianNs)
     ? "the broker's CPU time is not visible here"
     : `the broker spent ${micros(brokerCpu[0])} vs ${micros(brokerCpu[1])} of CPU per message (round by round: ${pairedRatios(routed.broker, handWritten.broker)})`;
-  const order = runsPerRound === 1 ? "AB or BA" : "ABBA or BAAB";
+  const pairs = (first: string, second: string) =>
+    Array.from({ length: runsPerRound }, (_, pair) =>
+      pair % 2 === 0 ? first + second : second + first,
+    ).join("");
+  const order = `${pairs("A", "B")} or ${pairs("B", "A")}`;
   const setup = `${rounds} rounds, each of ${runsPerRound} run${runsPerRound === 1 ? "" : "s"} of ${count} messages per side in the order ${order} (alternating by round; a side's round is the mean of its runs), after a warm-up round of two runs per side, all on the same two classic queues (purged after each run), each run with the broker idle and after a full collection, timed from connecting until the output queue holds every message; ${conditions}`;
   return [
     {
