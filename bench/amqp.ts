@@ -75,8 +75,11 @@ interface RunCost {
   diagnostics: RunDiagnostics;
   /** CPU time of a fixed loop just before the run (see calibrationCpuNs), in ns. */
   calibrationNs: number;
-  /** Untimed parts of the run, in ms: filling the input queue, waiting for an idle broker, stopping. */
-  phases: { fillMs: number; idleMs: number; stopMs: number };
+  /**
+   * Parts of the run, in ms: untimed, filling the input queue, waiting for an idle broker, and
+   * stopping; timed, setting up (connecting, and for routekit starting the context and route).
+   */
+  phases: { fillMs: number; idleMs: number; setupMs: number; stopMs: number };
 }
 
 /** The timed runs of one side, in round order. */
@@ -236,7 +239,7 @@ function printRun(persistent: boolean, label: string, mover: Mover, cost: RunCos
   const side = mover === routekitRoute ? "routekit" : "amqplib ";
   const us = (ns: number) => (ns / 1000).toFixed(1);
   console.log(
-    `  ${persistent ? "persistent" : "transient"} ${label} ${side}: wall ${us(cost.wallNs)} µs, cpu ${us(cost.cpuNs)} µs, broker ${us(cost.brokerNs)} µs per message; load ${loadavg()[0]!.toFixed(2)}; ${formatDiagnostics(cost.diagnostics)}; fixed loop ${(cost.calibrationNs / 1e6).toFixed(1)} ms; fill ${cost.phases.fillMs} ms, idle wait ${cost.phases.idleMs} ms, stop ${cost.phases.stopMs} ms`,
+    `  ${persistent ? "persistent" : "transient"} ${label} ${side}: wall ${us(cost.wallNs)} µs, cpu ${us(cost.cpuNs)} µs, broker ${us(cost.brokerNs)} µs per message; load ${loadavg()[0]!.toFixed(2)}; ${formatDiagnostics(cost.diagnostics)}; fixed loop ${(cost.calibrationNs / 1e6).toFixed(1)} ms; fill ${cost.phases.fillMs} ms, idle wait ${cost.phases.idleMs} ms, setup (timed) ${cost.phases.setupMs.toFixed(1)} ms, stop ${cost.phases.stopMs} ms`,
   );
 }
 
@@ -371,7 +374,7 @@ async function timeOnce(
   broker: Broker,
 ): Promise<RunCost> {
   const { input, output } = queues;
-  const phases = { fillMs: 0, idleMs: 0, stopMs: 0 };
+  const phases = { fillMs: 0, idleMs: 0, setupMs: 0, stopMs: 0 };
   let phaseStarted = Date.now();
   const phaseEnded = () => {
     const ms = Date.now() - phaseStarted;
@@ -396,6 +399,7 @@ async function timeOnce(
     const brokerBefore = processCpuNs(broker.pid);
     const started = process.hrtime.bigint();
     const stop = await mover(input, output, persistent);
+    phases.setupMs = Number(process.hrtime.bigint() - started) / 1e6;
     while ((await channel.checkQueue(output)).messageCount < count) {
       await sleep(POLL_MS);
     }
