@@ -1,9 +1,10 @@
-// What else happened during one amqp bench run, for `--verbose`: where the broker's CPU time went
-// (its scheduler threads, its dirty I/O threads that write and sync message files, its dirty CPU
-// threads that collect large process heaps, the rest), how
-// much it wrote, the bench process's own garbage collections, and the CPU time every other
-// process on the machine used meanwhile (the contention both sides share two cores with).
-// Linux only (/proc); anything it cannot read is NaN.
+// What else happened during one amqp bench run: where the broker's CPU time went (its scheduler
+// threads; its dirty I/O threads, which write and sync message files; its dirty CPU threads, where
+// Erlang collects any process heap over about 1 MB, such as a queue's holding thousands of
+// messages; the rest), how much it wrote, the bench process's own garbage collections, the CPU
+// time every other process on the machine used meanwhile (the contention both sides share two
+// cores with), and how fast a fixed loop runs. --verbose prints it per run; the notes give the
+// other processes' CPU and the fixed loop's times. Linux only (/proc); what it cannot read is NaN.
 import { readdirSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { PerformanceObserver } from "node:perf_hooks";
