@@ -211,7 +211,7 @@ export async function runAmqpBench(options: BenchOptions): Promise<BenchRow[]> {
         ? ""
         : `; other processes on the machine used a median ${others.toFixed(2)} of its ${cpus().length} cores during the runs`;
       const speed = summarise(calibrations);
-      const machine = `; a fixed loop timed before every run took ${(speed.medianNs / 1e6).toFixed(1)} ms of CPU ±${speed.spreadPercent.toFixed(0)}% (the machine's own speed, which on a virtual machine also follows the host's other tenants)`;
+      const machine = `; a fixed loop timed before every run (median of three tries) took ${(speed.medianNs / 1e6).toFixed(1)} ms of CPU ±${speed.spreadPercent.toFixed(0)}% (the machine's own speed, which on a virtual machine also follows the host's other tenants)`;
       rows.push(
         ...rowsOf(
           routed,
