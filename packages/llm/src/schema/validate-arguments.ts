@@ -39,6 +39,22 @@ export async function validateToolArgumentsAsync(tool: Tool, args: unknown): Pro
   return remember(tool, await validateWithStandardSchema(tool, standard, checked.value));
 }
 
+/**
+ * `validateToolArgumentsAsync` for arguments the caller just parsed from JSON text itself and
+ * hands over (the tool loop, for a call whose arguments arrived as text): they are plain JSON data
+ * no one else holds, so they are checked in place instead of on a copy.
+ */
+export async function validateParsedToolArgumentsAsync(
+  tool: Tool,
+  parsed: unknown,
+): Promise<ArgumentsValidation> {
+  const checked = validateAgainstJsonSchema(tool, parsed, true);
+  if (!checked.ok) return checked;
+  const standard = standardSchemaOf(tool);
+  if (standard === undefined) return remember(tool, checked);
+  return remember(tool, await validateWithStandardSchema(tool, standard, checked.value));
+}
+
 /** True when `args` is the value a full validation for `tool` produced (so it needs no second one). */
 export function isValidatedFor(tool: Tool, args: unknown): boolean {
   return typeof args === "object" && args !== null && validatedValues.get(args) === tool;
@@ -49,7 +65,8 @@ function remember(tool: Tool, outcome: ArgumentsValidation): ArgumentsValidation
   return outcome;
 }
 
-function validateAgainstJsonSchema(tool: Tool, args: unknown): ArgumentsValidation {
+/** `owned`: `args` came from the caller's own JSON.parse and is not held elsewhere (no copy needed). */
+function validateAgainstJsonSchema(tool: Tool, args: unknown, owned = false): ArgumentsValidation {
   const prefix = `invalid arguments for tool '${tool.name}'`;
   if (typeof args !== "object" || args === null || Array.isArray(args)) {
     const reason = `expected a JSON object of arguments, got ${kindOf(args)}`;
@@ -62,9 +79,9 @@ function validateAgainstJsonSchema(tool: Tool, args: unknown): ArgumentsValidati
     const message = error instanceof Error ? error.message : String(error);
     return { ok: false, message, issues: [{ path: "", message }] };
   }
-  let copy: Record<string, unknown>;
+  let copy = args as Record<string, unknown>;
   try {
-    copy = structuredClone(args) as Record<string, unknown>;
+    if (!owned) copy = structuredClone(args) as Record<string, unknown>;
   } catch (error) {
     const reason = `arguments must be plain JSON data (${error instanceof Error ? error.message : String(error)})`;
     return { ok: false, message: `${prefix}: ${reason}`, issues: [{ path: "", message: reason }] };

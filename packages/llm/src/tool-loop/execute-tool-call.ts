@@ -1,6 +1,9 @@
 import { boundedByCaller, boundedCall } from "../bounded-call.js";
 import type { ToolCall, ToolCallResult } from "../model-types.js";
-import { validateToolArgumentsAsync } from "../schema/validate-arguments.js";
+import {
+  validateParsedToolArgumentsAsync,
+  validateToolArgumentsAsync,
+} from "../schema/validate-arguments.js";
 import type { Tool, ToolCallContext, ToolResult } from "../tool-types.js";
 import type { LlmStreamPart, ToolResultPart } from "./stream-parts.js";
 import { describeToolError, type ToolErrorPolicy } from "./tool-error-policy.js";
@@ -82,7 +85,11 @@ async function answer(call: ToolCall, environment: ToolCallEnvironment): Promise
   const parsed = parseArguments(call);
   if (typeof parsed === "string") return { result: errorResult(call, parsed) };
   // The message already names the tool and lists each failing path.
-  const validated = await validateToolArgumentsAsync(tool, parsed.value);
+  // Arguments parsed here from the call's text are this call's own: checked in place. Arguments a
+  // provider sent parsed are also in the conversation, so they are checked on a copy.
+  const validated = parsed.fromText
+    ? await validateParsedToolArgumentsAsync(tool, parsed.value)
+    : await validateToolArgumentsAsync(tool, parsed.value);
   if (!validated.ok) return { result: errorResult(call, validated.message) };
   const { toolTimeoutMs } = environment;
   const outcome = await boundedCall(
@@ -122,13 +129,13 @@ function toolContext(call: ToolCall, environment: ToolCallEnvironment, signal: A
   return boundedByCaller(context);
 }
 
-function parseArguments(call: ToolCall): { value: unknown } | string {
-  if (call.arguments !== undefined) return { value: call.arguments };
+function parseArguments(call: ToolCall): { value: unknown; fromText: boolean } | string {
+  if (call.arguments !== undefined) return { value: call.arguments, fromText: false };
   const text = call.argumentsText;
   // Some servers send an empty string for a tool without parameters.
-  if (text.trim() === "") return { value: {} };
+  if (text.trim() === "") return { value: {}, fromText: true };
   try {
-    return { value: JSON.parse(text) };
+    return { value: JSON.parse(text), fromText: true };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return `arguments for tool '${call.name}' are not valid JSON (${reason}); send a JSON object`;
