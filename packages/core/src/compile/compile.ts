@@ -84,7 +84,7 @@ export function compileRoute(
   );
   // A message the route will never process (dropped at shutdown) meets the same error handling
   // as if its first step had failed with the reason: onException clauses, dead letter channel.
-  const rejection = createPipeline([rejectionStep], [REJECTION_LABEL], route.id, policy);
+  const rejection = createPipeline([rejectionStep], [REJECTION_LABEL], route.id, policy, undefined, false);
   return { pipeline: compileBlock(route.steps, "", policy), rejection };
 }
 

@@ -95,6 +95,8 @@ export function createPipeline(
   routeId: string,
   policy: FailurePolicy,
   events: Pick<EventBus, "observingSteps" | "emit"> = UNOBSERVED,
+  /** False for a block that runs rarely (the rejection pipeline): no runner is generated for it. */
+  generate = true,
 ): Processor {
   const count = processors.length;
   if (count === 0) return nothing;
@@ -194,7 +196,9 @@ export function createPipeline(
     if (result !== undefined) return afterAsync(target, result, index, attempt);
     if (target.error !== undefined) return fail(target, target.error, index, attempt);
   };
-  const generated = generateRunner({ steps: processors, events, loop: loopFrom, stopped, threw: fail });
+  const generated = generate
+    ? generateRunner({ steps: processors, events, loop: loopFrom, stopped, threw: fail })
+    : undefined;
   if (generated !== undefined) {
     runFrom = generated.runFrom;
     return generated.run;
