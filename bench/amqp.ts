@@ -14,54 +14,39 @@
 // Usage: tsx bench/amqp.ts [--quick] [--verbose] (--verbose prints every run: its times, where the
 // broker's CPU went, the bench process's collections, other processes' CPU, the untimed phases)
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { amqpPlugin } from "@routekit/amqp";
 import { createContext } from "@routekit/core";
 import { type ChannelModel, type ConfirmChannel, connect } from "amqplib";
 import {
+  type Broker,
+  findBroker,
+  IDLE_LIMIT_MS,
+  processCpuNs,
+  QUIET_BUDGET_MS,
+  QUIET_LIMIT_MS,
+  QUIET_OTHERS_SHARE,
+  sleep,
+  waitForQuiet,
+} from "./amqp-broker.js";
+import {
   calibrationCpuNs,
   diagnosticsSince,
   formatDiagnostics,
-  machineBusyNs,
   markDiagnostics,
   observeGarbageCollection,
   type RunDiagnostics,
   stopObservingGarbageCollection,
 } from "./amqp-diagnostics.js";
-import { pairedRatios } from "./amqp-paired-ratios.js";
-import {
-  type BenchOptions,
-  type BenchRow,
-  collectAllGarbage,
-  printRow,
-  type Stats,
-  summarise,
-} from "./harness.js";
+import { rowsOf, type SideSamples } from "./amqp-rows.js";
+import { type BenchOptions, type BenchRow, collectAllGarbage, printRow, summarise } from "./harness.js";
 
 const url = process.env.AMQP_URL ?? "amqp://guest:guest@127.0.0.1:5672";
 const PREFETCH = 50;
 const BODY = { order: 0, customer: "c-1042", items: [{ sku: "A-1", quantity: 2 }], note: "x".repeat(100) };
 /** How often the output queue's depth is read while a run moves messages. */
 const POLL_MS = 10;
-/** The broker counts as idle once it used less than this share of one core over a window... */
-const IDLE_SHARE = 0.05;
-/** ...of this many milliseconds... */
-const IDLE_WINDOW_MS = 200;
-/** ...twice in a row; a run starts anyway after this long (the note says how often). */
-const IDLE_LIMIT_MS = 15_000;
-/**
- * Other processes on the machine count as quiet under this share of one core over the same
- * windows: on 2 cores, a core they take is mostly taken from the broker, the bottleneck (the wall
- * clock per message follows their CPU use closely). A run waits for that for at most
- * QUIET_LIMIT_MS, and all runs of one queue kind together for at most QUIET_BUDGET_MS, so a
- * machine busy throughout costs the bench that much time; the note says how many runs started
- * while other processes were busy.
- */
-const QUIET_OTHERS_SHARE = 0.25;
-const QUIET_LIMIT_MS = 3_000;
-const QUIET_BUDGET_MS = 20_000;
 
 /** Starts moving messages from `input` to `output`; resolves with a function that stops it. */
 type Mover = (input: string, output: string, persistent: boolean) => Promise<() => Promise<void>>;
@@ -80,51 +65,6 @@ interface RunCost {
    * stopping; timed, setting up (connecting, and for routekit starting the context and route).
    */
   phases: { fillMs: number; idleMs: number; setupMs: number; stopMs: number };
-}
-
-/** The timed runs of one side, in round order. */
-interface SideSamples {
-  wall: number[];
-  cpu: number[];
-  broker: number[];
-}
-
-/** Clock ticks per second of /proc/<pid>/stat (Linux's USER_HZ). */
-const TICKS_PER_SECOND = 100;
-
-/**
- * The broker's process when it runs on this machine and /proc shows it (the one `beam.smp`),
- * else undefined. Its CPU time per message shows the work each side gives the broker, which on a
- * loaded machine decides the throughput more than the bench process does.
- */
-function findBroker(): number | undefined {
-  let found: number[] = [];
-  try {
-    found = readdirSync("/proc")
-      .filter((name) => /^\d+$/.test(name))
-      .filter((pid) => {
-        try {
-          return readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "beam.smp";
-        } catch {
-          return false;
-        }
-      })
-      .map(Number);
-  } catch {
-    return undefined;
-  }
-  return found.length === 1 ? found[0] : undefined;
-}
-
-/** CPU time of a process so far (user + system), in ns; NaN when it cannot be read. */
-function processCpuNs(pid: number | undefined): number {
-  if (pid === undefined) return Number.NaN;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    return ((Number(fields[11]) + Number(fields[12])) * 1e9) / TICKS_PER_SECOND;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 /**
@@ -221,6 +161,7 @@ export async function runAmqpBench(options: BenchOptions): Promise<BenchRow[]> {
           runsPerRound,
           persistent,
           `${load}${contention}${machine}; ${idle}`,
+          PREFETCH,
         ),
       );
     }
@@ -241,116 +182,6 @@ function printRun(persistent: boolean, label: string, mover: Mover, cost: RunCos
   console.log(
     `  ${persistent ? "persistent" : "transient"} ${label} ${side}: wall ${us(cost.wallNs)} µs, cpu ${us(cost.cpuNs)} µs, broker ${us(cost.brokerNs)} µs per message; load ${loadavg()[0]!.toFixed(2)}; ${formatDiagnostics(cost.diagnostics)}; fixed loop ${(cost.calibrationNs / 1e6).toFixed(1)} ms; fill ${cost.phases.fillMs} ms, idle wait ${cost.phases.idleMs} ms, setup (timed) ${cost.phases.setupMs.toFixed(1)} ms, stop ${cost.phases.stopMs} ms`,
   );
-}
-
-/** The wall-clock row and the CPU row of one queue kind. */
-function rowsOf(
-  routed: SideSamples,
-  handWritten: SideSamples,
-  count: number,
-  rounds: number,
-  runsPerRound: number,
-  persistent: boolean,
-  conditions: string,
-): BenchRow[] {
-  const kind = persistent ? "persistent" : "transient";
-  const benchmark = `amqp queue → route → queue (${count} ${kind} messages, prefetch ${PREFETCH}, confirms)`;
-  const baselineDescription =
-    "amqplib alone: consume with the same prefetch, publish each message on a confirm channel, ack after its confirm";
-  const perSecond = (ns: number) => Math.round(1e9 / ns);
-  const wall = [summarise(routed.wall), summarise(handWritten.wall)] as const;
-  const cpu = [summarise(routed.cpu), summarise(handWritten.cpu)] as const;
-  const wallRatio = wall[0].medianNs / wall[1].medianNs;
-  const cpuRatio = cpu[0].medianNs / cpu[1].medianNs;
-  const brokerCpu = [summarise(routed.broker), summarise(handWritten.broker)] as const;
-  const brokerNote = Number.isNaN(brokerCpu[0].medianNs)
-    ? "the broker's CPU time is not visible here"
-    : `the broker spent ${micros(brokerCpu[0])} vs ${micros(brokerCpu[1])} of CPU per message (round by round: ${pairedRatios(routed.broker, handWritten.broker)})`;
-  const pairs = (first: string, second: string) =>
-    Array.from({ length: runsPerRound }, (_, pair) =>
-      pair % 2 === 0 ? first + second : second + first,
-    ).join("");
-  const order = `${pairs("A", "B")} or ${pairs("B", "A")}`;
-  const setup = `${rounds} rounds, each of ${runsPerRound} run${runsPerRound === 1 ? "" : "s"} of ${count} messages per side in the order ${order} (alternating by round; a side's round is the mean of its runs), after a warm-up round of two runs per side, all on the same two classic queues (purged after each run), each run with the broker idle and after a full collection, timed from connecting until the output queue holds every message; ${conditions}`;
-  return [
-    {
-      benchmark,
-      subject: "routekit from(amqp).to(amqp)",
-      baseline: "hand-written amqplib loop",
-      baselineDescription,
-      subjectStats: wall[0],
-      baselineStats: wall[1],
-      ratio: wallRatio,
-      target: "≥ 0.9× the hand-written throughput",
-      met: 1 / wallRatio >= 0.9,
-      note: `${perSecond(wall[0].medianNs)} vs ${perSecond(wall[1].medianNs)} msg/s: ${(1 / wallRatio).toFixed(2)}× the hand-written throughput (round by round: ${pairedRatios(routed.wall, handWritten.wall)}); ${setup}; wall clock, so on a loaded machine it also times how soon the broker gets a CPU; ${brokerNote}`,
-    },
-    {
-      benchmark: `amqp CPU time of the bench process per message (${count} ${kind} messages)`,
-      subject: "routekit from(amqp).to(amqp), CPU per message",
-      baseline: "hand-written amqplib loop, CPU per message",
-      baselineDescription: `${baselineDescription}; CPU time of the bench process (process.cpuUsage) per message`,
-      subjectStats: cpu[0],
-      baselineStats: cpu[1],
-      ratio: cpuRatio,
-      target: "≥ 0.9× the hand-written throughput",
-      met: 1 / cpuRatio >= 0.9,
-      note: `the same runs: ${(1 / cpuRatio).toFixed(2)}× the hand-written messages per CPU second (round by round: ${pairedRatios(routed.cpu, handWritten.cpu)}); the broker's own CPU time is not counted`,
-    },
-  ];
-}
-
-/** "12.3 µs ±4%": a median per message and its spread. */
-function micros(stats: Stats): string {
-  return `${(stats.medianNs / 1000).toFixed(1)} µs ±${stats.spreadPercent.toFixed(0)}%`;
-}
-
-/** The broker's process, how many runs started before it or the machine was quiet, and the waiting left. */
-interface Broker {
-  pid: number | undefined;
-  busyStarts: number;
-  contendedStarts: number;
-  quietBudgetMs: number;
-}
-
-/**
- * Waits until the broker is idle: under IDLE_SHARE of one core over two windows in a row (work
- * left by the previous run, such as deleting a queue's files, is not timed in the next one), and
- * other processes quiet in the same windows (see QUIET_OTHERS_SHARE) until that wait runs out.
- */
-async function waitForQuiet(broker: Broker): Promise<void> {
-  const { pid } = broker;
-  if (pid === undefined) {
-    await sleep(1000);
-    return;
-  }
-  const started = Date.now();
-  const brokerDeadline = started + IDLE_LIMIT_MS;
-  const othersDeadline = started + Math.min(QUIET_LIMIT_MS, Math.max(broker.quietBudgetMs, 0));
-  const othersNs = () => {
-    const self = process.cpuUsage();
-    return machineBusyNs() - processCpuNs(pid) - (self.user + self.system) * 1000;
-  };
-  let quietWindows = 0;
-  let othersQuiet = true;
-  while (quietWindows < 2) {
-    if (Date.now() > brokerDeadline) {
-      broker.busyStarts++;
-      break;
-    }
-    const brokerBefore = processCpuNs(pid);
-    const othersBefore = othersNs();
-    await sleep(IDLE_WINDOW_MS);
-    const brokerIdle = processCpuNs(pid) - brokerBefore < IDLE_SHARE * IDLE_WINDOW_MS * 1e6;
-    othersQuiet = !(othersNs() - othersBefore >= QUIET_OTHERS_SHARE * IDLE_WINDOW_MS * 1e6);
-    quietWindows = brokerIdle && (othersQuiet || Date.now() > othersDeadline) ? quietWindows + 1 : 0;
-  }
-  if (!othersQuiet) broker.contendedStarts++;
-  broker.quietBudgetMs -= Math.max(Date.now() - started - 2 * IDLE_WINDOW_MS, 0);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** The queue pair every run of one queue kind moves messages between, purged after each run. */
