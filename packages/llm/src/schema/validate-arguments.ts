@@ -21,7 +21,7 @@ const validatedValues = new WeakMap<object, Tool>();
  * copy: `args` is never changed. Never throws: a failure carries a message the model can act on.
  */
 export function validateToolArguments(tool: Tool, args: unknown): ArgumentsValidation {
-  const checked = validateAgainstJsonSchema(tool, args);
+  const checked = validateAgainstJsonSchema(tool, args, false);
   if (!checked.ok) return checked;
   const standard = standardSchemaOf(tool);
   if (standard === undefined) return remember(tool, checked);
@@ -31,12 +31,8 @@ export function validateToolArguments(tool: Tool, args: unknown): ArgumentsValid
 }
 
 /** `validateToolArguments`, also waiting for a Standard Schema whose `validate` is asynchronous. */
-export async function validateToolArgumentsAsync(tool: Tool, args: unknown): Promise<ArgumentsValidation> {
-  const checked = validateAgainstJsonSchema(tool, args);
-  if (!checked.ok) return checked;
-  const standard = standardSchemaOf(tool);
-  if (standard === undefined) return remember(tool, checked);
-  return remember(tool, await validateWithStandardSchema(tool, standard, checked.value));
+export function validateToolArgumentsAsync(tool: Tool, args: unknown): Promise<ArgumentsValidation> {
+  return validateFully(tool, args, false);
 }
 
 /**
@@ -44,11 +40,13 @@ export async function validateToolArgumentsAsync(tool: Tool, args: unknown): Pro
  * hands over (the tool loop, for a call whose arguments arrived as text): they are plain JSON data
  * no one else holds, so they are checked in place instead of on a copy.
  */
-export async function validateParsedToolArgumentsAsync(
-  tool: Tool,
-  parsed: unknown,
-): Promise<ArgumentsValidation> {
-  const checked = validateAgainstJsonSchema(tool, parsed, true);
+export function validateParsedToolArgumentsAsync(tool: Tool, parsed: unknown): Promise<ArgumentsValidation> {
+  return validateFully(tool, parsed, true);
+}
+
+/** Both schemas, waiting for an asynchronous Standard Schema; `owned` as for `validateAgainstJsonSchema`. */
+async function validateFully(tool: Tool, args: unknown, owned: boolean): Promise<ArgumentsValidation> {
+  const checked = validateAgainstJsonSchema(tool, args, owned);
   if (!checked.ok) return checked;
   const standard = standardSchemaOf(tool);
   if (standard === undefined) return remember(tool, checked);
@@ -66,7 +64,7 @@ function remember(tool: Tool, outcome: ArgumentsValidation): ArgumentsValidation
 }
 
 /** `owned`: `args` came from the caller's own JSON.parse and is not held elsewhere (no copy needed). */
-function validateAgainstJsonSchema(tool: Tool, args: unknown, owned = false): ArgumentsValidation {
+function validateAgainstJsonSchema(tool: Tool, args: unknown, owned: boolean): ArgumentsValidation {
   const prefix = `invalid arguments for tool '${tool.name}'`;
   if (typeof args !== "object" || args === null || Array.isArray(args)) {
     const reason = `expected a JSON object of arguments, got ${kindOf(args)}`;
