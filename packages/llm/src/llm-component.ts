@@ -1,4 +1,10 @@
-import { defineComponent, type Exchange, type RouteContext, RoutekitError } from "@routekit/core";
+import {
+  defineComponent,
+  type Exchange,
+  type RouteContext,
+  RoutekitError,
+  type RoutekitEvents,
+} from "@routekit/core";
 import "./as-llm-tool.js";
 import { LlmError } from "./errors.js";
 import { LLM_EVENT_TYPES } from "./llm-events.js";
@@ -105,6 +111,16 @@ export const llmComponent = defineComponent({
       const tools = context.tools.resolve(allTools ? "*" : wanted);
       return new Map(tools.map((tool) => [tool.name, tool]));
     };
+    // The tools resolved for every run while the registry is unchanged (a run only reads them);
+    // kept only while the endpoint is started, when it listens to the registry's changes.
+    let resolved: Map<string, Tool> | undefined;
+    let unlisten: (() => void) | undefined;
+    const toolsOfRun = (): Map<string, Tool> => {
+      if (resolved !== undefined) return resolved;
+      const tools = resolveTools();
+      if (unlisten !== undefined) resolved = tools;
+      return tools;
+    };
     const allowed = options.allowHeaders ?? [];
     const output =
       options.output === undefined ? undefined : resolveStepOutput(context, options.output, address.uri);
@@ -115,8 +131,14 @@ export const llmComponent = defineComponent({
       start() {
         model.check?.();
         if (!allTools) resolveTools();
+        unlisten ??= context.tools.onChange(() => {
+          resolved = undefined;
+        });
       },
       stop() {
+        unlisten?.();
+        unlisten = undefined;
+        resolved = undefined;
         for (const stream of live)
           stream.cancel(new DOMException(`${address.uri}: the context stopped`, "AbortError"));
       },
@@ -124,7 +146,7 @@ export const llmComponent = defineComponent({
         const input = readInput(exchange, address.uri);
         const events = context.events;
         const routeId = exchange.routeId;
-        const forward = LLM_EVENT_TYPES.some((type) => events.has(type))
+        const forward = hasListener(events, LLM_EVENT_TYPES)
           ? (event: ToolLoopEvent) => {
               const { type, ...rest } = event;
               if (events.has(type)) events.emit(type, { ...rest, routeId, exchangeId: exchange.id } as never);
@@ -134,7 +156,7 @@ export const llmComponent = defineComponent({
         for (const name of allowed) if (name in exchange.headers) headers[name] = exchange.headers[name];
         const loopOptions: RunToolLoopOptions = {
           model,
-          tools: resolveTools(),
+          tools: toolsOfRun(),
           input,
           system: options.systemPrompt,
           maxIterations: options.maxIterations,
@@ -188,6 +210,12 @@ export const llmComponent = defineComponent({
     };
   },
 });
+
+/** True when any of `types` has a listener. */
+function hasListener(events: RouteContext["events"], types: readonly (keyof RoutekitEvents)[]): boolean {
+  for (const type of types) if (events.has(type)) return true;
+  return false;
+}
 
 /** The headers and the conversation property the step sets from a run's result. */
 function setResultHeaders(exchange: Exchange, result: ToolLoopResult): void {

@@ -90,16 +90,15 @@ export function createTool(definition: ToolDefinition): Tool {
     inputSchema: schema,
     source: definition.source ?? "native",
     original: definition.original,
-    execute: async (args: Record<string, unknown>, context: ToolCallContext = {}): Promise<ToolResult> => {
-      const checked = isValidatedFor(tool, args)
-        ? { ok: true as const, value: args }
-        : await validateToolArgumentsAsync(tool, args);
-      if (!checked.ok) return errorResult(checked.message);
-      return runToolHandler(
-        name,
-        (handlerContext) => handler(checked.value as ToolArguments<ToolInputSchema>, handlerContext),
-        context,
-      );
+    execute: (args: Record<string, unknown>, context: ToolCallContext = {}): Promise<ToolResult> => {
+      try {
+        if (isValidatedFor(tool, args)) return runToolHandler(name, handler, args, context);
+        return validateToolArgumentsAsync(tool, args).then((checked) =>
+          checked.ok ? runToolHandler(name, handler, checked.value, context) : errorResult(checked.message),
+        );
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
   };
   Object.defineProperty(tool, CREATED, { value: true });

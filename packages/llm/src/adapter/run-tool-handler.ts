@@ -3,8 +3,8 @@ import { LlmError } from "../errors.js";
 import type { ToolCallContext, ToolResult } from "../tool-types.js";
 import { errorResult, errorText, toToolResult } from "./tool-result.js";
 
-/** Calls a tool's handler with the context it should see; may return or throw anything. */
-export type ToolInvocation = (context: ToolCallContext) => unknown;
+/** A tool's handler: called with the arguments and the context it should see; may return or throw anything. */
+export type ToolHandler<TArgs> = (args: TArgs, context: ToolCallContext) => unknown;
 
 /**
  * Runs a handler and turns whatever happens into a `ToolResult`; never rejects. A thrown error
@@ -12,9 +12,10 @@ export type ToolInvocation = (context: ToolCallContext) => unknown;
  * resolves with an error result as soon as the deadline passes or the signal fires, and the handler
  * sees a signal that fires then too.
  */
-export function runToolHandler(
+export function runToolHandler<TArgs>(
   toolName: string,
-  invoke: ToolInvocation,
+  handler: ToolHandler<TArgs>,
+  args: TArgs,
   context: ToolCallContext = {},
 ): Promise<ToolResult> {
   const { signal, timeoutMs } = context;
@@ -27,10 +28,11 @@ export function runToolHandler(
   }
   if (signal?.aborted) return Promise.resolve(abortedResult(toolName, signal.reason));
   // The llm loop already bounds the call by the same signal and deadline: not a second time.
-  if (isBoundedByCaller(context)) return settle(toolName, invoke, context);
+  if (isBoundedByCaller(context)) return settle(toolName, handler, args, context);
   const timeoutMessage = `tool '${toolName}' timed out after ${timeoutMs} ms`;
   return boundedCall(
-    (bounded) => settle(toolName, invoke, bounded === signal ? context : { ...context, signal: bounded }),
+    (bounded) =>
+      settle(toolName, handler, args, bounded === signal ? context : { ...context, signal: bounded }),
     signal,
     timeoutMs,
     () => new LlmError("TOOL_TIMEOUT", timeoutMessage),
@@ -48,13 +50,14 @@ export function runToolHandler(
   });
 }
 
-async function settle(
+async function settle<TArgs>(
   toolName: string,
-  invoke: ToolInvocation,
+  handler: ToolHandler<TArgs>,
+  args: TArgs,
   context: ToolCallContext,
 ): Promise<ToolResult> {
   try {
-    return toToolResult(toolName, await invoke(context));
+    return toToolResult(toolName, await handler(args, context));
   } catch (error) {
     // The error rides along: the LLM step's toolErrors policy words what the model reads of it.
     const result = errorResult(errorText(error));

@@ -32,25 +32,30 @@ export function validateToolArguments(tool: Tool, args: unknown): ArgumentsValid
 
 /** `validateToolArguments`, also waiting for a Standard Schema whose `validate` is asynchronous. */
 export function validateToolArgumentsAsync(tool: Tool, args: unknown): Promise<ArgumentsValidation> {
-  return validateFully(tool, args, false);
+  try {
+    const outcome = validateFully(tool, args, false);
+    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**
- * `validateToolArgumentsAsync` for arguments the caller just parsed from JSON text itself and
- * hands over (the tool loop, for a call whose arguments arrived as text): they are plain JSON data
- * no one else holds, so they are checked in place instead of on a copy.
+ * Both schemas, as `validateToolArgumentsAsync`, but answered at once (no promise) unless a
+ * Standard Schema has to be waited for: the tool loop then starts the call in the same tick.
+ * `owned`: `args` are plain JSON data the caller just parsed itself and hands over (arguments a
+ * call sent as text), checked in place instead of on a copy.
  */
-export function validateParsedToolArgumentsAsync(tool: Tool, parsed: unknown): Promise<ArgumentsValidation> {
-  return validateFully(tool, parsed, true);
-}
-
-/** Both schemas, waiting for an asynchronous Standard Schema; `owned` as for `validateAgainstJsonSchema`. */
-async function validateFully(tool: Tool, args: unknown, owned: boolean): Promise<ArgumentsValidation> {
+export function validateFully(
+  tool: Tool,
+  args: unknown,
+  owned: boolean,
+): ArgumentsValidation | Promise<ArgumentsValidation> {
   const checked = validateAgainstJsonSchema(tool, args, owned);
   if (!checked.ok) return checked;
   const standard = standardSchemaOf(tool);
   if (standard === undefined) return remember(tool, checked);
-  return remember(tool, await validateWithStandardSchema(tool, standard, checked.value));
+  return validateWithStandardSchema(tool, standard, checked.value).then((outcome) => remember(tool, outcome));
 }
 
 /** True when `args` is the value a full validation for `tool` produced (so it needs no second one). */

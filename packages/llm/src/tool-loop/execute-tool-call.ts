@@ -1,9 +1,7 @@
 import { boundedByCaller, boundedCall } from "../bounded-call.js";
 import type { ToolCall, ToolCallResult } from "../model-types.js";
-import {
-  validateParsedToolArgumentsAsync,
-  validateToolArgumentsAsync,
-} from "../schema/validate-arguments.js";
+import type { ArgumentsValidation } from "../schema/standard-validation.js";
+import { validateFully } from "../schema/validate-arguments.js";
 import type { Tool, ToolCallContext, ToolResult } from "../tool-types.js";
 import type { LlmStreamPart, ToolResultPart } from "./stream-parts.js";
 import { describeToolError, type ToolErrorPolicy } from "./tool-error-policy.js";
@@ -20,11 +18,16 @@ export interface ToolCallEnvironment {
   toolErrors: ToolErrorPolicy;
   onToolError: ((error: Error, toolName: string, callId: string) => void) | undefined;
   onPart: ((part: LlmStreamPart) => void) | undefined;
+  /**
+   * True when whoever waits for the calls also settles at `signal` (`TurnCalls.answer` races the
+   * whole turn against it): a call without a per-tool deadline then waits for its tool directly,
+   * with no listener of its own. False for calls that must each settle at once on an abort.
+   */
+  racedBySignal: boolean;
 }
 
-/** A call's answer, with the error behind it when a tool threw or its route failed. */
-interface Answer {
-  result: ToolCallResult;
+/** The error behind a call's error result, kept for the call's completed event. */
+interface Failure {
   error?: Error;
 }
 
@@ -32,20 +35,32 @@ interface Answer {
  * Answers one tool call. Every failure — unknown tool, arguments that are not JSON or fail the
  * schema, a throwing or hanging tool — becomes an error result; only an abort of the run rejects.
  */
-export async function executeToolCall(
+export function executeToolCall(
+  call: ToolCall,
+  environment: ToolCallEnvironment,
+  iteration: number,
+): Promise<ToolCallResult> {
+  if (environment.onEvent === undefined && environment.onPart === undefined)
+    return answer(call, environment, undefined);
+  return reportedCall(call, environment, iteration);
+}
+
+/** `executeToolCall` with the call's events and stream parts. */
+async function reportedCall(
   call: ToolCall,
   environment: ToolCallEnvironment,
   iteration: number,
 ): Promise<ToolCallResult> {
   const { onEvent, onPart } = environment;
   if (onEvent === undefined) {
-    if (onPart === undefined) return (await answer(call, environment)).result;
-    return reportResult(call, (await answer(call, environment)).result, environment, iteration);
+    return reportResult(call, await answer(call, environment, undefined), environment, iteration);
   }
   const started = performance.now();
   const content = environment.includeContent ? { arguments: call.argumentsText } : undefined;
   onEvent({ type: "tool-call-started", toolName: call.name, callId: call.id, iteration, ...content });
-  const { result, error } = await answer(call, environment);
+  const failure: Failure = {};
+  const result = await answer(call, environment, failure);
+  const error = failure.error;
   onEvent({
     type: "tool-call-completed",
     toolName: call.name,
@@ -78,42 +93,114 @@ function reportResult(
   return result;
 }
 
-async function answer(call: ToolCall, environment: ToolCallEnvironment): Promise<Answer> {
+function answer(
+  call: ToolCall,
+  environment: ToolCallEnvironment,
+  failure: Failure | undefined,
+): Promise<ToolCallResult> {
   const tool = environment.tools.get(call.name);
   if (tool === undefined)
-    return { result: errorResult(call, unknownToolMessage(call.name, environment.tools)) };
-  const parsed = parseArguments(call);
-  if (typeof parsed === "string") return { result: errorResult(call, parsed) };
-  // The message already names the tool and lists each failing path.
+    return Promise.resolve(errorResult(call, unknownToolMessage(call.name, environment.tools)));
   // Arguments parsed here from the call's text are this call's own: checked in place. Arguments a
   // provider sent parsed are also in the conversation, so they are checked on a copy.
-  const validated = parsed.fromText
-    ? await validateParsedToolArgumentsAsync(tool, parsed.value)
-    : await validateToolArgumentsAsync(tool, parsed.value);
-  if (!validated.ok) return { result: errorResult(call, validated.message) };
+  const owned = call.arguments === undefined;
+  const args = owned ? parseArgumentsText(call) : call.arguments;
+  if (args instanceof InvalidArguments) return Promise.resolve(errorResult(call, args.message));
+  let validated: ArgumentsValidation | Promise<ArgumentsValidation>;
+  try {
+    validated = validateFully(tool, args, owned);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (validated instanceof Promise) {
+    return validated.then((checked) => runValidated(call, tool, checked, environment, failure));
+  }
+  return runValidated(call, tool, validated, environment, failure);
+}
+
+function runValidated(
+  call: ToolCall,
+  tool: Tool,
+  checked: ArgumentsValidation,
+  environment: ToolCallEnvironment,
+  failure: Failure | undefined,
+): Promise<ToolCallResult> {
+  // The message already names the tool and lists each failing path.
+  if (!checked.ok) return Promise.resolve(errorResult(call, checked.message));
+  if (environment.toolTimeoutMs === undefined && environment.racedBySignal) {
+    return runTool(call, tool, checked.value, environment, failure);
+  }
+  return runBoundedTool(call, tool, checked.value, environment, failure);
+}
+
+/**
+ * Runs the tool and waits for it. The caller settles at the run's signal on its own, so an abort
+ * is only read here: before the tool starts, and when it ends (its answer then is not reported).
+ */
+async function runTool(
+  call: ToolCall,
+  tool: Tool,
+  args: Record<string, unknown>,
+  environment: ToolCallEnvironment,
+  failure: Failure | undefined,
+): Promise<ToolCallResult> {
+  const { signal } = environment;
+  if (signal?.aborted) throw signal.reason;
+  let value: ToolResult;
+  try {
+    value = await tool.execute(args, toolContext(call, environment, signal));
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    return failedResult(call, asError(error), environment, failure);
+  }
+  if (signal?.aborted) throw signal.reason;
+  return doneResult(call, value, environment, failure);
+}
+
+/** Runs the tool bounded by its own deadline and the run's signal, settling at the first. */
+async function runBoundedTool(
+  call: ToolCall,
+  tool: Tool,
+  args: Record<string, unknown>,
+  environment: ToolCallEnvironment,
+  failure: Failure | undefined,
+): Promise<ToolCallResult> {
   const { toolTimeoutMs } = environment;
   const outcome = await boundedCall(
-    (signal) => tool.execute(validated.value, toolContext(call, environment, signal)),
+    (signal) => tool.execute(args, toolContext(call, environment, signal)),
     environment.signal,
     toolTimeoutMs,
   );
   if (outcome.status === "aborted") throw outcome.reason;
   if (outcome.status === "timed-out") {
-    return { result: errorResult(call, `tool '${call.name}' timed out after ${toolTimeoutMs} ms`) };
+    return errorResult(call, `tool '${call.name}' timed out after ${toolTimeoutMs} ms`);
   }
-  if (outcome.status === "failed") {
-    const error = asError(outcome.error);
-    return { result: failedResult(call, error, environment), error };
-  }
-  const value = outcome.value as ToolResult | null | undefined;
+  if (outcome.status === "failed") return failedResult(call, asError(outcome.error), environment, failure);
+  return doneResult(call, outcome.value, environment, failure);
+}
+
+/** The answer to a call whose tool returned. */
+function doneResult(
+  call: ToolCall,
+  returned: ToolResult,
+  environment: ToolCallEnvironment,
+  failure: Failure | undefined,
+): ToolCallResult {
+  const value = returned as ToolResult | null | undefined;
   if (value?.isError === true && value.error instanceof Error) {
-    return { result: failedResult(call, value.error, environment), error: value.error };
+    return failedResult(call, value.error, environment, failure);
   }
-  return { result: toCallResult(call, outcome.value) };
+  return toCallResult(call, returned);
 }
 
 /** The answer to a call whose tool threw or whose route failed, worded by the run's policy. */
-function failedResult(call: ToolCall, error: Error, environment: ToolCallEnvironment): ToolCallResult {
+function failedResult(
+  call: ToolCall,
+  error: Error,
+  environment: ToolCallEnvironment,
+  failure: Failure | undefined,
+): ToolCallResult {
+  if (failure !== undefined) failure.error = error;
   environment.onToolError?.(error, call.name, call.id);
   return errorResult(
     call,
@@ -129,16 +216,25 @@ function toolContext(call: ToolCall, environment: ToolCallEnvironment, signal: A
   return boundedByCaller(context);
 }
 
-function parseArguments(call: ToolCall): { value: unknown; fromText: boolean } | string {
-  if (call.arguments !== undefined) return { value: call.arguments, fromText: false };
+/** Why a call's argument text is not JSON, worded for the model. */
+class InvalidArguments {
+  readonly message: string;
+  constructor(message: string) {
+    this.message = message;
+  }
+}
+
+function parseArgumentsText(call: ToolCall): unknown {
   const text = call.argumentsText;
   // Some servers send an empty string for a tool without parameters.
-  if (text.trim() === "") return { value: {}, fromText: true };
+  if (text.trim() === "") return {};
   try {
-    return { value: JSON.parse(text), fromText: true };
+    return JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return `arguments for tool '${call.name}' are not valid JSON (${reason}); send a JSON object`;
+    return new InvalidArguments(
+      `arguments for tool '${call.name}' are not valid JSON (${reason}); send a JSON object`,
+    );
   }
 }
 

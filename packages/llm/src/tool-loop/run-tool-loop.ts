@@ -51,6 +51,7 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
     toolErrors: options.toolErrors ?? "safe",
     onToolError: options.onToolError,
     onPart,
+    racedBySignal: true,
   };
   const usage = { inputTokens: 0, outputTokens: 0 };
   let toolCalls = 0;

@@ -14,7 +14,7 @@ export class TurnCalls {
   readonly #iteration: number;
   readonly #parallel: boolean;
   readonly #started = new Map<ToolCall, Promise<ToolCallResult>>();
-  #last: Promise<unknown> = Promise.resolve();
+  #last: Promise<unknown> | undefined;
   #controller: AbortController | undefined;
   #turnEnvironment: ToolCallEnvironment | undefined;
   #unlink: (() => void) | undefined;
@@ -29,14 +29,22 @@ export class TurnCalls {
   start(call: ToolCall): void {
     if (this.#started.has(call)) return;
     this.#turnEnvironment ??= this.#linkedEnvironment();
-    this.#run(call, this.#turnEnvironment);
+    // A rejection (an abort) is read by `answer` or `abandon`; this only keeps it from going unseen.
+    this.#run(call, this.#turnEnvironment).catch(ignore);
   }
 
-  /** The answers to `calls`, in their order: those not started yet start now; waits for all. */
+  /**
+   * The answers to `calls`, in their order: those not started yet start now; waits for all, or
+   * rejects with the run signal's reason as soon as it fires (the calls started here leave that
+   * to this race and add no listener each).
+   */
   answer(calls: readonly ToolCall[]): Promise<ToolCallResult[]> {
-    for (const call of calls) if (!this.#started.has(call)) this.#run(call, this.#environment);
-    const results = Promise.all(calls.map((call) => this.#started.get(call) as Promise<ToolCallResult>));
-    return results.finally(() => this.#release());
+    const pending: Promise<ToolCallResult>[] = [];
+    for (const call of calls) pending.push(this.#started.get(call) ?? this.#run(call, this.#environment));
+    const all = Promise.all(pending);
+    const signal = this.#environment.signal;
+    const answered = signal === undefined ? all : untilAborted(all, signal);
+    return this.#unlink === undefined ? answered : answered.finally(() => this.#release());
   }
 
   /** The turn failed: stops the calls it started and waits until they have settled. */
@@ -47,18 +55,26 @@ export class TurnCalls {
     this.#release();
   }
 
-  #run(call: ToolCall, environment: ToolCallEnvironment): void {
+  #run(call: ToolCall, environment: ToolCallEnvironment): Promise<ToolCallResult> {
     const { onPart, includeContent } = environment;
     if (onPart !== undefined) onPart(toolCallPart(call, this.#iteration, includeContent));
-    const result = this.#parallel
-      ? executeToolCall(call, environment, this.#iteration)
-      : this.#last.then(() => executeToolCall(call, environment, this.#iteration));
-    // A rejection (an abort) is read by `answer` or `abandon`; the chain only orders the calls.
-    this.#last = result.catch(() => {});
+    let result: Promise<ToolCallResult>;
+    if (this.#parallel) result = executeToolCall(call, environment, this.#iteration);
+    else {
+      const previous = this.#last ?? Promise.resolve();
+      result = previous.then(() => executeToolCall(call, environment, this.#iteration));
+      // A rejection (an abort) is read by `answer` or `abandon`; the chain only orders the calls.
+      this.#last = result.catch(ignore);
+    }
     this.#started.set(call, result);
+    return result;
   }
 
-  /** The environment of calls started during the turn: the run's signal, or the turn's failure. */
+  /**
+   * The environment of calls started during the turn: the run's signal, or the turn's failure.
+   * Each of its calls settles at that signal on its own, so `abandon` does not wait for a tool
+   * that ignores it.
+   */
   #linkedEnvironment(): ToolCallEnvironment {
     const controller = new AbortController();
     const parent = this.#environment.signal;
@@ -69,13 +85,34 @@ export class TurnCalls {
       this.#unlink = () => parent.removeEventListener("abort", onAbort);
     }
     this.#controller = controller;
-    return { ...this.#environment, signal: controller.signal };
+    return { ...this.#environment, signal: controller.signal, racedBySignal: false };
   }
 
   #release(): void {
     this.#unlink?.();
     this.#unlink = undefined;
   }
+}
+
+function ignore(): void {}
+
+/** `promise`, or a rejection with the signal's reason as soon as it fires: one listener, removed when settled. */
+function untilAborted<TValue>(promise: Promise<TValue>, signal: AbortSignal): Promise<TValue> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 function toolCallPart(call: ToolCall, iteration: number, includeContent: boolean): ToolCallPart {
