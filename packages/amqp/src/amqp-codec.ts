@@ -1,4 +1,4 @@
-import type { Headers } from "@routekit/core";
+import { type Exchange, type Headers, wireBodyOf } from "@routekit/core";
 import { copyRecord } from "@routekit/core/internal";
 import { AmqpError } from "./amqp-error.js";
 import { isReservedHeader } from "./amqp-headers.js";
@@ -21,13 +21,7 @@ const EMPTY = Buffer.alloc(0);
  * sent as they are and other values as JSON.
  */
 export function encodeBody(body: unknown, contentType?: string): EncodedBody {
-  if (Buffer.isBuffer(body)) return { content: body, contentType: contentType ?? BYTES };
-  if (body instanceof Uint8Array) {
-    return {
-      content: Buffer.from(body.buffer, body.byteOffset, body.byteLength),
-      contentType: contentType ?? BYTES,
-    };
-  }
+  if (body instanceof Uint8Array) return { content: asBuffer(body), contentType: contentType ?? BYTES };
   if (typeof body === "string")
     return { content: Buffer.from(body, "utf8"), contentType: contentType ?? TEXT };
   if (body === undefined && contentType === undefined) return { content: EMPTY, contentType: undefined };
@@ -46,6 +40,28 @@ export function encodeBody(body: unknown, contentType?: string): EncodedBody {
     );
   }
   return { content: Buffer.from(text, "utf8"), contentType: contentType ?? JSON_TYPE };
+}
+
+/**
+ * The exchange's body to send: the bytes it arrived with, as they are, while it is still in its
+ * wire form (a route that never read or replaced it: nothing is decoded or encoded again), else
+ * `encodeBody(exchange.body, contentType)`. A `contentType` other than the arrival's re-encodes.
+ */
+export function encodeExchangeBody(exchange: Exchange, contentType?: string): EncodedBody {
+  const wire = wireBodyOf(exchange);
+  if (wire !== undefined && (contentType === undefined || contentType === wire.contentType)) {
+    return { content: asBuffer(wire.content), contentType: wire.contentType };
+  }
+  return encodeBody(exchange.body, contentType);
+}
+
+/** `decodeBody` as a `WireBody`'s decode: a delivery's body is decoded by its first read. */
+export function decodeWireBody(content: Uint8Array, contentType: string | undefined): unknown {
+  return decodeBody(asBuffer(content), contentType);
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /**

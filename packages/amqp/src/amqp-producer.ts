@@ -1,6 +1,6 @@
 import type { Exchange } from "@routekit/core";
 import type { ConsumeMessage, Options } from "amqplib";
-import { decodeBody, encodeBody, fromAmqpHeaders, toAmqpHeaders } from "./amqp-codec.js";
+import { decodeBody, encodeExchangeBody, fromAmqpHeaders, toAmqpHeaders } from "./amqp-codec.js";
 import { AmqpError } from "./amqp-error.js";
 import { amqpHeader, ERROR_REPLY_TYPE } from "./amqp-headers.js";
 import type { AmqpEndpointConfig } from "./amqp-options.js";
@@ -31,7 +31,7 @@ export function createAmqpSend(
   const pattern = options.exchangePattern;
 
   const requestOf = (exchange: Exchange): PublishRequest => {
-    const encoded = encodeBody(exchange.body, options.contentType);
+    const encoded = encodeExchangeBody(exchange, options.contentType);
     const publishOptions: Options.Publish = {
       headers: toAmqpHeaders(exchange.headers),
       persistent: options.persistent,

@@ -1,6 +1,14 @@
-import type { Exchange, RouteContext, RouteProcessor } from "@routekit/core";
+import {
+  type Exchange,
+  type RouteContext,
+  type RouteProcessor,
+  setWireBody,
+  type WireBody,
+  wireBodyOf,
+} from "@routekit/core";
 import type { ConfirmChannel, ConsumeMessage } from "amqplib";
-import { decodeBody, encodeBody, toAmqpHeaders } from "./amqp-codec.js";
+import { decodeWireBody, type EncodedBody, encodeExchangeBody, toAmqpHeaders } from "./amqp-codec.js";
+import { AmqpError } from "./amqp-error.js";
 import { type AmqpPropertyName, amqpHeader, ERROR_REPLY_TYPE } from "./amqp-headers.js";
 import type { AmqpEndpointConfig } from "./amqp-options.js";
 import { declareDeadLetterQueue, isTransientFailure } from "./amqp-topology.js";
@@ -25,7 +33,10 @@ export interface DeliveryTarget {
 
 /**
  * Runs one delivery through the route and settles it: ack after success (and after the reply
- * for a request); on failure re-publish with a raised redelivery count, or dead-letter when
+ * for a request). The body is left in its wire form, decoded by its first read: a route that
+ * never reads it sends the same bytes on. A body that cannot be decoded fails the step that reads
+ * it; unless the route's error handler deals with that, the message is dead-lettered at once, as
+ * it would fail the same way every time. On another failure re-publish with a raised redelivery count, or dead-letter when
  * redeliveries are used up (a consumer of a dead-letter queue does not redeliver: it
  * dead-letters to an explicit `deadLetterQueue`, else rejects). Every re-publish is confirmed
  * before the original is acked, so a crash in between duplicates a message but never loses one.
@@ -40,21 +51,20 @@ export async function handleDelivery(
 ): Promise<void> {
   try {
     const redeliveries = redeliveryCount(message);
-    let body: unknown;
-    try {
-      body = decodeBody(message.content, message.properties.contentType);
-    } catch (error) {
-      // A body that cannot be decoded fails the same way every time: dead-letter it at once.
-      return await deadLetter(channel, acks, queue, message, target, error, redeliveries);
-    }
     const replyTo = message.properties.replyTo;
     // createExchange copies the headers (all of them, as fromAmqpHeaders does); the properties
     // are the exchange's own from the start.
     const exchange = target.context.createExchange({
-      body,
       headers: message.properties.headers,
       pattern: typeof replyTo === "string" ? "InOut" : "InOnly",
     });
+    const contentType: unknown = message.properties.contentType;
+    const wire: WireBody = {
+      content: message.content,
+      contentType: typeof contentType === "string" ? contentType : undefined,
+      decode: decodeWireBody,
+    };
+    setWireBody(exchange, wire);
     exchange.properties = deliveryProperties(queue, message, redeliveries);
     exchange.fromEndpoint = target.config.uri;
     await target.processor(exchange);
@@ -71,8 +81,11 @@ export async function handleDelivery(
       await replyError(channel, replyTo, message, error, target);
       return acks.ack(message);
     }
-    // A dead-letter queue is the end of the line: its messages are not redelivered again.
-    const redeliverable = !consumesDeadLetterQueue(target.config);
+    // A dead-letter queue is the end of the line: its messages are not redelivered again; nor
+    // is one whose body cannot be decoded (it still is in its wire form: its decode failed).
+    const undecodable =
+      error instanceof AmqpError && error.code === "DECODE_FAILED" && wireBodyOf(exchange) === wire;
+    const redeliverable = !consumesDeadLetterQueue(target.config) && !undecodable;
     if (redeliverable && redeliveries < target.config.options.maxRedeliveries) {
       const options = republishOptions(message, { [amqpHeader.redeliveries]: redeliveries + 1 });
       await publishConfirmed(channel, "", queue, message.content, options);
@@ -152,10 +165,10 @@ async function reply(
   exchange: Exchange,
   target: DeliveryTarget,
 ): Promise<void> {
-  let encoded: ReturnType<typeof encodeBody>;
+  let encoded: EncodedBody;
   let headers: Record<string, unknown>;
   try {
-    encoded = encodeBody(exchange.body);
+    encoded = encodeExchangeBody(exchange);
     headers = toAmqpHeaders(exchange.headers);
   } catch (error) {
     return replyError(channel, replyTo, message, error, target);

@@ -1,4 +1,4 @@
-import type { Exchange } from "@routekit/core";
+import { type Exchange, wireBodyOf } from "@routekit/core";
 import type { ResolvedConsoleOptions } from "./console-options.js";
 import type { ExchangeRecord, PartRun, StepRun } from "./exchange-record.js";
 import type { StepEnd, StepListener, StepStart } from "./recording-switch.js";
@@ -260,7 +260,16 @@ export class ExchangeRecorder implements StepListener {
 
   #snapshot(exchange: Exchange) {
     const options = this.#options;
-    return snapshotMessage(exchange.body, exchange.headers, options.snapshotChars, options.redactHeaders);
+    // A body still in its wire form is shown as its bytes: the console never decodes one (which
+    // could fail, and would cost a route that only moves messages its decode).
+    const wire = wireBodyOf(exchange);
+    const body = wire === undefined ? exchange.body : wire.content;
+    const snapshot = snapshotMessage(body, exchange.headers, options.snapshotChars, options.redactHeaders);
+    if (wire === undefined) return snapshot;
+    return {
+      ...snapshot,
+      bodyType: `${snapshot.bodyType}, not decoded yet (${wire.contentType ?? "no content type"})`,
+    };
   }
 
   #routeDurations(routeId: string, durationMs: number): void {

@@ -1,6 +1,6 @@
 import type { ConsoleGraph, ExchangeRecord, ExchangeSummary, LiveRouteCounters } from "@routekit/console";
 import { consoleOf } from "@routekit/console";
-import type { RouteContext } from "@routekit/core";
+import { type RouteContext, setWireBody } from "@routekit/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, getWithToken, startOrderContext, TOKEN } from "./support/order-context.js";
 import { firstSnapshot, rawRequest } from "./support/raw-request.js";
@@ -117,6 +117,36 @@ describe("the console's API", () => {
     const bytes = await found("AAAA");
     expect(bytes?.input.bodyType).toBe("bytes (10000)");
     expect(bytes?.input.body.length).toBe(64);
+  });
+
+  it("shows a body still in its wire form as its bytes, without decoding it", async () => {
+    let decodes = 0;
+    const text = '{"kind":"other","marker":"wire-1"}';
+    const exchange = context.createExchange({ pattern: "InOut" });
+    setWireBody(exchange, {
+      content: Buffer.from(text),
+      contentType: "application/json",
+      decode: (content) => {
+        decodes++;
+        return JSON.parse(Buffer.from(content).toString("utf8"));
+      },
+    });
+    await context.endpoint("direct:orders").send(exchange);
+    expect(exchange.error).toBeUndefined();
+    let record: ExchangeRecord | undefined;
+    await eventually(async () => {
+      const list = await getWithToken<{ exchanges: ExchangeSummary[] }>(url, "/api/exchanges?q=wire-1");
+      const id = list.body.exchanges.find((summary) => summary.status === "completed")?.id;
+      if (id !== undefined) record = (await getWithToken<ExchangeRecord>(url, `/api/exchanges/${id}`)).body;
+      return record !== undefined;
+    });
+    expect(record?.input).toMatchObject({
+      body: text,
+      bodyType: `bytes (${text.length}), not decoded yet (application/json)`,
+    });
+    // The route read the body (its choice looks at the kind): decoded once, by the route.
+    expect(decodes).toBe(1);
+    expect(record?.output?.bodyType).toBe("object");
   });
 
   it("keeps only the newest exchanges the buffer holds", async () => {

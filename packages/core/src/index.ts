@@ -152,7 +152,7 @@ export type {
   StepDescription,
 } from "./model/description.js";
 // Exchange and processors
-export type { Exchange, ExchangePattern, Headers, Processor } from "./model/exchange.js";
+export type { Exchange, ExchangePattern, Headers, Processor, WireBody } from "./model/exchange.js";
 export type {
   ErrorClass,
   ErrorHandlerDefinition,
@@ -215,7 +215,13 @@ export type {
 } from "./runtime/context-types.js";
 // Secrets: one redaction for every error, log line and excerpt
 // Exchanges: what a component that creates and sends its own exchanges needs
-export { abortExchange, copyExchange, releaseExchange } from "./runtime/create-exchange.js";
+export {
+  abortExchange,
+  copyExchange,
+  releaseExchange,
+  setWireBody,
+  wireBodyOf,
+} from "./runtime/create-exchange.js";
 // Events, logging, errors
 export {
   EventBus,

@@ -111,7 +111,7 @@ function drop(
     return;
   }
   // InOnly: the consuming route's error handling (onException, dead letter channel) gets it.
-  const copy = copyExchange(item.exchange, item.exchange.body, signal);
+  const copy = copyExchange(item.exchange, undefined, signal);
   copy.routeId = undefined;
   const settled = (): void => {
     context.trackPending(-1);

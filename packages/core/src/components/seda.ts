@@ -3,7 +3,7 @@ import { reportUnhandledFailure } from "../errors/report-failure.js";
 import type { Exchange } from "../model/exchange.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
 import type { RouteContext } from "../runtime/context-types.js";
-import { copyExchange, runtime } from "../runtime/create-exchange.js";
+import { copyExchange, moveBody, runtime } from "../runtime/create-exchange.js";
 import { BoundedQueue } from "./bounded-queue.js";
 import { defineComponent, type RouteProcessor } from "./component.js";
 import type { SedaChannel, SedaItem, WaitingReply } from "./seda-channel.js";
@@ -24,7 +24,7 @@ function settle(result: void | Promise<void>, then: () => void): void | Promise<
 
 /** Copies the consumer's outcome back into the producer's exchange (InOut). */
 function copyBack(from: Exchange, to: Exchange): void {
-  to.body = from.body;
+  moveBody(from, to);
   to.headers = from.headers;
   to.error = from.error;
   const source = runtime(from);
@@ -141,7 +141,7 @@ export const sedaComponent = defineComponent({
         if (!wait) {
           // Nobody waits for an InOnly message: it lives on its own, bound to the context's
           // shutdown, not to the producer's deadline (which ends with the producer's exchange).
-          const copy = copyExchange(exchange, exchange.body, internals.shutdownSignal);
+          const copy = copyExchange(exchange, undefined, internals.shutdownSignal);
           copy.routeId = undefined;
           copy.pattern = "InOnly";
           return enqueue(copy, undefined);

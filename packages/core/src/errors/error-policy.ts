@@ -12,7 +12,7 @@ import {
   type StepDefinition,
 } from "../model/route-definition.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
-import type { RuntimeExchange } from "../runtime/create-exchange.js";
+import { type RuntimeExchange, setWireBody } from "../runtime/create-exchange.js";
 import { copyRecord } from "../support/copy-record.js";
 import { sleep } from "../support/sleep.js";
 import { RoutekitError } from "./errors.js";
@@ -156,7 +156,9 @@ export function createFailurePolicy(
   };
   const restoreOriginal = (exchange: RuntimeExchange): void => {
     if (exchange.original === undefined) return;
-    exchange.body = exchange.original.body;
+    const { body, wire } = exchange.original;
+    if (wire === undefined) exchange.body = body;
+    else setWireBody(exchange, wire);
     exchange.headers = copyRecord(exchange.original.headers);
   };
 

@@ -39,5 +39,15 @@ export interface Exchange<TBody = unknown> {
   fromEndpoint: string | undefined;
 }
 
+/**
+ * A message body as it arrived, bytes and the content type saying how to read them, with the
+ * function that reads them: see `setWireBody`. `decode` may throw for bytes it cannot read.
+ */
+export interface WireBody {
+  readonly content: Uint8Array;
+  readonly contentType: string | undefined;
+  readonly decode: (content: Uint8Array, contentType: string | undefined) => unknown;
+}
+
 /** A step: may complete synchronously (no promise allocated) or return a promise. */
 export type Processor<TBody = unknown> = (exchange: Exchange<TBody>) => void | Promise<void>;

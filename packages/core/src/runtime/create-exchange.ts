@@ -1,5 +1,5 @@
 import type * as Crypto from "node:crypto";
-import type { Exchange, ExchangePattern, Headers, RouteContext } from "../model/exchange.js";
+import type { Exchange, ExchangePattern, Headers, RouteContext, WireBody } from "../model/exchange.js";
 import { copyRecord } from "../support/copy-record.js";
 import { lazyModule } from "../support/lazy-module.js";
 import type { ExchangeDeadline } from "./exchange-deadline.js";
@@ -24,7 +24,9 @@ class ExchangeState {
   error: Error | undefined = undefined;
   stopped = false;
   haltedIn: string | undefined = undefined;
-  original: { body: unknown; headers: Headers } | undefined = undefined;
+  original: OriginalMessage | undefined = undefined;
+  /** The body as it came off the wire, until its first read decodes it or a write replaces it. */
+  wire: WireBody | undefined = undefined;
   deadline: ExchangeDeadline | undefined = undefined;
   failure: FailureLocation | undefined = undefined;
   exhaustedIn: string | undefined = undefined;
@@ -32,11 +34,22 @@ class ExchangeState {
   parentId: string | undefined = undefined;
 }
 
+/**
+ * The message as the first route received it, kept when an error handler uses the original
+ * message: its body, or its wire form when that had not been decoded yet (restoring it does not
+ * decode it), and a copy of its headers.
+ */
+export interface OriginalMessage {
+  readonly body: unknown;
+  readonly wire: WireBody | undefined;
+  readonly headers: Headers;
+}
+
 /** The runtime exchange. Internal fields carry engine state that never leaves the process. */
 export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   /** The rarely set engine state, folded into one field so a plain exchange stays small. */
   #state: ExchangeState | undefined = undefined;
-  body: TBody;
+  #body: TBody;
   /** Made on first use: most exchanges that cross a route never touch one of them. */
   #headers: Headers | undefined;
   #properties: Record<string, unknown> | undefined;
@@ -81,6 +94,46 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
       exchange.#state = state;
     }
     return state;
+  }
+
+  /**
+   * The message body. A body a consumer left in its wire form (`setWireBody`) is decoded by its
+   * first read, which throws when it cannot be decoded (the step reading it fails) and leaves the
+   * wire form in place for the next read.
+   */
+  get body(): TBody {
+    const state = this.#state;
+    if (state !== undefined && state.wire !== undefined) {
+      const wire = state.wire;
+      this.#body = wire.decode(wire.content, wire.contentType) as TBody;
+      state.wire = undefined;
+    }
+    return this.#body;
+  }
+
+  set body(body: TBody) {
+    this.#body = body;
+    const state = this.#state;
+    if (state !== undefined) state.wire = undefined;
+  }
+
+  /** The body's wire form while it is still undecoded and unreplaced (see `wireBodyOf`). */
+  static wireOf(exchange: Exchange): WireBody | undefined {
+    return (exchange as RuntimeExchange).#state?.wire;
+  }
+
+  /** Leaves `wire` as the body, decoded on first read (see `setWireBody`). */
+  static setWire(exchange: Exchange, wire: WireBody): void {
+    const target = exchange as RuntimeExchange;
+    target.#body = undefined as never;
+    RuntimeExchange.#more(target).wire = wire;
+  }
+
+  /** Makes `to`'s body `from`'s, its wire form left undecoded when it has one. */
+  static moveBody(from: Exchange, to: Exchange): void {
+    const wire = RuntimeExchange.wireOf(from);
+    if (wire === undefined) to.body = from.body;
+    else RuntimeExchange.setWire(to, wire);
   }
 
   /** Set when a step failed; routing stops unless an error handler clears it. */
@@ -152,11 +205,11 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   }
 
   /** The message as the first route received it (kept only when a handler uses the original message). */
-  get original(): { body: unknown; headers: Headers } | undefined {
+  get original(): OriginalMessage | undefined {
     return this.#state?.original;
   }
 
-  set original(original: { body: unknown; headers: Headers } | undefined) {
+  set original(original: OriginalMessage | undefined) {
     if (original !== undefined || this.#state !== undefined) RuntimeExchange.#more(this).original = original;
   }
 
@@ -255,16 +308,21 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
     return { ...(properties ? target.properties : target.headers) };
   }
 
-  /** A copy of `exchange` carrying `body` under `signal` (see `copyExchange`). */
+  /**
+   * A copy of `exchange` carrying `body` under `signal` (see `copyExchange`); `SAME_BODY` for the
+   * exchange's own body, whose wire form (when it has one) the copy shares undecoded.
+   */
   static copyOf(exchange: Exchange, body: unknown, signal: AbortSignal): RuntimeExchange {
+    const same = body === SAME_BODY;
     const copy = new RuntimeExchange(
       exchange.context,
       signal,
-      body,
+      same ? undefined : body,
       copyRecord(exchange.headers),
       copyRecord(exchange.properties),
       exchange.pattern,
     );
+    if (same) RuntimeExchange.moveBody(exchange, copy);
     copy.routeId = exchange.routeId;
     copy.fromEndpoint = exchange.fromEndpoint;
     RuntimeExchange.#more(copy).parentId = exchange.id;
@@ -286,7 +344,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   ) {
     this.context = context;
     this.#signal = signal;
-    this.body = body;
+    this.#body = body;
     this.#headers = headers;
     this.#properties = properties;
     if (pattern === "InOut") this.#bits = 1;
@@ -319,19 +377,48 @@ export function abortExchange(exchange: Exchange, reason: unknown): boolean {
   return true;
 }
 
+/**
+ * Leaves a message body in the form it arrived in, decoded by the body's first read: a consumer
+ * (AMQP, say) calls it on the exchange it creates, so a route that never reads the body (one that
+ * moves messages from a queue to another) never decodes it, and a producer can send the original
+ * bytes again (`wireBodyOf`). A body that cannot be decoded fails the step that first reads it,
+ * with the error `wire.decode` throws.
+ */
+export const setWireBody: (exchange: Exchange, wire: WireBody) => void = RuntimeExchange.setWire;
+
+/**
+ * The body's wire form while it is untouched since `setWireBody` (never read, never replaced),
+ * for a producer that can send those bytes as they are; undefined otherwise. Reading the body
+ * decodes it and drops the wire form, since code holding the decoded value may change it.
+ */
+export const wireBodyOf: (exchange: Exchange) => WireBody | undefined = RuntimeExchange.wireOf;
+
+/** The message as it is now, for `original`: its body (or undecoded wire form) and a copy of its headers. */
+export function originalOf(exchange: Exchange): OriginalMessage {
+  const wire = RuntimeExchange.wireOf(exchange);
+  return { body: wire === undefined ? exchange.body : undefined, wire, headers: { ...exchange.headers } };
+}
+
+/** Makes `to`'s body `from`'s, sharing a wire form undecoded (a queue handing back a reply). */
+export const moveBody: (from: Exchange, to: Exchange) => void = RuntimeExchange.moveBody;
+
 /** Engine view of any exchange (exchanges are always RuntimeExchange instances). */
 export function runtime(exchange: Exchange): RuntimeExchange {
   return exchange as RuntimeExchange;
 }
 
+/** What `copyExchange` copies when it is given no body: the exchange's own, undecoded if it is. */
+const SAME_BODY: unique symbol = Symbol("the same body");
+
 /**
  * A new exchange carrying a copy of the message (headers and properties shallow-copied), for
  * multicast and recipient list copies: changes to the copy never reach the original. Its
- * `parentId` is the original's id.
+ * `parentId` is the original's id. Without `body` it carries the exchange's own body; a body
+ * still in its wire form (`setWireBody`) is shared in that form, not decoded.
  */
 export function copyExchange<TBody>(
   exchange: Exchange<TBody>,
-  body: unknown = exchange.body,
+  body: unknown = SAME_BODY,
   signal: AbortSignal = exchange.signal,
 ): Exchange {
   return RuntimeExchange.copyOf(exchange, body, signal);

@@ -5,7 +5,7 @@ import { toError } from "../errors/errors.js";
 import type { Exchange, Processor } from "../model/exchange.js";
 import type { RouteDefinition } from "../model/route-definition.js";
 import type { ContextInternals } from "./context-internals.js";
-import { type RuntimeExchange, releaseExchange, runtime } from "./create-exchange.js";
+import { originalOf, type RuntimeExchange, releaseExchange, runtime } from "./create-exchange.js";
 
 /** A route as it runs: its compiled pipeline, its consumer and its counters. */
 export class RouteRuntime {
@@ -91,7 +91,7 @@ export class RouteRuntime {
       const previous = target.routeId;
       target.routeId = id;
       if (keepOriginal && target.original === undefined) {
-        target.original = { body: target.body, headers: { ...target.headers } };
+        target.original = originalOf(target);
       }
       this.#inflight++;
       if (previous === undefined) context.trackPending(1);

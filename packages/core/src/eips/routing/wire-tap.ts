@@ -50,7 +50,7 @@ defineVerb(
       // A copy (its own id, copies of the headers and properties, `parentId` naming the original),
       // InOnly, under the context's shutdown signal: the tap never touches the original and
       // outlives its deadline.
-      const tap = copyExchange(exchange, exchange.body, context.shutdownSignal);
+      const tap = copyExchange(exchange, undefined, context.shutdownSignal);
       tap.pattern = "InOnly";
       tap.routeId = undefined;
       context.trackPending(1);
