@@ -67,7 +67,7 @@ export function anthropicMessages(options: AnthropicMessagesOptions): LanguageMo
     headers,
     userHeaders: options.headers,
     dispatcher: options.dispatcher,
-    toBody: (request) => toAnthropicBody(request, settings.model, maxTokens),
+    toBody: (request) => JSON.stringify(toAnthropicBody(request, settings.model, maxTokens)),
     parse: (json, where) => parseAnthropicResponse(json, settings.model, where),
     ...(options.stream === true && {
       stream: {

@@ -16,7 +16,8 @@ export interface HttpModelSpec {
   /** Extra headers given by the user: values of secret-looking ones are redacted from errors. */
   userHeaders: Record<string, string> | undefined;
   dispatcher: Dispatcher | undefined;
-  toBody(request: ModelRequest): unknown;
+  /** The request body as JSON text. */
+  toBody(request: ModelRequest): string;
   parse(json: unknown, where: string): ModelResponse;
   /** Set when the provider streams: the body of a streaming request and the reader of its events. */
   stream?: {
@@ -63,7 +64,7 @@ export function createHttpModel(spec: HttpModelSpec): LanguageModel {
       };
       const stream = spec.stream;
       if (stream === undefined) {
-        post.body = JSON.stringify(spec.toBody(request));
+        post.body = spec.toBody(request);
         return spec.parse(await postJsonWithRetry(post), where);
       }
       post.body = JSON.stringify(stream.toBody(request));

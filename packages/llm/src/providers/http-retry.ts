@@ -43,18 +43,25 @@ export type AttemptOutcome<TValue> = { value: TValue } | AttemptFailure;
  * honouring `retry-after`; each attempt has its own deadline. A caller abort rejects with the
  * signal's reason; every other failure is a `ModelRequestError` with the key redacted.
  */
-export function postJsonWithRetry(options: JsonPostOptions): Promise<unknown> {
-  return withRetries(options, attemptPost).then((text) => parseReply(options, text));
+export async function postJsonWithRetry(options: JsonPostOptions): Promise<unknown> {
+  // The first attempt directly; `withRetries` only once it failed.
+  const outcome = await attemptPost(options);
+  if (!("reason" in outcome)) return parseReply(options, outcome.value);
+  return parseReply(options, await withRetries(options, attemptPost, outcome));
 }
 
-/** Runs `attempt` until it succeeds, fails for good or the retries are spent, waiting between. */
+/**
+ * Runs `attempt` until it succeeds, fails for good or the retries are spent, waiting between;
+ * `firstFailure` is how a first attempt the caller already made failed.
+ */
 export async function withRetries<TValue>(
   options: JsonPostOptions,
   attempt: (options: JsonPostOptions) => Promise<AttemptOutcome<TValue>>,
+  firstFailure?: AttemptFailure,
 ): Promise<TValue> {
   const attempts = options.maxRetries + 1;
   for (let count = 1; ; count++) {
-    const outcome = await attempt(options);
+    const outcome = count === 1 && firstFailure !== undefined ? firstFailure : await attempt(options);
     if (!("reason" in outcome)) return outcome.value;
     if (!outcome.retryable || count >= attempts) throw failure(options, outcome, count);
     await sleep(retryDelayMs(count - 1, outcome.serverDelayMs), undefined, {

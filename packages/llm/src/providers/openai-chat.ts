@@ -2,7 +2,7 @@ import type { Dispatcher } from "undici";
 import type { LanguageModel } from "../model-types.js";
 import { createHttpModel } from "./http-model.js";
 import { openAiStreamAssembler } from "./openai-stream.js";
-import { parseOpenAiResponse, toOpenAiBody } from "./openai-wire.js";
+import { parseOpenAiResponse, toOpenAiBody, toOpenAiBodyText } from "./openai-wire.js";
 import {
   type HttpProviderOptions,
   optionError,
@@ -61,6 +61,7 @@ export function openAiChat(options: OpenAiChatOptions): LanguageModel {
   const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
   if (settings.apiKey !== undefined) headers.authorization = `Bearer ${settings.apiKey}`;
   if (options.organization !== undefined) headers["openai-organization"] = options.organization;
+  const bodyOptions = { model: settings.model, maxTokensParameter };
   return createHttpModel({
     provider: "openai",
     defaults: DEFAULTS,
@@ -69,12 +70,12 @@ export function openAiChat(options: OpenAiChatOptions): LanguageModel {
     headers,
     userHeaders: options.headers,
     dispatcher: options.dispatcher,
-    toBody: (request) => toOpenAiBody(request, { model: settings.model, maxTokensParameter }),
+    toBody: (request) => toOpenAiBodyText(request, bodyOptions),
     parse: (json, where) => parseOpenAiResponse(json, settings.model, where),
     ...(options.stream === true && {
       stream: {
         toBody: (request) => ({
-          ...toOpenAiBody(request, { model: settings.model, maxTokensParameter }),
+          ...toOpenAiBody(request, bodyOptions),
           stream: true,
           stream_options: { include_usage: true },
         }),

@@ -37,6 +37,44 @@ export function toOpenAiBody(request: ModelRequest, options: OpenAiBodyOptions):
   return body;
 }
 
+/**
+ * The text of `JSON.stringify(toOpenAiBody(request, options))`, with each tool's definition
+ * written once per tool instead of once per request: the tools are most of a small request, and
+ * the same in every turn. Like its compiled validator, a tool's definition is taken as it was
+ * first sent.
+ */
+export function toOpenAiBodyText(request: ModelRequest, options: OpenAiBodyOptions): string {
+  let text = `{"model":${JSON.stringify(options.model)},"messages":${JSON.stringify(toOpenAiMessages(request))}`;
+  const { tools } = request;
+  if (tools.length > 0) {
+    text += ',"tools":[';
+    for (let index = 0; index < tools.length; index++) {
+      if (index > 0) text += ",";
+      text += renderToolText(tools[index] as Tool);
+    }
+    text += "]";
+    if (request.parallelToolCalls !== undefined)
+      text += `,"parallel_tool_calls":${JSON.stringify(request.parallelToolCalls)}`;
+  }
+  if (request.temperature !== undefined) text += `,"temperature":${JSON.stringify(request.temperature)}`;
+  if (request.maxTokens !== undefined)
+    text += `,${JSON.stringify(options.maxTokensParameter)}:${JSON.stringify(request.maxTokens)}`;
+  if (request.output !== undefined)
+    text += `,"response_format":${JSON.stringify(openAiResponseFormat(request.output))}`;
+  return `${text}}`;
+}
+
+const renderedToolTexts = new WeakMap<Tool, string>();
+
+function renderToolText(tool: Tool): string {
+  let text = renderedToolTexts.get(tool);
+  if (text === undefined) {
+    text = JSON.stringify(renderTool(tool));
+    renderedToolTexts.set(tool, text);
+  }
+  return text;
+}
+
 function renderTool(tool: Tool): unknown {
   let rendered = renderedTools.get(tool);
   if (rendered === undefined) {
