@@ -2,9 +2,10 @@ import type { RouteContext, RouteDefinition } from "@routekit/core";
 import { releaseExchange } from "@routekit/core";
 import { copyRecord } from "@routekit/core/internal";
 import { createTool } from "./adapter/create-tool.js";
-import { withValue } from "./adapter/tool-result.js";
+import { settledHandler } from "./adapter/run-tool-handler.js";
+import { errorResult, errorText, withValue } from "./adapter/tool-result.js";
 import type { ToolInputSchema } from "./schema/schema-type.js";
-import type { JsonSchema, Tool, ToolCallContext, ToolResult } from "./tool-types.js";
+import type { JsonSchema, Tool, ToolCallContext } from "./tool-types.js";
 
 /** What `asLlmTool` records on a route (its `llmTool` aspect). */
 export interface LlmToolAspect {
@@ -37,36 +38,44 @@ export function renderToolOutput(body: unknown): string {
  */
 export function createRouteTool(context: RouteContext, route: RouteDefinition, aspect: LlmToolAspect): Tool {
   const uri = route.from;
-  const execute = async (args: Record<string, unknown>, call: ToolCallContext): Promise<ToolResult> => {
-    // Copied, not spread: on Node 20 a key added to a spread copy costs about a microsecond.
-    const headers: Record<string, unknown> = copyRecord(call.headers ?? {});
-    headers[TOOL_NAME_HEADER] = aspect.name;
-    if (call.callId !== undefined) headers[TOOL_CALL_ID_HEADER] = call.callId;
-    const exchange = context.createExchange({
-      body: args,
-      headers,
-      pattern: "InOut",
-      signal: call.signal,
-      timeoutMs: call.timeoutMs,
-    });
+  // Never rejects (what fails is an error result, as the tool wrapper would make it), so the
+  // wrapper adds no layer of its own.
+  const execute = settledHandler(async (args: Record<string, unknown>, call: ToolCallContext) => {
     try {
-      await context.endpoint(uri).send(exchange);
+      // Copied, not spread: on Node 20 a key added to a spread copy costs about a microsecond.
+      const headers: Record<string, unknown> = copyRecord(call.headers ?? {});
+      headers[TOOL_NAME_HEADER] = aspect.name;
+      if (call.callId !== undefined) headers[TOOL_CALL_ID_HEADER] = call.callId;
+      const exchange = context.createExchange({
+        body: args,
+        headers,
+        pattern: "InOut",
+        signal: call.signal,
+        timeoutMs: call.timeoutMs,
+      });
+      try {
+        await context.endpoint(uri).send(exchange);
+      } catch (error) {
+        exchange.error = error instanceof Error ? error : new Error(String(error));
+      }
+      // The route released the deadline when it finished; a send that never reached it did not.
+      releaseExchange(exchange);
+      if (exchange.error !== undefined) {
+        const error = exchange.error;
+        return { isError: true, output: JSON.stringify({ error: `${error.name}: ${error.message}` }), error };
+      }
+      const result = {
+        isError: false,
+        output: renderToolOutput(exchange.body),
+        metadata: { routeId: route.id },
+      };
+      return withValue<unknown>(result, exchange.body);
     } catch (error) {
-      exchange.error = error instanceof Error ? error : new Error(String(error));
+      const result = errorResult(errorText(error));
+      if (error instanceof Error) result.error = error;
+      return result;
     }
-    // The route released the deadline when it finished; a send that never reached it did not.
-    releaseExchange(exchange);
-    if (exchange.error !== undefined) {
-      const error = exchange.error;
-      return { isError: true, output: JSON.stringify({ error: `${error.name}: ${error.message}` }), error };
-    }
-    const result = {
-      isError: false,
-      output: renderToolOutput(exchange.body),
-      metadata: { routeId: route.id },
-    };
-    return withValue<unknown>(result, exchange.body);
-  };
+  });
   return createTool({
     name: aspect.name,
     description: aspect.description,

@@ -159,3 +159,30 @@ describe("what the model reads of a failed tool call", () => {
     expect(sanitizeErrorText("host localhost:3000 and ::1 and ::ffff:127.0.0.1")).toContain("<address>");
   });
 });
+
+describe("a tool route whose reply cannot be written as tool output", () => {
+  it("is an error result the model reads, with the error on the completed event", async () => {
+    const model = callsOnce("loop");
+    context = createContext({ logLevel: "error" });
+    context.use(llmPlugin({ models: { m: model }, toolErrors: "message" }));
+    const completed: Array<{ isError: boolean; error?: Error }> = [];
+    context.events.on("tool-call-completed", (event) => completed.push(event));
+    await context.addRoutes((r) => {
+      r.from("direct:llm.loop")
+        .asLlmTool("loop", { description: "Answers a value JSON cannot write." })
+        .setBody(() => {
+          const circular: Record<string, unknown> = { name: "circular" };
+          circular.self = circular;
+          return circular;
+        });
+      r.from("direct:ask").to(llm("m").tools("loop").uri());
+    });
+    await context.start();
+
+    expect(await context.request("direct:ask", "go")).toBe("done");
+    expect(JSON.parse(toolOutput(model) ?? "{}").error).toMatch(/^TypeError: Converting circular structure/);
+    expect(completed).toHaveLength(1);
+    expect(completed[0]?.isError).toBe(true);
+    expect(completed[0]?.error).toBeInstanceOf(TypeError);
+  });
+});

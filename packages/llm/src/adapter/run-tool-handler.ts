@@ -6,6 +6,20 @@ import { errorResult, errorText, toToolResult } from "./tool-result.js";
 /** A tool's handler: called with the arguments and the context it should see; may return or throw anything. */
 export type ToolHandler<TArgs> = (args: TArgs, context: ToolCallContext) => unknown;
 
+// Handlers that already answer with a promise of a ToolResult and never reject (a tool route's).
+const settledHandlers = new WeakSet<ToolHandler<never>>();
+
+/**
+ * Marks `handler` as one that always resolves with a `ToolResult` and never throws nor rejects:
+ * a call bounded by its caller then returns the handler's own promise, with no wrapper of ours.
+ */
+export function settledHandler<TArgs>(
+  handler: (args: TArgs, context: ToolCallContext) => Promise<ToolResult>,
+): (args: TArgs, context: ToolCallContext) => Promise<ToolResult> {
+  settledHandlers.add(handler as ToolHandler<never>);
+  return handler;
+}
+
 /**
  * Runs a handler and turns whatever happens into a `ToolResult`; never rejects. A thrown error
  * (sync or async) becomes an error result. With `context.timeoutMs` or `context.signal`, the call
@@ -28,7 +42,11 @@ export function runToolHandler<TArgs>(
   }
   if (signal?.aborted) return Promise.resolve(abortedResult(toolName, signal.reason));
   // The llm loop already bounds the call by the same signal and deadline: not a second time.
-  if (isBoundedByCaller(context)) return settle(toolName, handler, args, context);
+  if (isBoundedByCaller(context)) {
+    return settledHandlers.has(handler as ToolHandler<never>)
+      ? (handler(args, context) as Promise<ToolResult>)
+      : settle(toolName, handler, args, context);
+  }
   const timeoutMessage = `tool '${toolName}' timed out after ${timeoutMs} ms`;
   return boundedCall(
     (bounded) =>
