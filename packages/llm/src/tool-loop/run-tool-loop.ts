@@ -96,10 +96,18 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
       if (output === undefined) request.onToolCall = (call) => turn.start(call);
       let response: ModelResponse;
       try {
-        response = await callModel(options, request, iteration, deadline);
+        // Without events the model is awaited here: no reporting layer around it.
+        response =
+          onEvent === undefined
+            ? await model.generate(request)
+            : await callModel(options, request, iteration, deadline);
       } catch (error) {
-        await turn.abandon(error);
-        throw error;
+        const failure =
+          onEvent === undefined && deadline?.signal.aborted
+            ? runAborted(error, deadline, options, iteration)
+            : error;
+        await turn.abandon(failure);
+        throw failure;
       }
       // A model that does not stream hands on its turn's text whole.
       if (onPart !== undefined && !streamed && response.text !== "") {
@@ -151,20 +159,15 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
   }
 }
 
+/** A model call with its started and completed (or failed) events. */
 async function callModel(
   options: RunToolLoopOptions,
   request: ModelRequest,
   iteration: number,
   deadline: RunDeadline | undefined,
 ): Promise<ModelResponse> {
-  const { model, onEvent } = options;
-  if (onEvent === undefined) {
-    try {
-      return await model.generate(request);
-    } catch (error) {
-      throw deadline?.signal.aborted ? runAborted(error, deadline, options, iteration) : error;
-    }
-  }
+  const { model } = options;
+  const onEvent = options.onEvent as (event: ModelCallEvent) => void;
   const base = { provider: model.provider, model: model.model, iteration };
   const includeContent = options.includeContent === true;
   const started = performance.now();
