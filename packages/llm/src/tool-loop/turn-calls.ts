@@ -13,7 +13,8 @@ export class TurnCalls {
   readonly #environment: ToolCallEnvironment;
   readonly #iteration: number;
   readonly #parallel: boolean;
-  readonly #started = new Map<ToolCall, Promise<ToolCallResult>>();
+  // Made by the first call started: a turn that only answers with text has none.
+  #started: Map<ToolCall, Promise<ToolCallResult>> | undefined;
   #last: Promise<unknown> | undefined;
   #controller: AbortController | undefined;
   #turnEnvironment: ToolCallEnvironment | undefined;
@@ -27,7 +28,7 @@ export class TurnCalls {
 
   /** Starts `call` now (the model is still writing its turn). */
   start(call: ToolCall): void {
-    if (this.#started.has(call)) return;
+    if (this.#started?.has(call)) return;
     this.#turnEnvironment ??= this.#linkedEnvironment();
     // A rejection (an abort) is read by `answer` or `abandon`; this only keeps it from going unseen.
     this.#run(call, this.#turnEnvironment).catch(ignore);
@@ -40,7 +41,7 @@ export class TurnCalls {
    */
   answer(calls: readonly ToolCall[]): Promise<ToolCallResult[]> {
     const pending: Promise<ToolCallResult>[] = [];
-    for (const call of calls) pending.push(this.#started.get(call) ?? this.#run(call, this.#environment));
+    for (const call of calls) pending.push(this.#started?.get(call) ?? this.#run(call, this.#environment));
     const all = Promise.all(pending);
     const signal = this.#environment.signal;
     const answered = signal === undefined ? all : untilAborted(all, signal);
@@ -51,7 +52,7 @@ export class TurnCalls {
   async abandon(reason: unknown): Promise<void> {
     if (this.#controller === undefined) return;
     this.#controller.abort(reason);
-    await Promise.allSettled(this.#started.values());
+    await Promise.allSettled(this.#started?.values() ?? []);
     this.#release();
   }
 
@@ -66,6 +67,7 @@ export class TurnCalls {
       // A rejection (an abort) is read by `answer` or `abandon`; the chain only orders the calls.
       this.#last = result.catch(ignore);
     }
+    this.#started ??= new Map();
     this.#started.set(call, result);
     return result;
   }
