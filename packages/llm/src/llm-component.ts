@@ -122,6 +122,8 @@ export const llmComponent = defineComponent({
       return tools;
     };
     const allowed = options.allowHeaders ?? [];
+    // The context's one settings object (llmPlugin sets its fields): read at each run.
+    const settings = settingsOf(context);
     const output =
       options.output === undefined ? undefined : resolveStepOutput(context, options.output, address.uri);
     // Streams still running after their route ended: cancelled when the context stops.
@@ -169,7 +171,7 @@ export const llmComponent = defineComponent({
           toolContext: { headers },
           onEvent: forward,
           includeContent: options.includeContent,
-          toolErrors: (options.toolErrors as ToolErrorPolicy | undefined) ?? settingsOf(context).toolErrors,
+          toolErrors: (options.toolErrors as ToolErrorPolicy | undefined) ?? settings.toolErrors,
           ...(output !== undefined && { output, maxOutputRetries: options.maxOutputRetries }),
           onToolError: (error, toolName, callId) =>
             context.logger.warn(
