@@ -126,6 +126,22 @@ export const llmComponent = defineComponent({
     const settings = settingsOf(context);
     const output =
       options.output === undefined ? undefined : resolveStepOutput(context, options.output, address.uri);
+    // The warning for a failed tool call, one function per route using this endpoint (not one a run).
+    const toolErrorLoggers = new Map<
+      string | undefined,
+      (error: Error, toolName: string, callId: string) => void
+    >();
+    const toolErrorLogger = (routeId: string | undefined) => {
+      let logger = toolErrorLoggers.get(routeId);
+      if (logger === undefined) {
+        logger = (error, toolName, callId) =>
+          context.logger.warn(
+            `Route '${routeId}' ${address.uri}: tool '${toolName}' (call ${callId}) failed: ${error.name}: ${error.message}`,
+          );
+        toolErrorLoggers.set(routeId, logger);
+      }
+      return logger;
+    };
     // Streams still running after their route ended: cancelled when the context stops.
     const live = new Set<LlmStream>();
     return {
@@ -173,10 +189,7 @@ export const llmComponent = defineComponent({
           includeContent: options.includeContent,
           toolErrors: (options.toolErrors as ToolErrorPolicy | undefined) ?? settings.toolErrors,
           ...(output !== undefined && { output, maxOutputRetries: options.maxOutputRetries }),
-          onToolError: (error, toolName, callId) =>
-            context.logger.warn(
-              `Route '${routeId}' ${address.uri}: tool '${toolName}' (call ${callId}) failed: ${error.name}: ${error.message}`,
-            ),
+          onToolError: toolErrorLogger(routeId),
         };
         if (options.stream === true) {
           if (events.has("llm-stream-part")) {

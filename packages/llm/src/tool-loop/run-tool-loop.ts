@@ -5,6 +5,7 @@ import type {
   ModelRequest,
   ModelResponse,
   ModelStopReason,
+  TokenUsage,
   ToolCallResult,
 } from "../model-types.js";
 import { withAnswerTool } from "../structured-output/answer-tools.js";
@@ -56,19 +57,6 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
   const usage = { inputTokens: 0, outputTokens: 0 };
   let toolCalls = 0;
   let lastText = "";
-  const finish = (text: string, stopReason: ToolLoopStopReason, iterations: number): ToolLoopResult => {
-    onPart?.({ type: "finish", text, finishReason: stopReason, usage: { ...usage }, iterations });
-    return {
-      text,
-      messages,
-      stopReason,
-      iterations,
-      usage,
-      provider: model.provider,
-      model: model.model,
-      toolCalls,
-    };
-  };
 
   try {
     for (let iteration = 1; ; iteration++) {
@@ -121,7 +109,9 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
       if (output !== undefined && answer !== undefined) {
         const checked = await checkOutput(output, answer.answer);
         if (checked.ok) {
-          return { ...finish(JSON.stringify(checked.value), "stop", iteration), output: checked.value };
+          const text = JSON.stringify(checked.value);
+          const result = finish(options, messages, usage, toolCalls, text, "stop", iteration);
+          return { ...result, output: checked.value };
         }
         refusals += 1;
         if (refusals > (options.maxOutputRetries ?? 2)) {
@@ -135,7 +125,10 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
         continue;
       }
       const calls = response.toolCalls;
-      if (calls.length === 0) return finish(response.text, loopStopReason(response.stopReason), iteration);
+      if (calls.length === 0) {
+        const stopReason = loopStopReason(response.stopReason);
+        return finish(options, messages, usage, toolCalls, response.text, stopReason, iteration);
+      }
       let results: ToolCallResult[];
       try {
         results = await turn.answer(calls);
@@ -151,12 +144,36 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
             `runToolLoop: maxIterations (${maxIterations}) model calls were made before an answer matching output '${output.name}'`,
           );
         }
-        return finish(lastText, "max_iterations", iteration);
+        return finish(options, messages, usage, toolCalls, lastText, "max_iterations", iteration);
       }
     }
   } finally {
     deadline?.clear();
   }
+}
+
+/** The run's result, also handed on as the stream's finish part. */
+function finish(
+  options: RunToolLoopOptions,
+  messages: ChatMessage[],
+  usage: TokenUsage,
+  toolCalls: number,
+  text: string,
+  stopReason: ToolLoopStopReason,
+  iterations: number,
+): ToolLoopResult {
+  options.onPart?.({ type: "finish", text, finishReason: stopReason, usage: { ...usage }, iterations });
+  const { model } = options;
+  return {
+    text,
+    messages,
+    stopReason,
+    iterations,
+    usage,
+    provider: model.provider,
+    model: model.model,
+    toolCalls,
+  };
 }
 
 /** A model call with its started and completed (or failed) events. */

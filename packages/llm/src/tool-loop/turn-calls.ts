@@ -98,23 +98,40 @@ export class TurnCalls {
 
 function ignore(): void {}
 
+const ONCE = { once: true };
+
 /** `promise`, or a rejection with the signal's reason as soon as it fires: one listener, removed when settled. */
 function untilAborted<TValue>(promise: Promise<TValue>, signal: AbortSignal): Promise<TValue> {
   return new Promise((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
+    const race = new AbortRace(signal, reject);
+    if (signal.aborted) race.handleEvent();
+    else signal.addEventListener("abort", race, ONCE);
     promise.then(
       (value) => {
-        signal.removeEventListener("abort", onAbort);
+        signal.removeEventListener("abort", race);
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
+        signal.removeEventListener("abort", race);
         reject(error);
       },
     );
   });
+}
+
+/** The abort listener of `untilAborted` (an object with `handleEvent`, not one more closure). */
+class AbortRace {
+  readonly #signal: AbortSignal;
+  readonly #reject: (reason: unknown) => void;
+
+  constructor(signal: AbortSignal, reject: (reason: unknown) => void) {
+    this.#signal = signal;
+    this.#reject = reject;
+  }
+
+  handleEvent(): void {
+    this.#reject(this.#signal.reason);
+  }
 }
 
 function toolCallPart(call: ToolCall, iteration: number, includeContent: boolean): ToolCallPart {
