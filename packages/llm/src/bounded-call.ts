@@ -94,41 +94,6 @@ export function runDeadline(
   return signal === undefined ? undefined : { signal, timedOut: NEVER_TIMED_OUT, clear: NOTHING_TO_CLEAR };
 }
 
-const ONCE = { once: true };
-
-/**
- * A signal of one call's own that fires when `parent` does, with its reason. Whatever the call
- * hangs on it (undici adds an abort listener per request and removes it a tick after the reply
- * was read) then never sits on a long-lived signal such as a context's shutdown signal. There, a
- * listener removed while a later one is still attached keeps pointing at that later one: once the
- * first has been promoted to the old generation, every scavenge keeps the later one and all it
- * holds alive too (in the llm bench about 13 KB a run were promoted that way). `release` removes
- * the one listener on `parent`; call it when the call has ended.
- */
-export class LinkedSignal {
-  readonly #parent: AbortSignal;
-  readonly #controller = new AbortController();
-
-  constructor(parent: AbortSignal) {
-    this.#parent = parent;
-    if (parent.aborted) this.#controller.abort(parent.reason);
-    else parent.addEventListener("abort", this, ONCE);
-  }
-
-  get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  /** Called by `parent` when it fires. */
-  handleEvent(): void {
-    this.#controller.abort(this.#parent.reason);
-  }
-
-  release(): void {
-    this.#parent.removeEventListener("abort", this);
-  }
-}
-
 function done<TResult>(value: TResult): BoundedOutcome<TResult> {
   return { status: "done", value };
 }

@@ -1,5 +1,4 @@
 import type { Dispatcher } from "undici";
-import { LinkedSignal } from "../bounded-call.js";
 import type { LanguageModel, ModelRequest, ModelResponse } from "../model-types.js";
 import { type JsonPostOptions, postJsonWithRetry } from "./http-retry.js";
 import { postStreamWithRetry } from "./http-stream.js";
@@ -52,8 +51,6 @@ export function createHttpModel(spec: HttpModelSpec): LanguageModel {
     check,
     async generate(request: ModelRequest): Promise<ModelResponse> {
       check();
-      // The attempts see a signal of this call's own, firing with the caller's (see LinkedSignal).
-      const link = request.signal === undefined ? undefined : new LinkedSignal(request.signal);
       const post: JsonPostOptions = {
         provider,
         url,
@@ -62,26 +59,22 @@ export function createHttpModel(spec: HttpModelSpec): LanguageModel {
         dispatcher: spec.dispatcher,
         maxRetries: settings.maxRetries,
         timeoutMs: request.timeoutMs ?? settings.timeoutMs,
-        signal: link?.signal,
+        signal: request.signal,
         secrets,
       };
-      try {
-        const stream = spec.stream;
-        if (stream === undefined) {
-          post.body = spec.toBody(request);
-          return spec.parse(await postJsonWithRetry(post), where);
-        }
-        post.body = JSON.stringify(stream.toBody(request));
-        const streamWhere = `${provider} stream from POST ${url}`;
-        return await postStreamWithRetry(post, async (body) => {
-          // A retry never reaches here twice: the assembler belongs to the one attempt that started.
-          const assembler = stream.assembler(request, streamWhere);
-          await readServerSentEvents(body, streamWhere, (event) => assembler.accept(event.data));
-          return assembler.finish();
-        });
-      } finally {
-        link?.release();
+      const stream = spec.stream;
+      if (stream === undefined) {
+        post.body = spec.toBody(request);
+        return spec.parse(await postJsonWithRetry(post), where);
       }
+      post.body = JSON.stringify(stream.toBody(request));
+      const streamWhere = `${provider} stream from POST ${url}`;
+      return postStreamWithRetry(post, async (body) => {
+        // A retry never reaches here twice: the assembler belongs to the one attempt that started.
+        const assembler = stream.assembler(request, streamWhere);
+        await readServerSentEvents(body, streamWhere, (event) => assembler.accept(event.data));
+        return assembler.finish();
+      });
     },
   };
 }
