@@ -193,8 +193,17 @@ const postWithFetch: PostJson = async (url, headers, body) => {
   return response.json();
 };
 
-/** A minimal hand-written loop — POST, parse, run the tools, POST again — over the given client. */
-export function handWrittenAgent(baseURL: string, executed: { count: number }, post: PostJson) {
+/**
+ * A minimal hand-written loop — POST, parse, run the tools, POST again — over the given client.
+ * `toolsOnce`: the tool definitions are serialised once and spliced into each request's text, as
+ * routekit's OpenAI provider does, instead of with every request.
+ */
+export function handWrittenAgent(
+  baseURL: string,
+  executed: { count: number },
+  post: PostJson,
+  toolsOnce = false,
+) {
   const url = `${baseURL}/chat/completions`;
   const headers = { "content-type": "application/json", authorization: "Bearer x" };
   const toolDefinitions = TOOLS.map((spec) => ({
@@ -202,10 +211,14 @@ export function handWrittenAgent(baseURL: string, executed: { count: number }, p
     function: { name: spec.name, description: spec.description, parameters: spec.schema },
   }));
   const byName = new Map(TOOLS.map((spec) => [spec.name, spec]));
+  const head = `{"model":${JSON.stringify(MODEL)},"messages":`;
+  const toolsText = `,"tools":${JSON.stringify(toolDefinitions)}}`;
   return async (): Promise<string> => {
     const messages: WireMessage[] = [{ role: "user", content: PROMPT }];
     for (let turn = 0; turn < 5; turn++) {
-      const body = JSON.stringify({ model: MODEL, messages, tools: toolDefinitions });
+      const body = toolsOnce
+        ? head + JSON.stringify(messages) + toolsText
+        : JSON.stringify({ model: MODEL, messages, tools: toolDefinitions });
       const json = (await post(url, headers, body)) as { choices: Array<{ message: WireMessage }> };
       const message = json.choices[0]?.message;
       if (message === undefined) throw new Error("hand-written loop: a reply without choices");
@@ -238,6 +251,7 @@ export async function runLlmBench(options: BenchOptions): Promise<BenchRow[]> {
     aiSdk: { count: 0 },
     undiciLoop: { count: 0 },
     fetchLoop: { count: 0 },
+    toolsOnceLoop: { count: 0 },
   };
   const routekit = await routekitAgent(baseURL, counts.routekit);
   const subjects = [
@@ -245,6 +259,7 @@ export async function runLlmBench(options: BenchOptions): Promise<BenchRow[]> {
     aiSdkAgent(baseURL, counts.aiSdk),
     handWrittenAgent(baseURL, counts.undiciLoop, postWithUndici),
     handWrittenAgent(baseURL, counts.fetchLoop, postWithFetch),
+    handWrittenAgent(baseURL, counts.toolsOnceLoop, postWithUndici, true),
   ];
   const runsDone = subjects.map(() => 0);
   const operations = subjects.map((run, position) => async (iterations: number) => {
@@ -259,12 +274,13 @@ export async function runLlmBench(options: BenchOptions): Promise<BenchRow[]> {
     // stretch of load from other processes falls in fewer of each side's rounds (see README).
     const iterations = options.quick ? 30 : 100;
     const samples = await sampleAll(operations, iterations, options.quick ? 4 : 16);
-    const [routed, aiSdk, undiciLoop, fetchLoop] = samples.map(summarise);
+    const [routed, aiSdk, undiciLoop, fetchLoop, toolsOnceLoop] = samples.map(summarise);
     const executions = [
       counts.routekit.count,
       counts.aiSdk.count,
       counts.undiciLoop.count,
       counts.fetchLoop.count,
+      counts.toolsOnceLoop.count,
     ];
     const totalRuns = runsDone.reduce((sum, runs) => sum + runs, 0);
     executions.forEach((count, position) => {
@@ -276,7 +292,13 @@ export async function runLlmBench(options: BenchOptions): Promise<BenchRow[]> {
       throw new Error(
         `tool calls unanswered: ${tally.answeredTurns} of ${totalRuns} runs complete; ${tally.problems.slice(0, 3).join("; ")}`,
       );
-    if (routed === undefined || aiSdk === undefined || undiciLoop === undefined || fetchLoop === undefined)
+    if (
+      routed === undefined ||
+      aiSdk === undefined ||
+      undiciLoop === undefined ||
+      fetchLoop === undefined ||
+      toolsOnceLoop === undefined
+    )
       throw new Error("missing stats");
     const multiple = (framework: number, client: number) => (framework / client).toFixed(2);
     // routekit over the undici loop round by round (both ran in every round): drift between
@@ -319,6 +341,19 @@ export async function runLlmBench(options: BenchOptions): Promise<BenchRow[]> {
           target: "≤ 1.6× the loop on its own client",
         },
         (ratio) => ratio <= 1.6,
+      ),
+      rowOf(
+        {
+          benchmark,
+          subject: "routekit llm: step",
+          baseline: "hand-written undici loop, tools serialised once",
+          baselineDescription:
+            "the hand-written undici loop with its tool definitions serialised once and spliced into each request's text, as routekit's OpenAI provider does",
+          subjectStats: routed,
+          baselineStats: toolsOnceLoop,
+          target: "context (the same loop without the work routekit saves by writing each tool's JSON once)",
+        },
+        () => true,
       ),
       rowOf(
         {
