@@ -2,7 +2,6 @@ import {
   type Exchange,
   type RouteContext,
   type RouteProcessor,
-  setWireBody,
   type WireBody,
   wireBodyOf,
 } from "@routekit/core";
@@ -54,17 +53,17 @@ export async function handleDelivery(
     const replyTo = message.properties.replyTo;
     // createExchange copies the headers (all of them, as fromAmqpHeaders does); the properties
     // are the exchange's own from the start.
-    const exchange = target.context.createExchange({
-      headers: message.properties.headers,
-      pattern: typeof replyTo === "string" ? "InOut" : "InOnly",
-    });
     const contentType: unknown = message.properties.contentType;
     const wire: WireBody = {
       content: message.content,
       contentType: typeof contentType === "string" ? contentType : undefined,
       decode: decodeWireBody,
     };
-    setWireBody(exchange, wire);
+    const exchange = target.context.createExchange({
+      wire,
+      headers: message.properties.headers,
+      pattern: typeof replyTo === "string" ? "InOut" : "InOnly",
+    });
     exchange.properties = deliveryProperties(queue, message, redeliveries);
     exchange.fromEndpoint = target.config.uri;
     await target.processor(exchange);

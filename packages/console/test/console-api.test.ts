@@ -1,6 +1,6 @@
 import type { ConsoleGraph, ExchangeRecord, ExchangeSummary, LiveRouteCounters } from "@routekit/console";
 import { consoleOf } from "@routekit/console";
-import { type RouteContext, setWireBody } from "@routekit/core";
+import type { RouteContext } from "@routekit/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, getWithToken, startOrderContext, TOKEN } from "./support/order-context.js";
 import { firstSnapshot, rawRequest } from "./support/raw-request.js";
@@ -122,13 +122,15 @@ describe("the console's API", () => {
   it("shows a body still in its wire form as its bytes, without decoding it", async () => {
     let decodes = 0;
     const text = '{"kind":"other","marker":"wire-1"}';
-    const exchange = context.createExchange({ pattern: "InOut" });
-    setWireBody(exchange, {
-      content: Buffer.from(text),
-      contentType: "application/json",
-      decode: (content) => {
-        decodes++;
-        return JSON.parse(Buffer.from(content).toString("utf8"));
+    const exchange = context.createExchange({
+      pattern: "InOut",
+      wire: {
+        content: Buffer.from(text),
+        contentType: "application/json",
+        decode: (content) => {
+          decodes++;
+          return JSON.parse(Buffer.from(content).toString("utf8"));
+        },
       },
     });
     await context.endpoint("direct:orders").send(exchange);

@@ -219,7 +219,6 @@ export {
   abortExchange,
   copyExchange,
   releaseExchange,
-  setWireBody,
   wireBodyOf,
 } from "./runtime/create-exchange.js";
 // Events, logging, errors

@@ -3,7 +3,6 @@ import {
   createContext,
   type Exchange,
   type RouteContext,
-  setWireBody,
   type WireBody,
   wireBodyOf,
 } from "@routekit/core";
@@ -31,11 +30,9 @@ function jsonWire(text: string, decodes: { count: number }): WireBody {
   };
 }
 
-/** An exchange as a consumer makes it: created, its body left in wire form. */
+/** An exchange as a consumer makes it: its body left in wire form. */
 function delivered(wire: WireBody, pattern: "InOnly" | "InOut" = "InOut"): Exchange {
-  const exchange = context.createExchange({ pattern });
-  setWireBody(exchange, wire);
-  return exchange;
+  return context.createExchange({ wire, pattern });
 }
 
 async function started(routes: Parameters<RouteContext["addRoutes"]>[0]): Promise<void> {
@@ -44,7 +41,7 @@ async function started(routes: Parameters<RouteContext["addRoutes"]>[0]): Promis
   await context.start();
 }
 
-describe("a body left in its wire form (setWireBody)", () => {
+describe("a body left in its wire form (createExchange({ wire }))", () => {
   it("is decoded once, by its first read, and its wire form is gone from then on", async () => {
     const decodes = { count: 0 };
     const seen: unknown[] = [];
@@ -150,5 +147,27 @@ describe("a body left in its wire form (setWireBody)", () => {
     expect(decodes.count).toBe(0);
     expect(exchange.body).toEqual({ original: true });
     expect(decodes.count).toBe(1);
+  });
+
+  it("is refused with a clear error when given with a body, or when it is not bytes and a decoder", async () => {
+    await started((r) => r.from("direct:in").log("in"));
+    const wire = jsonWire("{}", { count: 0 });
+    expect(() => context.createExchange({ body: 1, wire })).toThrow(
+      "createExchange: give 'body' or 'wire', not both (found a body of type number and a wire form)",
+    );
+    expect(() => context.createExchange({ wire: { ...wire, content: "{}" } as never })).toThrow(
+      /createExchange: option 'wire' expects \{ content: Uint8Array, contentType, decode: function \} \(found /,
+    );
+    expect(() => context.createExchange({ wire: { ...wire, decode: undefined } as never })).toThrow(
+      /option 'wire' expects/,
+    );
+  });
+
+  it("leaves every other exchange's body a plain property", async () => {
+    await started((r) => r.from("direct:in").log("in"));
+    const plain = context.createExchange({ body: 5 });
+    expect(Object.getOwnPropertyDescriptor(plain, "body")).toMatchObject({ value: 5, writable: true });
+    expect(wireBodyOf(plain)).toBeUndefined();
+    expect(wireBodyOf(copyExchange(plain))).toBeUndefined();
   });
 });

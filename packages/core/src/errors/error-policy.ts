@@ -12,7 +12,7 @@ import {
   type StepDefinition,
 } from "../model/route-definition.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
-import { type RuntimeExchange, setWireBody } from "../runtime/create-exchange.js";
+import { type RuntimeExchange, restoreWireBody } from "../runtime/create-exchange.js";
 import { copyRecord } from "../support/copy-record.js";
 import { sleep } from "../support/sleep.js";
 import { RoutekitError } from "./errors.js";
@@ -158,7 +158,7 @@ export function createFailurePolicy(
     if (exchange.original === undefined) return;
     const { body, wire } = exchange.original;
     if (wire === undefined) exchange.body = body;
-    else setWireBody(exchange, wire);
+    else restoreWireBody(exchange, wire);
     exchange.headers = copyRecord(exchange.original.headers);
   };
 

@@ -41,7 +41,7 @@ export interface Exchange<TBody = unknown> {
 
 /**
  * A message body as it arrived, bytes and the content type saying how to read them, with the
- * function that reads them: see `setWireBody`. `decode` may throw for bytes it cannot read.
+ * function that reads them: see `createExchange({ wire })`. `decode` may throw for bytes it cannot read.
  */
 export interface WireBody {
   readonly content: Uint8Array;

@@ -6,6 +6,28 @@ import type { ExchangeInit, StopOptions } from "./context-types.js";
 export function checkExchangeDeadline(init: ExchangeInit): void {
   if (init.timeoutMs !== undefined) checkTimeout(init.timeoutMs);
   if (init.signal !== undefined) checkSignal(init.signal);
+  if (init.wire !== undefined) checkWire(init.wire, init.body);
+}
+
+function checkWire(wire: unknown, body: unknown): void {
+  if (body !== undefined) {
+    throw new RoutekitError(
+      "EXCHANGE_INVALID",
+      `createExchange: give 'body' or 'wire', not both (found a body of type ${typeof body} and a wire form)`,
+    );
+  }
+  const given = wire as { content?: unknown; decode?: unknown } | null;
+  if (
+    typeof given !== "object" ||
+    given === null ||
+    !(given.content instanceof Uint8Array) ||
+    typeof given.decode !== "function"
+  ) {
+    throw new RoutekitError(
+      "EXCHANGE_INVALID",
+      `createExchange: option 'wire' expects { content: Uint8Array, contentType, decode: function } (found ${describeArgument(wire)})`,
+    );
+  }
 }
 
 function checkTimeout(timeoutMs: unknown): void {

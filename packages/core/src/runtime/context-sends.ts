@@ -5,7 +5,7 @@ import { checkExchangeDeadline } from "./check-context-options.js";
 import type { ContextLifecycle } from "./context-lifecycle.js";
 import { releasedAfter } from "./context-shutdown.js";
 import type { ExchangeInit } from "./context-types.js";
-import { RuntimeExchange, releaseExchange } from "./create-exchange.js";
+import { RuntimeExchange, releaseExchange, WireExchange } from "./create-exchange.js";
 import { ExchangeDeadline } from "./exchange-deadline.js";
 import { dispatch, requestOn, sendOn } from "./exchange-dispatch.js";
 import { createProducer, type Producer } from "./producer.js";
@@ -39,14 +39,14 @@ export class ContextSends {
       deadline = new ExchangeDeadline(deadlines, timeoutMs, caller);
       if (shutdown.aborted) deadline.abort(shutdown.reason);
     }
-    const exchange = new RuntimeExchange(
-      this.#context,
-      deadline ?? shutdown,
-      init.body as TBody,
-      init.headers === undefined ? undefined : copyRecord(init.headers),
-      init.properties === undefined ? undefined : copyRecord(init.properties),
-      init.pattern ?? "InOnly",
-    );
+    const headers = init.headers === undefined ? undefined : copyRecord(init.headers);
+    const properties = init.properties === undefined ? undefined : copyRecord(init.properties);
+    const signal = deadline ?? shutdown;
+    const pattern = init.pattern ?? "InOnly";
+    const exchange =
+      init.wire === undefined
+        ? new RuntimeExchange<TBody>(this.#context, signal, init.body as TBody, headers, properties, pattern)
+        : new WireExchange<TBody>(this.#context, signal, init.wire, headers, properties, pattern);
     exchange.deadline = deadline;
     return exchange;
   }

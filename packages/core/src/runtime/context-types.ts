@@ -5,7 +5,14 @@ export type { StopBudget } from "../components/component.js";
 
 import type { MockEndpoint } from "../components/mock.js";
 import type { ContextDescription } from "../model/description.js";
-import type { Exchange, ExchangePattern, Headers, Processor, RouteContext } from "../model/exchange.js";
+import type {
+  Exchange,
+  ExchangePattern,
+  Headers,
+  Processor,
+  RouteContext,
+  WireBody,
+} from "../model/exchange.js";
 import type { RouteDefinition } from "../model/route-definition.js";
 import type { EventBus } from "./events.js";
 import type { Logger } from "./logger.js";
@@ -78,6 +85,12 @@ export interface StopOptions {
 /** What `requestExchange` and `send` take. */
 export interface ExchangeInit<TBody = unknown> {
   body?: TBody;
+  /**
+   * The body in the form it arrived in (bytes, their content type and how to read them), instead
+   * of `body`: it is decoded by the body's first read, and a producer can send the bytes on as
+   * they are while nothing read or replaced the body (`wireBodyOf`). For consumers.
+   */
+  wire?: WireBody;
   headers?: Headers;
   properties?: Record<string, unknown>;
   pattern?: ExchangePattern;

@@ -25,8 +25,6 @@ class ExchangeState {
   stopped = false;
   haltedIn: string | undefined = undefined;
   original: OriginalMessage | undefined = undefined;
-  /** The body as it came off the wire, until its first read decodes it or a write replaces it. */
-  wire: WireBody | undefined = undefined;
   deadline: ExchangeDeadline | undefined = undefined;
   failure: FailureLocation | undefined = undefined;
   exhaustedIn: string | undefined = undefined;
@@ -49,7 +47,11 @@ export interface OriginalMessage {
 export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   /** The rarely set engine state, folded into one field so a plain exchange stays small. */
   #state: ExchangeState | undefined = undefined;
-  #body: TBody;
+  /**
+   * A plain property, added by the constructor: a step's `exchange.body` stays one field load.
+   * A `WireExchange` has none of its own: its prototype's accessor decodes on first read.
+   */
+  declare body: TBody;
   /** Made on first use: most exchanges that cross a route never touch one of them. */
   #headers: Headers | undefined;
   #properties: Record<string, unknown> | undefined;
@@ -94,46 +96,6 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
       exchange.#state = state;
     }
     return state;
-  }
-
-  /**
-   * The message body. A body a consumer left in its wire form (`setWireBody`) is decoded by its
-   * first read, which throws when it cannot be decoded (the step reading it fails) and leaves the
-   * wire form in place for the next read.
-   */
-  get body(): TBody {
-    const state = this.#state;
-    if (state !== undefined && state.wire !== undefined) {
-      const wire = state.wire;
-      this.#body = wire.decode(wire.content, wire.contentType) as TBody;
-      state.wire = undefined;
-    }
-    return this.#body;
-  }
-
-  set body(body: TBody) {
-    this.#body = body;
-    const state = this.#state;
-    if (state !== undefined) state.wire = undefined;
-  }
-
-  /** The body's wire form while it is still undecoded and unreplaced (see `wireBodyOf`). */
-  static wireOf(exchange: Exchange): WireBody | undefined {
-    return (exchange as RuntimeExchange).#state?.wire;
-  }
-
-  /** Leaves `wire` as the body, decoded on first read (see `setWireBody`). */
-  static setWire(exchange: Exchange, wire: WireBody): void {
-    const target = exchange as RuntimeExchange;
-    target.#body = undefined as never;
-    RuntimeExchange.#more(target).wire = wire;
-  }
-
-  /** Makes `to`'s body `from`'s, its wire form left undecoded when it has one. */
-  static moveBody(from: Exchange, to: Exchange): void {
-    const wire = RuntimeExchange.wireOf(from);
-    if (wire === undefined) to.body = from.body;
-    else RuntimeExchange.setWire(to, wire);
   }
 
   /** Set when a step failed; routing stops unless an error handler clears it. */
@@ -313,16 +275,20 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
    * exchange's own body, whose wire form (when it has one) the copy shares undecoded.
    */
   static copyOf(exchange: Exchange, body: unknown, signal: AbortSignal): RuntimeExchange {
-    const same = body === SAME_BODY;
-    const copy = new RuntimeExchange(
-      exchange.context,
-      signal,
-      same ? undefined : body,
-      copyRecord(exchange.headers),
-      copyRecord(exchange.properties),
-      exchange.pattern,
-    );
-    if (same) RuntimeExchange.moveBody(exchange, copy);
+    const wire = body === SAME_BODY ? wireBodyOf(exchange) : undefined;
+    const headers = copyRecord(exchange.headers);
+    const properties = copyRecord(exchange.properties);
+    const copy =
+      wire === undefined
+        ? new RuntimeExchange(
+            exchange.context,
+            signal,
+            body === SAME_BODY ? exchange.body : body,
+            headers,
+            properties,
+            exchange.pattern,
+          )
+        : new WireExchange(exchange.context, signal, wire, headers, properties, exchange.pattern);
     copy.routeId = exchange.routeId;
     copy.fromEndpoint = exchange.fromEndpoint;
     RuntimeExchange.#more(copy).parentId = exchange.id;
@@ -344,7 +310,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   ) {
     this.context = context;
     this.#signal = signal;
-    this.#body = body;
+    if (body !== IN_WIRE_FORM) this.body = body;
     this.#headers = headers;
     this.#properties = properties;
     if (pattern === "InOut") this.#bits = 1;
@@ -377,30 +343,102 @@ export function abortExchange(exchange: Exchange, reason: unknown): boolean {
   return true;
 }
 
-/**
- * Leaves a message body in the form it arrived in, decoded by the body's first read: a consumer
- * (AMQP, say) calls it on the exchange it creates, so a route that never reads the body (one that
- * moves messages from a queue to another) never decodes it, and a producer can send the original
- * bytes again (`wireBodyOf`). A body that cannot be decoded fails the step that first reads it,
- * with the error `wire.decode` throws.
- */
-export const setWireBody: (exchange: Exchange, wire: WireBody) => void = RuntimeExchange.setWire;
+/** What a `WireExchange` passes for its body: the base constructor then adds no `body` property. */
+const IN_WIRE_FORM: unique symbol = Symbol("in wire form");
 
 /**
- * The body's wire form while it is untouched since `setWireBody` (never read, never replaced),
- * for a producer that can send those bytes as they are; undefined otherwise. Reading the body
- * decodes it and drops the wire form, since code holding the decoded value may change it.
+ * An exchange made with a body in its wire form (`createExchange({ wire })`): a class of its own,
+ * so that every other exchange keeps `body` as a plain property and a step's read of it stays
+ * one field load. Here `body` is an accessor (defined on the prototype below): the first read
+ * decodes the wire form and keeps the value; a write replaces it; either drops the wire form.
  */
-export const wireBodyOf: (exchange: Exchange) => WireBody | undefined = RuntimeExchange.wireOf;
+export class WireExchange<TBody = unknown> extends RuntimeExchange<TBody> {
+  #wire: WireBody | undefined;
+  #value: unknown = undefined;
+
+  constructor(
+    context: RouteContext,
+    signal: AbortSignal | ExchangeDeadline,
+    wire: WireBody,
+    headers: Headers | undefined,
+    properties: Record<string, unknown> | undefined,
+    pattern: ExchangePattern | undefined,
+  ) {
+    super(context, signal, IN_WIRE_FORM as never, headers, properties, pattern);
+    this.#wire = wire;
+  }
+
+  /**
+   * The body, decoded first while in wire form: a decode that throws throws here (the step reading
+   * the body fails) and leaves the wire form in place for the next read.
+   */
+  static read(exchange: WireExchange): unknown {
+    const wire = exchange.#wire;
+    if (wire !== undefined) {
+      exchange.#value = wire.decode(wire.content, wire.contentType);
+      exchange.#wire = undefined;
+    }
+    return exchange.#value;
+  }
+
+  static write(exchange: WireExchange, value: unknown): void {
+    exchange.#value = value;
+    exchange.#wire = undefined;
+  }
+
+  /** The wire form while it is untouched. */
+  static pending(exchange: WireExchange): WireBody | undefined {
+    return exchange.#wire;
+  }
+
+  /** Puts `wire` back as the body (an error handler restoring the original message). */
+  static restore(exchange: WireExchange, wire: WireBody): void {
+    exchange.#wire = wire;
+    exchange.#value = undefined;
+  }
+}
+
+Object.defineProperty(WireExchange.prototype, "body", {
+  get(this: WireExchange) {
+    return WireExchange.read(this);
+  },
+  set(this: WireExchange, value: unknown) {
+    WireExchange.write(this, value);
+  },
+  configurable: true,
+});
+
+/**
+ * The body's wire form while it is untouched since the exchange was created with it
+ * (`createExchange({ wire })`: never read, never replaced), for a producer that can send those
+ * bytes as they are; undefined otherwise. Reading the body decodes it and drops the wire form,
+ * since code holding the decoded value may change it.
+ */
+export function wireBodyOf(exchange: Exchange): WireBody | undefined {
+  return exchange instanceof WireExchange ? WireExchange.pending(exchange) : undefined;
+}
+
+/**
+ * Sets `exchange`'s body to a wire form again (an error handler restoring the original message):
+ * undecoded on an exchange made with a wire form, decoded at once on any other.
+ */
+export function restoreWireBody(exchange: Exchange, wire: WireBody): void {
+  if (exchange instanceof WireExchange) WireExchange.restore(exchange, wire);
+  else exchange.body = wire.decode(wire.content, wire.contentType);
+}
 
 /** The message as it is now, for `original`: its body (or undecoded wire form) and a copy of its headers. */
 export function originalOf(exchange: Exchange): OriginalMessage {
-  const wire = RuntimeExchange.wireOf(exchange);
+  const wire = wireBodyOf(exchange);
   return { body: wire === undefined ? exchange.body : undefined, wire, headers: { ...exchange.headers } };
 }
 
-/** Makes `to`'s body `from`'s, sharing a wire form undecoded (a queue handing back a reply). */
-export const moveBody: (from: Exchange, to: Exchange) => void = RuntimeExchange.moveBody;
+/** Makes `to`'s body `from`'s, sharing a wire form undecoded where `to` can hold one (a queue handing back a reply). */
+export function moveBody(from: Exchange, to: Exchange): void {
+  const wire = wireBodyOf(from);
+  if (wire === undefined) to.body = from.body;
+  else restoreWireBody(to, wire);
+}
 
 /** Engine view of any exchange (exchanges are always RuntimeExchange instances). */
 export function runtime(exchange: Exchange): RuntimeExchange {
@@ -414,7 +452,7 @@ const SAME_BODY: unique symbol = Symbol("the same body");
  * A new exchange carrying a copy of the message (headers and properties shallow-copied), for
  * multicast and recipient list copies: changes to the copy never reach the original. Its
  * `parentId` is the original's id. Without `body` it carries the exchange's own body; a body
- * still in its wire form (`setWireBody`) is shared in that form, not decoded.
+ * still in its wire form (`createExchange({ wire })`) is shared in that form, not decoded.
  */
 export function copyExchange<TBody>(
   exchange: Exchange<TBody>,
