@@ -213,14 +213,6 @@ export type {
   StopBudget,
   StopOptions,
 } from "./runtime/context-types.js";
-// Secrets: one redaction for every error, log line and excerpt
-// Exchanges: what a component that creates and sends its own exchanges needs
-export {
-  abortExchange,
-  copyExchange,
-  releaseExchange,
-  wireBodyOf,
-} from "./runtime/create-exchange.js";
 // Events, logging, errors
 export {
   EventBus,
@@ -230,5 +222,9 @@ export {
 } from "./runtime/events.js";
 export { createConsoleLogger, type Logger } from "./runtime/logger.js";
 export type { Producer } from "./runtime/producer.js";
+// Secrets: one redaction for every error, log line and excerpt
+// Exchanges: what a component that creates and sends its own exchanges needs
+export { abortExchange, copyExchange, releaseExchange } from "./runtime/runtime-exchange.js";
+export { wireBodyOf } from "./runtime/wire-exchange.js";
 // Secrets: one redaction for every error, log line and excerpt
 export { createRedactor, REDACTED, redactSecrets } from "./support/redact-secrets.js";

@@ -2,7 +2,7 @@ import { RoutekitError } from "../errors/errors.js";
 import { reportUnhandledFailure } from "../errors/report-failure.js";
 import type { Exchange } from "../model/exchange.js";
 import type { ContextInternals, ShutdownParticipant } from "../runtime/context-internals.js";
-import { copyExchange } from "../runtime/create-exchange.js";
+import { copyExchange } from "../runtime/runtime-exchange.js";
 import type { BoundedQueue } from "./bounded-queue.js";
 import type { SedaChannel, SedaItem } from "./seda-channel.js";
 

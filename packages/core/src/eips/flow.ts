@@ -5,8 +5,8 @@ import { RoutekitError } from "../errors/errors.js";
 import type { Processor } from "../model/exchange.js";
 import type { ExpressionInput, LogLevel, PredicateInput } from "../model/route-definition.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
-import { runtime } from "../runtime/create-exchange.js";
 import { levelEnabled } from "../runtime/logger.js";
+import { runtime } from "../runtime/runtime-exchange.js";
 
 const where = (route: { id: string; from: string }): string => `Route '${route.id || route.from}'`;
 

@@ -12,7 +12,8 @@ import {
   type StepDefinition,
 } from "../model/route-definition.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
-import { type RuntimeExchange, restoreWireBody } from "../runtime/create-exchange.js";
+import type { RuntimeExchange } from "../runtime/runtime-exchange.js";
+import { restoreWireBody } from "../runtime/wire-exchange.js";
 import { copyRecord } from "../support/copy-record.js";
 import { sleep } from "../support/sleep.js";
 import { RoutekitError } from "./errors.js";

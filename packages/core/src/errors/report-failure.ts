@@ -1,6 +1,6 @@
 import type { Exchange } from "../model/exchange.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
-import { runtime } from "../runtime/create-exchange.js";
+import { runtime } from "../runtime/runtime-exchange.js";
 import { messageOf } from "./errors.js";
 
 /**

@@ -1,7 +1,7 @@
 import { messageOf, RoutekitError, toError } from "../../errors/errors.js";
 import type { Exchange, Processor } from "../../model/exchange.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
-import { copyExchange, runtime } from "../../runtime/create-exchange.js";
+import { copyExchange, runtime } from "../../runtime/runtime-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
 import { andThen } from "../fan-out/maybe-async.js";
 import {

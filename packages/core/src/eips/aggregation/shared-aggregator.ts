@@ -1,7 +1,7 @@
 import type * as Crypto from "node:crypto";
 import { messageOf, RoutekitError, toError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
-import { copyExchange, runtime } from "../../runtime/create-exchange.js";
+import { copyExchange, runtime } from "../../runtime/runtime-exchange.js";
 import { copyRecord } from "../../support/copy-record.js";
 import { describeValue } from "../../support/describe-value.js";
 import { lazyModule } from "../../support/lazy-module.js";

@@ -1,7 +1,7 @@
 import type { Recorder } from "../../dsl/verbs.js";
 import type { Processor } from "../../model/exchange.js";
 import type { EndpointFanOutSettings } from "../../model/steps/routing-steps.js";
-import { copyExchange } from "../../runtime/create-exchange.js";
+import { copyExchange } from "../../runtime/runtime-exchange.js";
 import type { AggregationStrategy } from "../aggregation/aggregation-strategies.js";
 import { checkBoolean, checkFunction, checkParallel, siteOf } from "../option-checks.js";
 import type { FanOutPlan } from "./fan-out-run.js";

@@ -5,7 +5,7 @@ import { EXCEPTION_CAUGHT } from "../../errors/error-policy.js";
 import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { CircuitBreakerDefinition } from "../../model/step-definition.js";
-import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
+import { type RuntimeExchange, runtime } from "../../runtime/runtime-exchange.js";
 import {
   checkNumber,
   checkOptionalBlock,

@@ -7,7 +7,7 @@ import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange, Processor } from "../../model/exchange.js";
 import type { ErrorClass } from "../../model/route-definition.js";
 import type { DoTryDefinition } from "../../model/step-definition.js";
-import { type RuntimeExchange, runtime } from "../../runtime/create-exchange.js";
+import { type RuntimeExchange, runtime } from "../../runtime/runtime-exchange.js";
 import { checkOptionKeys, routeSite } from "../option-checks.js";
 import { andThen, clearError } from "./caught-error.js";
 

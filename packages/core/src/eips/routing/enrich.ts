@@ -2,7 +2,7 @@ import { defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { EnrichDefinition, EnrichStrategy } from "../../model/steps/routing-steps.js";
-import { copyExchange, runtime } from "../../runtime/create-exchange.js";
+import { copyExchange, runtime } from "../../runtime/runtime-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
 import { invalid, siteOf } from "../option-checks.js";
 

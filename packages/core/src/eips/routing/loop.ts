@@ -4,7 +4,7 @@ import { RoutekitError } from "../../errors/errors.js";
 import { parseTemplate } from "../../expressions/simple-parser.js";
 import type { Exchange, Processor } from "../../model/exchange.js";
 import type { LoopDefinition } from "../../model/step-definition.js";
-import { runtime } from "../../runtime/create-exchange.js";
+import { runtime } from "../../runtime/runtime-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
 import { checkExpression, checkOptionKeys, invalid, recordBlock, siteOf } from "../option-checks.js";
 import { LOOP_INDEX, LOOP_SIZE } from "./routing-properties.js";

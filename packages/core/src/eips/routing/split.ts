@@ -3,7 +3,7 @@ import { defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { SplitDefinition } from "../../model/step-definition.js";
-import { partOf } from "../../runtime/create-exchange.js";
+import { partOf } from "../../runtime/runtime-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
 import type { AggregationStrategy } from "../aggregation/aggregation-strategies.js";
 import { runFanOut } from "../fan-out/fan-out.js";

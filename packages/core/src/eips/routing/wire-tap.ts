@@ -3,7 +3,7 @@ import { messageOf } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { WireTapDefinition } from "../../model/steps/routing-steps.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
-import { copyExchange } from "../../runtime/create-exchange.js";
+import { copyExchange } from "../../runtime/runtime-exchange.js";
 import { invalid, siteOf } from "../option-checks.js";
 
 defineVerb(

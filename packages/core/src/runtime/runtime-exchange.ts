@@ -12,6 +12,11 @@ const NOTHING: Record<string, unknown> = Object.freeze({});
 /** A random prefix, so ids from two processes differ; made with the first id. */
 let prefix: string | undefined;
 
+/** What a `WireExchange` passes for its body: the base constructor then adds no `body` property. */
+export const IN_WIRE_FORM: unique symbol = Symbol("in wire form");
+/** What `copyExchange` copies when it is given no body: the exchange's own, undecoded if it is. */
+export const SAME_BODY: unique symbol = Symbol("the same body");
+
 /** Where an exchange failed, recorded once at the innermost failing step. */
 export interface FailureLocation {
   readonly routeId: string;
@@ -275,24 +280,30 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
    * exchange's own body, whose wire form (when it has one) the copy shares undecoded.
    */
   static copyOf(exchange: Exchange, body: unknown, signal: AbortSignal): RuntimeExchange {
-    const wire = body === SAME_BODY ? wireBodyOf(exchange) : undefined;
-    const headers = copyRecord(exchange.headers);
-    const properties = copyRecord(exchange.properties);
-    const copy =
-      wire === undefined
-        ? new RuntimeExchange(
-            exchange.context,
-            signal,
-            body === SAME_BODY ? exchange.body : body,
-            headers,
-            properties,
-            exchange.pattern,
-          )
-        : new WireExchange(exchange.context, signal, wire, headers, properties, exchange.pattern);
+    const copy = (exchange as RuntimeExchange).newCopy(
+      body,
+      signal,
+      copyRecord(exchange.headers),
+      copyRecord(exchange.properties),
+    );
     copy.routeId = exchange.routeId;
     copy.fromEndpoint = exchange.fromEndpoint;
     RuntimeExchange.#more(copy).parentId = exchange.id;
     return copy;
+  }
+
+  /**
+   * The new exchange `copyOf` fills in: this one's body for `SAME_BODY`, else `body`, with the
+   * given headers and properties (a `WireExchange` overrides it to share its undecoded wire form).
+   */
+  protected newCopy(
+    body: unknown,
+    signal: AbortSignal,
+    headers: Headers,
+    properties: Record<string, unknown>,
+  ): RuntimeExchange {
+    const value = body === SAME_BODY ? this.body : body;
+    return new RuntimeExchange(this.context, signal, value, headers, properties, this.pattern);
   }
 
   get signal(): AbortSignal {
@@ -343,110 +354,10 @@ export function abortExchange(exchange: Exchange, reason: unknown): boolean {
   return true;
 }
 
-/** What a `WireExchange` passes for its body: the base constructor then adds no `body` property. */
-const IN_WIRE_FORM: unique symbol = Symbol("in wire form");
-
-/**
- * An exchange made with a body in its wire form (`createExchange({ wire })`): a class of its own,
- * so that every other exchange keeps `body` as a plain property and a step's read of it stays
- * one field load. Here `body` is an accessor (defined on the prototype below): the first read
- * decodes the wire form and keeps the value; a write replaces it; either drops the wire form.
- */
-export class WireExchange<TBody = unknown> extends RuntimeExchange<TBody> {
-  #wire: WireBody | undefined;
-  #value: unknown = undefined;
-
-  constructor(
-    context: RouteContext,
-    signal: AbortSignal | ExchangeDeadline,
-    wire: WireBody,
-    headers: Headers | undefined,
-    properties: Record<string, unknown> | undefined,
-    pattern: ExchangePattern | undefined,
-  ) {
-    super(context, signal, IN_WIRE_FORM as never, headers, properties, pattern);
-    this.#wire = wire;
-  }
-
-  /**
-   * The body, decoded first while in wire form: a decode that throws throws here (the step reading
-   * the body fails) and leaves the wire form in place for the next read.
-   */
-  static read(exchange: WireExchange): unknown {
-    const wire = exchange.#wire;
-    if (wire !== undefined) {
-      exchange.#value = wire.decode(wire.content, wire.contentType);
-      exchange.#wire = undefined;
-    }
-    return exchange.#value;
-  }
-
-  static write(exchange: WireExchange, value: unknown): void {
-    exchange.#value = value;
-    exchange.#wire = undefined;
-  }
-
-  /** The wire form while it is untouched. */
-  static pending(exchange: WireExchange): WireBody | undefined {
-    return exchange.#wire;
-  }
-
-  /** Puts `wire` back as the body (an error handler restoring the original message). */
-  static restore(exchange: WireExchange, wire: WireBody): void {
-    exchange.#wire = wire;
-    exchange.#value = undefined;
-  }
-}
-
-Object.defineProperty(WireExchange.prototype, "body", {
-  get(this: WireExchange) {
-    return WireExchange.read(this);
-  },
-  set(this: WireExchange, value: unknown) {
-    WireExchange.write(this, value);
-  },
-  configurable: true,
-});
-
-/**
- * The body's wire form while it is untouched since the exchange was created with it
- * (`createExchange({ wire })`: never read, never replaced), for a producer that can send those
- * bytes as they are; undefined otherwise. Reading the body decodes it and drops the wire form,
- * since code holding the decoded value may change it.
- */
-export function wireBodyOf(exchange: Exchange): WireBody | undefined {
-  return exchange instanceof WireExchange ? WireExchange.pending(exchange) : undefined;
-}
-
-/**
- * Sets `exchange`'s body to a wire form again (an error handler restoring the original message):
- * undecoded on an exchange made with a wire form, decoded at once on any other.
- */
-export function restoreWireBody(exchange: Exchange, wire: WireBody): void {
-  if (exchange instanceof WireExchange) WireExchange.restore(exchange, wire);
-  else exchange.body = wire.decode(wire.content, wire.contentType);
-}
-
-/** The message as it is now, for `original`: its body (or undecoded wire form) and a copy of its headers. */
-export function originalOf(exchange: Exchange): OriginalMessage {
-  const wire = wireBodyOf(exchange);
-  return { body: wire === undefined ? exchange.body : undefined, wire, headers: { ...exchange.headers } };
-}
-
-/** Makes `to`'s body `from`'s, sharing a wire form undecoded where `to` can hold one (a queue handing back a reply). */
-export function moveBody(from: Exchange, to: Exchange): void {
-  const wire = wireBodyOf(from);
-  if (wire === undefined) to.body = from.body;
-  else restoreWireBody(to, wire);
-}
-
 /** Engine view of any exchange (exchanges are always RuntimeExchange instances). */
 export function runtime(exchange: Exchange): RuntimeExchange {
   return exchange as RuntimeExchange;
 }
-
-/** What `copyExchange` copies when it is given no body: the exchange's own, undecoded if it is. */
-const SAME_BODY: unique symbol = Symbol("the same body");
 
 /**
  * A new exchange carrying a copy of the message (headers and properties shallow-copied), for
