@@ -1,7 +1,9 @@
 // Exchanges whose body arrived in its wire form (bytes and a decoder): decoded on its first read.
 import type { Exchange, ExchangePattern, Headers, RouteContext, WireBody } from "../model/exchange.js";
 import type { ExchangeDeadline } from "./exchange-deadline.js";
-import { IN_WIRE_FORM, type OriginalMessage, RuntimeExchange, SAME_BODY } from "./runtime-exchange.js";
+import { type OriginalMessage, RuntimeExchange, sentinels } from "./runtime-exchange.js";
+
+const { inWireForm: IN_WIRE_FORM, sameBody: SAME_BODY } = sentinels;
 
 /**
  * An exchange made with a body in its wire form (`createExchange({ wire })`): a class of its own,
