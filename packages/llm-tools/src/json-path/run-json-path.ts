@@ -202,14 +202,18 @@ export function runFixedJsonPath(
   const { json, path } = readRawQuery(body, options);
   const multiMatch = checkPath(path, false);
   // A small parsed document is queried as it is, without writing its JSON text to measure it.
+  // One the walk finds is not plain JSON data (a toJSON, a Map, a function inside) is queried as
+  // its JSON text reads, as in the budget; one the walk left at the limit is queried as it is.
   const small = Math.min(resolved.maxDocumentBytes, resolved.inlineDocumentChars);
-  if (typeof json === "object" && !(json instanceof Uint8Array) && jsonSizeBound(json, small) !== undefined) {
-    return queryDocument(json, path, multiMatch);
+  let plainObject = false;
+  if (typeof json === "object" && !(json instanceof Uint8Array)) {
+    const bound = jsonSizeBound(json, small);
+    if (bound !== undefined && bound >= 0) return queryDocument(json, path, multiMatch);
+    plainObject = bound === undefined;
   }
   const text = documentText(json, resolved.maxDocumentBytes);
   if (text.length > resolved.inlineDocumentChars) return runInBudget(text, path, true, options, signal);
-  const value = json instanceof Uint8Array || typeof json === "string" ? parseDocumentText(text) : json;
-  return queryDocument(value, path, multiMatch);
+  return queryDocument(plainObject ? json : parseDocumentText(text), path, multiMatch);
 }
 
 function runInBudget(
