@@ -211,7 +211,10 @@ export async function runStepsBench(options: BenchOptions): Promise<BenchRow[]> 
       warmups,
     );
     const [cpuShort, cpuLong, cpuHandShort, cpuHandLong] = cpuSamples(steps.cpu, warmups);
-    const splitIterations = options.quick ? 1_000 : 10_000;
+    // 40,000 messages of 50 parts a run (tens of milliseconds): with 10,000 a run lasted a few
+    // milliseconds, its garbage collections fell unevenly into it, and the spreads reached ±100%
+    // (one full run gave 2.01 after the other routes, where runs of this length give 1.5–1.7).
+    const splitIterations = options.quick ? 1_000 : 40_000;
     const parts = cpuTimed([routedSplit, handSplit]);
     const [routedParts, handParts] = await sampleAll(
       parts.timed,
