@@ -346,11 +346,16 @@ async function measure(
 const formatMicros = (stats: Stats): string => `${(stats.medianNs / 1_000).toFixed(1)} µs`;
 
 export async function runMcpBench(options: BenchOptions): Promise<BenchRow[]> {
-  const iterations = options.quick ? 50 : 400;
+  // The server's CPU time is read from /proc in clock ticks of 10 ms: a run of 400 stdio calls
+  // (about 50 ms of server CPU) was a few ticks, and its CPU rows swung from 0.85 to 1.68 between
+  // whole runs of this file. 2,000 stdio calls a run are some 30 ticks; 400 HTTP calls already
+  // take hundreds of milliseconds.
+  const stdioCalls = options.quick ? 50 : 2_000;
+  const httpCalls = options.quick ? 50 : 400;
   const runs = options.quick ? 3 : 10;
   return [
-    ...(await measure("stdio", startOverStdio, iterations, runs)),
-    ...(await measure("Streamable HTTP", startOverHttp, iterations, runs)),
+    ...(await measure("stdio", startOverStdio, stdioCalls, runs)),
+    ...(await measure("Streamable HTTP", startOverHttp, httpCalls, runs)),
   ];
 }
 
