@@ -5,10 +5,10 @@ import { checkExchangeDeadline } from "./check-context-options.js";
 import type { ContextLifecycle } from "./context-lifecycle.js";
 import { releasedAfter } from "./context-shutdown.js";
 import type { ExchangeInit } from "./context-types.js";
-import { ExchangeDeadline, releaseExchange } from "./exchange-deadline.js";
+import { ExchangeDeadline } from "./exchange-deadline.js";
 import { dispatch, requestOn, sendOn } from "./exchange-dispatch.js";
 import { createProducer, type Producer } from "./producer.js";
-import { RuntimeExchange } from "./runtime-exchange.js";
+import { RuntimeExchange, releaseExchange } from "./runtime-exchange.js";
 import type { Senders } from "./senders.js";
 import { WireExchange } from "./wire-exchange.js";
 
