@@ -1,6 +1,7 @@
 // routekit's Streamable HTTP server of its own on 127.0.0.1 (serveMcpHttp): its address, options and
 // resources, and the `routekit-mcp serve --http` command. The cases it shares with the endpoint
 // mounted on the http: server are in server-http-transports.test.ts.
+import { createHook } from "node:async_hooks";
 import { describe, expect, it } from "vitest";
 import { serveMcpHttp } from "../src/index.js";
 import { createFixtureContext, type FixtureLog } from "./fixtures/tool-routes.js";
@@ -9,6 +10,23 @@ import { BIN, killChild, spawnHttpChild, TOOL_ROUTES } from "./support/processes
 
 const TOKEN = "test-token-0123456789";
 const AUTH = { authorization: `Bearer ${TOKEN}` };
+
+/**
+ * Timers made from now on and not yet fired or cleared, unref'd ones too (async_hooks sees them),
+ * by their delay in ms. Node reports cleared timers a tick late: read `live` after a setImmediate.
+ */
+function trackTimers(): { live: Map<number, number>; stop(): void } {
+  const live = new Map<number, number>();
+  const hook = createHook({
+    init(id, type, _trigger, resource) {
+      if (type === "Timeout") live.set(id, (resource as { _idleTimeout?: number })._idleTimeout ?? -1);
+    },
+    destroy(id) {
+      live.delete(id);
+    },
+  }).enable();
+  return { live, stop: () => hook.disable() };
+}
 
 describe("serveMcpHttp's own server", () => {
   it("binds to 127.0.0.1 and serves at /mcp on a port of its own", async () => {
@@ -79,6 +97,55 @@ describe("serveMcpHttp call bounds", () => {
       await server.close();
       await context.stop();
     }
+  });
+
+  it("times each call from its own start, on one timer it clears when the server closes", async () => {
+    const context = await createFixtureContext();
+    context.tools.register({
+      name: "stuck",
+      description: "Never settles.",
+      execute: () => new Promise(() => undefined),
+    });
+    await context.start();
+    const timers = trackTimers();
+    const server = await serveMcpHttp(context, { tools: ["stuck", "echo"], toolTimeoutMs: 300 });
+    // The clock's timer waits for the first call; a server of a long deadline keeps it armed after
+    // its call has finished, until it closes.
+    const idle = await serveMcpHttp(context, { tools: ["echo"], toolTimeoutMs: 60_000 });
+    const idleClient = await connect(idle.url, {});
+    expect(text(await idleClient.client.callTool({ name: "echo", arguments: { text: "y" } }))).toBe("echo: y");
+    await idleClient.transport.terminateSession();
+    await idleClient.client.close();
+    await idle.close();
+    const { client, transport } = await connect(server.url, {});
+    try {
+      const timed = async () => {
+        const started = performance.now();
+        const result = await client.callTool({ name: "stuck", arguments: {} });
+        return { text: text(result), elapsed: performance.now() - started };
+      };
+      const first = timed();
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      // A call that starts while another waits, and finishes first, changes neither's deadline.
+      expect(text(await client.callTool({ name: "echo", arguments: { text: "x" } }))).toBe("echo: x");
+      const second = timed();
+      const [a, b] = await Promise.all([first, second]);
+      expect(a.text).toBe("tool 'stuck' timed out after 300 ms");
+      expect(b.text).toBe("tool 'stuck' timed out after 300 ms");
+      // Each from its own start: the second is not ended with the first.
+      expect(a.elapsed).toBeGreaterThanOrEqual(295);
+      expect(b.elapsed).toBeGreaterThanOrEqual(295);
+    } finally {
+      await transport.terminateSession();
+      await client.close();
+      await server.close();
+      await context.stop();
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    timers.stop();
+    // Not one timer of the deadlines' lengths outlives its server (the HTTP client's and server's
+    // own keep-alive timers are not the servers' to clear).
+    expect([...timers.live.values()].filter((delay) => delay === 300 || delay === 60_000)).toEqual([]);
   });
 });
 

@@ -7,6 +7,8 @@ import {
   type ToolResult,
   validateToolArguments,
 } from "@routekit/llm";
+import { CallDeadline, rejected } from "./call-deadline.js";
+import type { CallClock } from "./call-clock.js";
 import { checkOutput, type ToolOutput } from "./output-schema.js";
 
 /** What one MCP `tools/call` needs besides the tool and its arguments. */
@@ -14,79 +16,10 @@ export interface CallSettings {
   readonly callId: string;
   /** Fires when the client cancels the request or the session closes. */
   readonly signal: AbortSignal;
-  /** The calls in flight of the server: it ends each with `closeCall` when it closes. */
-  readonly running: Set<CallDeadline>;
-  readonly timeoutMs: number;
+  /** The server's clock: it times the call, and the server ends the calls on it when it closes. */
+  readonly clock: CallClock;
   readonly toolErrors: ToolErrorPolicy;
   readonly output: ToolOutput | undefined;
-}
-
-/** Why a call's signal fired. */
-type Ending = "timed-out" | "cancelled" | "closing";
-
-/**
- * The one signal a call's tool sees: it fires at the deadline, when the client's signal fires, or
- * when the server closes. The object is its own listener and timer argument (no closure per call),
- * and `release` removes the timer, the listener and its entry in the server's set.
- */
-export class CallDeadline {
-  readonly #controller = new AbortController();
-  readonly #parent: AbortSignal;
-  readonly #running: Set<CallDeadline>;
-  readonly #timer: NodeJS.Timeout;
-  #settle: ((result: ToolResult | undefined) => void) | undefined = undefined;
-  ending: Ending | undefined = undefined;
-
-  constructor(parent: AbortSignal, timeoutMs: number, running: Set<CallDeadline>) {
-    this.#parent = parent;
-    this.#running = running;
-    running.add(this);
-    parent.addEventListener("abort", this, { once: true });
-    this.#timer = setTimeout(timeOut, timeoutMs, this, timeoutMs);
-  }
-
-  get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  /**
-   * What `call` resolves to, or undefined as soon as the call ends (deadline, cancellation, server
-   * closing) even if `call` never settles; a rejection becomes an error result.
-   */
-  race(call: Promise<ToolResult>): Promise<ToolResult | undefined> {
-    return new Promise((resolve) => {
-      this.#settle = resolve;
-      call.then(resolve, (error: unknown) => resolve(rejected(error)));
-    });
-  }
-
-  end(ending: Ending, reason: unknown): void {
-    if (this.ending !== undefined) return;
-    this.ending = ending;
-    this.release();
-    this.#controller.abort(reason);
-    this.#settle?.(undefined);
-  }
-
-  release(): void {
-    clearTimeout(this.#timer);
-    this.#parent.removeEventListener("abort", this);
-    this.#running.delete(this);
-  }
-
-  /** The client's signal fired. */
-  handleEvent(): void {
-    this.end("cancelled", this.#parent.reason ?? new Error("cancelled"));
-  }
-}
-
-function timeOut(deadline: CallDeadline, timeoutMs: number): void {
-  deadline.end("timed-out", new DOMException(`the deadline of ${timeoutMs} ms passed`, "TimeoutError"));
-}
-
-/** Ends a call because the server closes: its tool's signal fires, and it answers saying so. */
-export function closeCall(deadline: CallDeadline): void {
-  deadline.end("closing", new Error("the MCP server is closing"));
 }
 
 /**
@@ -109,7 +42,7 @@ export async function runCall(
   // again (a Standard Schema that validates asynchronously is checked there instead).
   const checked = validateToolArguments(tool, args ?? {});
   if (!checked.ok) return errorContent(checked.message);
-  const deadline = new CallDeadline(settings.signal, settings.timeoutMs, settings.running);
+  const deadline = new CallDeadline(settings.signal, settings.clock);
   let result: ToolResult | undefined;
   try {
     // The deadline is in the signal and the race: no timeoutMs, and the tool adds no race of its own.
@@ -124,7 +57,7 @@ export async function runCall(
   const { ending } = deadline;
   if (ending !== undefined && (typeof result !== "object" || result === null || result.isError)) {
     if (ending === "timed-out") {
-      return errorContent(`tool '${tool.name}' timed out after ${settings.timeoutMs} ms`);
+      return errorContent(`tool '${tool.name}' timed out after ${settings.clock.timeoutMs} ms`);
     }
     if (ending === "closing") {
       return errorContent(`tool '${tool.name}' was cancelled: the MCP server is closing`);
@@ -132,12 +65,6 @@ export async function runCall(
     return errorContent(`tool '${tool.name}' was cancelled`);
   }
   return toCallResult(tool, result, settings);
-}
-
-/** A rejected or throwing tool as an error result (a registry's tools never reject; others may). */
-function rejected(error: unknown): ToolResult {
-  const failure = error instanceof Error ? error : new Error(String(error));
-  return { isError: true, output: failure.message, error: failure };
 }
 
 // Synchronous unless an output schema is to be checked: most calls take no extra promise turn.

@@ -13,7 +13,8 @@ import type { Tool } from "@routekit/llm";
 import { didYouMean } from "../nearest.js";
 import { ProgressForwarding } from "./forward-progress.js";
 import { outputOf, type ToolOutput } from "./output-schema.js";
-import { type CallDeadline, closeCall, errorContent, runCall } from "./run-call.js";
+import { CallClock } from "./call-clock.js";
+import { errorContent, runCall } from "./run-call.js";
 import {
   exposedTools,
   type McpServerOptions,
@@ -36,8 +37,8 @@ export class McpToolServer {
   readonly #sessions = new Set<Server>();
   readonly #outputs = new WeakMap<Tool, ToolOutput | null>();
   readonly #stopListening: () => void;
-  /** The deadline of each call in flight: the server ends them when it closes. */
-  readonly #running = new Set<CallDeadline>();
+  /** Times each call in flight; the server ends them when it closes. */
+  readonly #clock: CallClock;
   readonly #inFlight = new Set<Promise<CallToolResult>>();
   /** Fires when the server drains: a result no longer waits for the client to confirm progress. */
   readonly #closing = new AbortController();
@@ -47,6 +48,7 @@ export class McpToolServer {
   constructor(context: RouteContext, options: ResolvedServerOptions) {
     this.context = context;
     this.options = options;
+    this.#clock = new CallClock(options.toolTimeoutMs);
     this.#stopListening = context.tools.onChange((change) => {
       if (options.isExposed(change.tool)) this.#scheduleListChanged();
     });
@@ -104,8 +106,9 @@ export class McpToolServer {
       this.#stopListening();
       this.#closing.abort();
     }
-    for (const deadline of [...this.#running]) closeCall(deadline);
+    for (const deadline of this.#clock.running()) deadline.close();
     await Promise.allSettled([...this.#inFlight]);
+    this.#clock.stop();
     // The SDK sends each result a few promise turns after the call settles.
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -142,8 +145,7 @@ export class McpToolServer {
       const running = runCall(tool, request.params.arguments, {
         callId,
         signal: extra.signal,
-        running: this.#running,
-        timeoutMs: options.toolTimeoutMs,
+        clock: this.#clock,
         toolErrors: options.toolErrors,
         output: outputOf(tool, options.outputSchemas, this.#outputs),
       });
