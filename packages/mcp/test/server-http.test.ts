@@ -113,7 +113,9 @@ describe("serveMcpHttp call bounds", () => {
     // its call has finished, until it closes.
     const idle = await serveMcpHttp(context, { tools: ["echo"], toolTimeoutMs: 60_000 });
     const idleClient = await connect(idle.url, {});
-    expect(text(await idleClient.client.callTool({ name: "echo", arguments: { text: "y" } }))).toBe("echo: y");
+    expect(text(await idleClient.client.callTool({ name: "echo", arguments: { text: "y" } }))).toBe(
+      "echo: y",
+    );
     await idleClient.transport.terminateSession();
     await idleClient.client.close();
     await idle.close();

@@ -7,8 +7,8 @@ import {
   type ToolResult,
   validateToolArguments,
 } from "@routekit/llm";
-import { CallDeadline, rejected } from "./call-deadline.js";
 import type { CallClock } from "./call-clock.js";
+import { CallDeadline, rejected } from "./call-deadline.js";
 import { checkOutput, type ToolOutput } from "./output-schema.js";
 
 /** What one MCP `tools/call` needs besides the tool and its arguments. */

@@ -11,9 +11,9 @@ import {
 import type { RouteContext } from "@routekit/core";
 import type { Tool } from "@routekit/llm";
 import { didYouMean } from "../nearest.js";
+import { CallClock } from "./call-clock.js";
 import { ProgressForwarding } from "./forward-progress.js";
 import { outputOf, type ToolOutput } from "./output-schema.js";
-import { CallClock } from "./call-clock.js";
 import { errorContent, runCall } from "./run-call.js";
 import {
   exposedTools,
