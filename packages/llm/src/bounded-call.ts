@@ -1,4 +1,4 @@
-import { createDeadline } from "@routekit/core/internal";
+import { createDeadline, type SignalSource } from "@routekit/core/internal";
 
 /** How a call bounded by a signal and a deadline ended. */
 export type BoundedOutcome<TResult> =
@@ -57,17 +57,30 @@ export function boundedCall<TResult>(
 const CALLER_BOUNDS = Symbol("routekit.llm.boundedByCaller");
 
 /**
- * Marks a tool call context whose signal and deadline the caller (the llm loop) already enforces
- * around the whole call, so a tool's own wrapper does not add a second listener and timer.
+ * Marks a tool call context whose signal and deadline the caller (the llm loop, an MCP server)
+ * already enforces around the whole call, so a tool's own wrapper does not add a second listener
+ * and timer. `deadline`, when given, is the caller's deadline itself — the context's `signal` is
+ * its signal — and it also fires when the route context aborts in-flight work (the caller joined
+ * it with `joinShutdown`): a tool route then runs its exchange under it (`createExchangeUnder`)
+ * instead of giving the exchange a deadline of its own, and the signal is made only if read.
  */
-export function boundedByCaller<TContext extends object>(context: TContext): TContext {
-  (context as Record<symbol, unknown>)[CALLER_BOUNDS] = true;
+export function boundedByCaller<TContext extends object>(
+  context: TContext,
+  deadline?: SignalSource,
+): TContext {
+  (context as Record<symbol, unknown>)[CALLER_BOUNDS] = deadline ?? true;
   return context;
 }
 
 /** True for a context marked by `boundedByCaller`. */
 export function isBoundedByCaller(context: object): boolean {
-  return (context as Record<symbol, unknown>)[CALLER_BOUNDS] === true;
+  return (context as Record<symbol, unknown>)[CALLER_BOUNDS] !== undefined;
+}
+
+/** The caller's deadline a context was marked with (see `boundedByCaller`), if any. */
+export function callerDeadlineOf(context: object): SignalSource | undefined {
+  const mark = (context as Record<symbol, unknown>)[CALLER_BOUNDS];
+  return typeof mark === "object" ? (mark as SignalSource) : undefined;
 }
 
 /** The signal of one run: the caller's signal and the run's own deadline in one. */

@@ -1,9 +1,10 @@
 import type { RouteContext, RouteDefinition } from "@routekit/core";
 import { releaseExchange } from "@routekit/core";
-import { copyRecord } from "@routekit/core/internal";
+import { copyRecord, createExchangeUnder } from "@routekit/core/internal";
 import { createTool } from "./adapter/create-tool.js";
 import { settledHandler } from "./adapter/run-tool-handler.js";
 import { errorResult, errorText, withValue } from "./adapter/tool-result.js";
+import { callerDeadlineOf } from "./bounded-call.js";
 import type { ToolInputSchema } from "./schema/schema-type.js";
 import type { JsonSchema, Tool, ToolCallContext } from "./tool-types.js";
 
@@ -46,13 +47,18 @@ export function createRouteTool(context: RouteContext, route: RouteDefinition, a
       const headers: Record<string, unknown> = copyRecord(call.headers ?? {});
       headers[TOOL_NAME_HEADER] = aspect.name;
       if (call.callId !== undefined) headers[TOOL_CALL_ID_HEADER] = call.callId;
-      const exchange = context.createExchange({
-        body: args,
-        headers,
-        pattern: "InOut",
-        signal: call.signal,
-        timeoutMs: call.timeoutMs,
-      });
+      // Under the caller's own deadline when it hands one over (one deadline per call, not two).
+      const deadline = callerDeadlineOf(call);
+      const exchange =
+        deadline === undefined
+          ? context.createExchange({
+              body: args,
+              headers,
+              pattern: "InOut",
+              signal: call.signal,
+              timeoutMs: call.timeoutMs,
+            })
+          : createExchangeUnder(context, { body: args, headers, pattern: "InOut" }, deadline);
       try {
         await context.endpoint(uri).send(exchange);
       } catch (error) {

@@ -179,6 +179,33 @@ describe("serveMcpHttp resources", () => {
     await client.close();
     await context.stop({ timeoutMs: 2_000 });
   });
+
+  it("ends the calls in flight when the route context stops past its timeout; the route sees it", async () => {
+    const log: FixtureLog = { aborted: [] };
+    const context = await createFixtureContext(log);
+    await context.start();
+    const server = await serveMcpHttp(context, { tools: ["slow"] });
+    const { client, transport } = await connect(server.url, {});
+    try {
+      const pending = client.callTool({ name: "slow", arguments: { ms: 30_000 } });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const stopped = context.stop({ timeoutMs: 50 }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      const result = await pending;
+      expect(result.isError).toBe(true);
+      expect(text(result)).toBe("tool 'slow' was cancelled: the route context is stopping");
+      // The route's exchange runs under the call's deadline: its signal fired with the stop's reason.
+      expect(log.aborted).toHaveLength(1);
+      // The stop says what it had to abort.
+      expect(await stopped).toMatchObject({ code: "SHUTDOWN_TIMEOUT" });
+    } finally {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+      await server.close();
+    }
+  });
 });
 
 describe("routekit-mcp serve --http", () => {

@@ -1,6 +1,8 @@
 import type { StepInterceptor } from "../compile/step-interceptor.js";
 import type { Endpoint } from "../components/component.js";
-import type { RouteContext, RouteContextBase } from "./context-types.js";
+import type { Exchange } from "../model/exchange.js";
+import type { ExchangeInit, RouteContext, RouteContextBase } from "./context-types.js";
+import type { DeadlineSet, SignalSource } from "./exchange-deadline.js";
 import type { Logger } from "./logger.js";
 
 /** What components and compilers may use of a context beyond its public API. */
@@ -24,6 +26,19 @@ export interface ContextInternalsBase extends RouteContextBase {
   forgetEndpoint(uri: string): Endpoint | undefined;
   /** Registers a component's part in a stop that runs out of time (kept across restarts). */
   addShutdownParticipant(participant: ShutdownParticipant): void;
+  /**
+   * A new exchange whose signal is `source`'s, read on first use: a caller that bounds the work
+   * itself (an MCP call, with its deadline, its client's cancellation and its server's closing)
+   * hands the exchange that one deadline instead of the exchange making one more. The exchange
+   * owns no deadline, so `source` must also fire when the context aborts in-flight work: its
+   * owner is in `shutdownDeadlines`.
+   */
+  createExchangeUnder<TBody = unknown>(init: ExchangeInit<TBody>, source: SignalSource): Exchange<TBody>;
+  /**
+   * The deadlines the current run aborts when it aborts in-flight work (a new set at each start):
+   * the exchanges' own, and any a caller adds for work it runs under its own deadline.
+   */
+  readonly shutdownDeadlines: DeadlineSet;
   /** The step interceptors added so far, in order (the compiler wraps each step in them). */
   readonly interceptors: readonly StepInterceptor[];
 }

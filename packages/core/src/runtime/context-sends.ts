@@ -5,7 +5,7 @@ import { checkExchangeDeadline } from "./check-context-options.js";
 import type { ContextLifecycle } from "./context-lifecycle.js";
 import { releasedAfter } from "./context-shutdown.js";
 import type { ExchangeInit } from "./context-types.js";
-import { ExchangeDeadline } from "./exchange-deadline.js";
+import { type DeadlineSet, ExchangeDeadline, type SignalSource } from "./exchange-deadline.js";
 import { dispatch, requestOn, sendOn } from "./exchange-dispatch.js";
 import { createProducer, type Producer } from "./producer.js";
 import { RuntimeExchange, releaseExchange } from "./runtime-exchange.js";
@@ -40,16 +40,36 @@ export class ContextSends {
       deadline = new ExchangeDeadline(deadlines, timeoutMs, caller);
       if (shutdown.aborted) deadline.abort(shutdown.reason);
     }
-    const headers = init.headers === undefined ? undefined : copyRecord(init.headers);
-    const properties = init.properties === undefined ? undefined : copyRecord(init.properties);
-    const signal = deadline ?? shutdown;
-    const pattern = init.pattern ?? "InOnly";
-    const exchange =
-      init.wire === undefined
-        ? new RuntimeExchange<TBody>(this.#context, signal, init.body as TBody, headers, properties, pattern)
-        : new WireExchange<TBody>(this.#context, signal, init.wire, headers, properties, pattern);
+    const exchange = this.#build(init, deadline ?? shutdown);
     exchange.deadline = deadline;
     return exchange;
+  }
+
+  /**
+   * A new exchange whose signal is `source`'s (see `ContextInternals.createExchangeUnder`): no
+   * deadline of its own, so `init`'s `signal` and `timeoutMs` are refused.
+   */
+  createExchangeUnder<TBody = unknown>(init: ExchangeInit<TBody>, source: SignalSource): Exchange<TBody> {
+    if (init.signal !== undefined || init.timeoutMs !== undefined) {
+      throw new TypeError(
+        "createExchangeUnder: the exchange's deadline is its source's; give no 'signal' or 'timeoutMs'",
+      );
+    }
+    return this.#build(init, source);
+  }
+
+  /** The deadlines the current run aborts when it aborts in-flight work. */
+  get deadlines(): DeadlineSet {
+    return this.#lifecycle.shutdown.deadlines;
+  }
+
+  #build<TBody>(init: ExchangeInit<TBody>, signal: AbortSignal | SignalSource): RuntimeExchange<TBody> {
+    const headers = init.headers === undefined ? undefined : copyRecord(init.headers);
+    const properties = init.properties === undefined ? undefined : copyRecord(init.properties);
+    const pattern = init.pattern ?? "InOnly";
+    return init.wire === undefined
+      ? new RuntimeExchange<TBody>(this.#context, signal, init.body as TBody, headers, properties, pattern)
+      : new WireExchange<TBody>(this.#context, signal, init.wire, headers, properties, pattern);
   }
 
   requestExchange<TBody = unknown>(uri: string, init: ExchangeInit = {}): Promise<Exchange<TBody>> {

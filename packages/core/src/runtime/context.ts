@@ -32,6 +32,7 @@ import type {
 } from "./context-types.js";
 import { EndpointRegistry } from "./endpoint-registry.js";
 import { EventBus } from "./events.js";
+import type { DeadlineSet, SignalSource } from "./exchange-deadline.js";
 import { createConsoleLogger, type Logger } from "./logger.js";
 import { PendingWork } from "./pending-work.js";
 import type { Producer } from "./producer.js";
@@ -238,6 +239,14 @@ class RoutekitContext implements ContextInternalsBase {
 
   createExchange<TBody = unknown>(init?: ExchangeInit<TBody>): Exchange<TBody> {
     return this.#sends.createExchange(init);
+  }
+
+  createExchangeUnder<TBody = unknown>(init: ExchangeInit<TBody>, source: SignalSource): Exchange<TBody> {
+    return this.#sends.createExchangeUnder(init, source);
+  }
+
+  get shutdownDeadlines(): DeadlineSet {
+    return this.#sends.deadlines;
   }
 
   requestExchange<TBody = unknown>(uri: string, init?: ExchangeInit): Promise<Exchange<TBody>> {

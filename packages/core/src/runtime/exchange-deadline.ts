@@ -1,18 +1,32 @@
 /** Node timers fire at once beyond this (about 24.8 days), so longer deadlines are capped to it. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
+/** Where an exchange reads its signal: the deadline that makes it on first read. */
+export interface SignalSource {
+  readonly signal: AbortSignal;
+}
+
+/** A deadline the context's shutdown aborts: it fires its signal with `reason` and releases itself. */
+export interface Abortable {
+  abort(reason: unknown): void;
+}
+
 /**
- * The live deadlines of one context. Shutdown aborts them through this set, so the context's
- * long-lived shutdown signal carries one listener in all instead of one per exchange.
+ * The live deadlines of one run of a context: its exchanges' own, and those of callers that run
+ * work on it under a deadline of their own (an MCP server's calls). Shutdown aborts them through
+ * this set, so the context's long-lived shutdown signal carries one listener in all instead of
+ * one per exchange. A deadline added once the set has aborted is aborted at once.
  */
 export class DeadlineSet {
-  readonly #live = new Set<ExchangeDeadline>();
+  readonly #live = new Set<Abortable>();
+  #abortedWith: { reason: unknown } | undefined = undefined;
 
-  add(deadline: ExchangeDeadline): void {
-    this.#live.add(deadline);
+  add(deadline: Abortable): void {
+    if (this.#abortedWith === undefined) this.#live.add(deadline);
+    else deadline.abort(this.#abortedWith.reason);
   }
 
-  delete(deadline: ExchangeDeadline): void {
+  delete(deadline: Abortable): void {
     this.#live.delete(deadline);
   }
 
@@ -20,8 +34,9 @@ export class DeadlineSet {
     return this.#live.size;
   }
 
-  /** Aborts every live deadline with `reason` (each releases itself). */
+  /** Aborts every live deadline with `reason` (each releases itself), and any added later. */
   abortAll(reason: unknown): void {
+    this.#abortedWith ??= { reason };
     for (const deadline of [...this.#live]) deadline.abort(reason);
   }
 }
@@ -32,7 +47,7 @@ export class DeadlineSet {
  * (called when the exchange ends, on every path) clears the timer, removes the listener on the
  * caller's signal and leaves the context's set, so nothing outlives the exchange.
  */
-export class ExchangeDeadline {
+export class ExchangeDeadline implements SignalSource, Abortable {
   // Created on first read of `signal`: most exchanges end without anyone looking at it.
   #controller: AbortController | undefined = undefined;
   #abortedWith: { reason: unknown } | undefined = undefined;
@@ -50,7 +65,6 @@ export class ExchangeDeadline {
       return;
     }
     this.#caller = caller;
-    set.add(this);
     // The deadline itself is the listener (`handleEvent`): no closure per exchange.
     caller?.addEventListener("abort", this, { once: true });
     if (timeoutMs !== undefined) {
@@ -58,6 +72,8 @@ export class ExchangeDeadline {
       this.#timer = setTimeout(fireTimeout, delay, this, timeoutMs);
       this.#timer.unref();
     }
+    // Last: a set that has already aborted aborts the deadline at once, releasing the above.
+    set.add(this);
   }
 
   get signal(): AbortSignal {

@@ -2,7 +2,7 @@ import type * as Crypto from "node:crypto";
 import type { Exchange, ExchangePattern, Headers, RouteContext, WireBody } from "../model/exchange.js";
 import { copyRecord } from "../support/copy-record.js";
 import { lazyModule } from "../support/lazy-module.js";
-import type { ExchangeDeadline } from "./exchange-deadline.js";
+import type { ExchangeDeadline, SignalSource } from "./exchange-deadline.js";
 
 /** node:crypto, loaded by the first exchange id read (importing core does not load it). */
 const crypto = lazyModule<typeof Crypto>("node:crypto", import.meta.url);
@@ -82,8 +82,8 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
    */
   #bits = 0;
   readonly context: RouteContext;
-  /** The signal, or the deadline that makes it on first read. */
-  readonly #signal: AbortSignal | ExchangeDeadline;
+  /** The signal, or the deadline that makes it on first read (the exchange's own or its caller's). */
+  readonly #signal: AbortSignal | SignalSource;
   routeId: string | undefined = undefined;
   fromEndpoint: string | undefined = undefined;
   /** Unique in this process; built on first read (most exchanges never need it). */
@@ -321,7 +321,7 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
 
   constructor(
     context: RouteContext,
-    signal: AbortSignal | ExchangeDeadline,
+    signal: AbortSignal | SignalSource,
     body: TBody,
     headers: Headers | undefined,
     properties: Record<string, unknown> | undefined,

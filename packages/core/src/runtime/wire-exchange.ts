@@ -1,6 +1,6 @@
 // Exchanges whose body arrived in its wire form (bytes and a decoder): decoded on its first read.
 import type { Exchange, ExchangePattern, Headers, RouteContext, WireBody } from "../model/exchange.js";
-import type { ExchangeDeadline } from "./exchange-deadline.js";
+import type { SignalSource } from "./exchange-deadline.js";
 import { type OriginalMessage, RuntimeExchange, sentinels } from "./runtime-exchange.js";
 
 const { inWireForm: IN_WIRE_FORM, sameBody: SAME_BODY } = sentinels;
@@ -17,7 +17,7 @@ export class WireExchange<TBody = unknown> extends RuntimeExchange<TBody> {
 
   constructor(
     context: RouteContext,
-    signal: AbortSignal | ExchangeDeadline,
+    signal: AbortSignal | SignalSource,
     wire: WireBody,
     headers: Headers | undefined,
     properties: Record<string, unknown> | undefined,

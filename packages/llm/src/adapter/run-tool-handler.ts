@@ -1,4 +1,4 @@
-import { boundedCall, isBoundedByCaller } from "../bounded-call.js";
+import { boundedCall, callerDeadlineOf, isBoundedByCaller } from "../bounded-call.js";
 import { LlmError } from "../errors.js";
 import type { ToolCallContext, ToolResult } from "../tool-types.js";
 import { errorResult, errorText, toToolResult } from "./tool-result.js";
@@ -32,6 +32,13 @@ export function runToolHandler<TArgs>(
   args: TArgs,
   context: ToolCallContext = {},
 ): Promise<ToolResult> {
+  // The caller bounds the call: a route's handler needs no wrapper at all. A caller that hands over
+  // its deadline checked it before the call (reading its signal here would make one).
+  if (isBoundedByCaller(context) && settledHandlers.has(handler as ToolHandler<never>)) {
+    const signal = callerDeadlineOf(context) === undefined ? context.signal : undefined;
+    if (signal?.aborted) return Promise.resolve(abortedResult(toolName, signal.reason));
+    return handler(args, context) as Promise<ToolResult>;
+  }
   const { signal, timeoutMs } = context;
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs < 2 ** 31)) {
     return Promise.resolve(
@@ -42,11 +49,7 @@ export function runToolHandler<TArgs>(
   }
   if (signal?.aborted) return Promise.resolve(abortedResult(toolName, signal.reason));
   // The llm loop already bounds the call by the same signal and deadline: not a second time.
-  if (isBoundedByCaller(context)) {
-    return settledHandlers.has(handler as ToolHandler<never>)
-      ? (handler(args, context) as Promise<ToolResult>)
-      : settle(toolName, handler, args, context);
-  }
+  if (isBoundedByCaller(context)) return settle(toolName, handler, args, context);
   const timeoutMessage = `tool '${toolName}' timed out after ${timeoutMs} ms`;
   return boundedCall(
     (bounded) =>

@@ -1,18 +1,26 @@
-import type { ToolResult } from "@routekit/llm";
+import type { SignalSource } from "@routekit/core/internal";
+import type { ToolCallContext, ToolResult } from "@routekit/llm";
 import type { CallClock } from "./call-clock.js";
 
 /** Why a call's signal fired. */
-export type Ending = "timed-out" | "cancelled" | "closing";
+export type Ending = "timed-out" | "cancelled" | "closing" | "stopping";
 
 /**
- * The one signal a call's tool sees: it fires at the deadline (the server's `CallClock` times it),
- * when the client's signal fires, or when the server closes. The object is its own listener (no
- * closure per call), and `release` removes the listener and its entry on the clock.
+ * The one deadline of a call: it fires at the deadline (the server's `CallClock` times it), when
+ * the client's signal fires, when the server closes, or when the route context aborts in-flight
+ * work (the clock is in the context's shutdown). A tool route runs its exchange under it, so the
+ * call has no second deadline; its signal is made only when something reads it (most routes
+ * never do). The object is its own listener (no closure per call), and `release` removes the listener
+ * and its place on the clock.
  */
-export class CallDeadline {
-  readonly #controller = new AbortController();
+export class CallDeadline implements SignalSource {
+  #controller: AbortController | undefined = undefined;
+  #reason: unknown = undefined;
   readonly #parent: AbortSignal;
   readonly #clock: CallClock;
+  /** The calls in flight started just before and just after this one (the clock's list). */
+  previous: CallDeadline | undefined = undefined;
+  next: CallDeadline | undefined = undefined;
   /** When the call is due, on `performance.now()`'s clock. */
   readonly due: number;
   #settle: ((result: ToolResult | undefined) => void) | undefined = undefined;
@@ -21,11 +29,17 @@ export class CallDeadline {
   constructor(parent: AbortSignal, clock: CallClock) {
     this.#parent = parent;
     this.#clock = clock;
-    this.due = clock.add(this);
     parent.addEventListener("abort", this, { once: true });
+    // Last: a context that has already aborted in-flight work ends the call at once.
+    this.due = clock.add(this);
   }
 
+  /** The signal the tool sees. */
   get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.ending !== undefined) this.#controller.abort(this.#reason);
+    }
     return this.#controller.signal;
   }
 
@@ -43,8 +57,9 @@ export class CallDeadline {
   end(ending: Ending, reason: unknown): void {
     if (this.ending !== undefined) return;
     this.ending = ending;
+    this.#reason = reason;
     this.release();
-    this.#controller.abort(reason);
+    this.#controller?.abort(reason);
     this.#settle?.(undefined);
   }
 
@@ -68,6 +83,19 @@ export class CallDeadline {
   handleEvent(): void {
     this.end("cancelled", this.#parent.reason ?? new Error("cancelled"));
   }
+}
+
+/**
+ * The call context a tool sees: its id, and the deadline's signal, made on first read (a plain
+ * object with a getter, so a tool that spreads it keeps the signal).
+ */
+export function callContextOf(callId: string, deadline: CallDeadline): ToolCallContext {
+  return {
+    callId,
+    get signal() {
+      return deadline.signal;
+    },
+  };
 }
 
 /** A rejected or throwing tool as an error result (a registry's tools never reject; others may). */

@@ -8,7 +8,7 @@ import {
   validateToolArguments,
 } from "@routekit/llm";
 import type { CallClock } from "./call-clock.js";
-import { CallDeadline, rejected } from "./call-deadline.js";
+import { CallDeadline, callContextOf, rejected } from "./call-deadline.js";
 import { checkOutput, type ToolOutput } from "./output-schema.js";
 
 /** What one MCP `tools/call` needs besides the tool and its arguments. */
@@ -45,9 +45,11 @@ export async function runCall(
   const deadline = new CallDeadline(settings.signal, settings.clock);
   let result: ToolResult | undefined;
   try {
-    // The deadline is in the signal and the race: no timeoutMs, and the tool adds no race of its own.
-    const context = boundedByCaller({ callId: settings.callId, signal: deadline.signal });
-    result = await deadline.race(tool.execute(checked.value, context));
+    // The deadline is in the signal and the race: no timeoutMs, the tool adds no race of its own,
+    // and a tool route runs its exchange under it.
+    const context = boundedByCaller(callContextOf(settings.callId, deadline), deadline);
+    // A context that had already aborted in-flight work ended the call as it began: no tool runs.
+    if (deadline.ending === undefined) result = await deadline.race(tool.execute(checked.value, context));
   } catch (error) {
     // A tool whose execute throws instead of returning a promise.
     result = rejected(error);
@@ -61,6 +63,9 @@ export async function runCall(
     }
     if (ending === "closing") {
       return errorContent(`tool '${tool.name}' was cancelled: the MCP server is closing`);
+    }
+    if (ending === "stopping") {
+      return errorContent(`tool '${tool.name}' was cancelled: the route context is stopping`);
     }
     return errorContent(`tool '${tool.name}' was cancelled`);
   }

@@ -48,7 +48,7 @@ export class McpToolServer {
   constructor(context: RouteContext, options: ResolvedServerOptions) {
     this.context = context;
     this.options = options;
-    this.#clock = new CallClock(options.toolTimeoutMs);
+    this.#clock = new CallClock(options.toolTimeoutMs, context);
     this.#stopListening = context.tools.onChange((change) => {
       if (options.isExposed(change.tool)) this.#scheduleListChanged();
     });
