@@ -2,6 +2,7 @@ import type { ErrorObject } from "ajv";
 import type { SchemaIssue } from "../errors.js";
 import type { Tool } from "../tool-types.js";
 import { compileSchema } from "./compile-schema.js";
+import { copyJsonData } from "./copy-json-data.js";
 import {
   type ArgumentsValidation,
   describeIssues,
@@ -84,7 +85,7 @@ function validateAgainstJsonSchema(tool: Tool, args: unknown, owned: boolean): A
   }
   let copy = args as Record<string, unknown>;
   try {
-    if (!owned) copy = structuredClone(args) as Record<string, unknown>;
+    if (!owned) copy = (copyJsonData(args) ?? structuredClone(args)) as Record<string, unknown>;
   } catch (error) {
     const reason = `arguments must be plain JSON data (${error instanceof Error ? error.message : String(error)})`;
     return { ok: false, message: `${prefix}: ${reason}`, issues: [{ path: "", message: reason }] };
