@@ -32,30 +32,43 @@ export interface CallSettings {
  * step would show a model (the `toolErrors` policy: by default no class names, hosts or paths, and
  * never a stack). Never rejects.
  */
-export async function runCall(
+export function runCall(
   tool: Tool,
   args: Record<string, unknown> | undefined,
   settings: CallSettings,
 ): Promise<CallToolResult> {
-  if (settings.signal.aborted) return errorContent(`tool '${tool.name}' was cancelled`);
+  if (settings.signal.aborted) return Promise.resolve(errorContent(`tool '${tool.name}' was cancelled`));
   // Synchronous: the value is remembered as validated, so the tool's execute does not check it
   // again (a Standard Schema that validates asynchronously is checked there instead).
   const checked = validateToolArguments(tool, args ?? {});
-  if (!checked.ok) return errorContent(checked.message);
+  if (!checked.ok) return Promise.resolve(errorContent(checked.message));
   const deadline = new CallDeadline(settings.signal, settings.clock);
-  let result: ToolResult | undefined;
-  try {
-    // The deadline is in the signal and the race: no timeoutMs, the tool adds no race of its own,
-    // and a tool route runs its exchange under it.
-    const context = boundedByCaller(callContextOf(settings.callId, deadline), deadline);
-    // A context that had already aborted in-flight work ended the call as it began: no tool runs.
-    if (deadline.ending === undefined) result = await deadline.race(tool.execute(checked.value, context));
-  } catch (error) {
-    // A tool whose execute throws instead of returning a promise.
-    result = rejected(error);
-  } finally {
-    deadline.release();
+  let running: Promise<ToolResult | undefined>;
+  if (deadline.ending !== undefined) {
+    // The route context had already aborted in-flight work: the call ended as it began, no tool runs.
+    running = Promise.resolve(undefined);
+  } else {
+    try {
+      // The deadline is in the signal and the race: no timeoutMs, the tool adds no race of its
+      // own, and a tool route runs its exchange under it.
+      const context = boundedByCaller(callContextOf(settings.callId, deadline), deadline);
+      running = deadline.race(tool.execute(checked.value, context));
+    } catch (error) {
+      // A tool whose execute throws instead of returning a promise.
+      running = Promise.resolve(rejected(error));
+    }
   }
+  return running.then((result) => finishCall(tool, result, deadline, settings));
+}
+
+/** The answer to a call whose tool settled or whose deadline fired. */
+function finishCall(
+  tool: Tool,
+  result: ToolResult | undefined,
+  deadline: CallDeadline,
+  settings: CallSettings,
+): CallToolResult | Promise<CallToolResult> {
+  deadline.release();
   const { ending } = deadline;
   if (ending !== undefined && (typeof result !== "object" || result === null || result.isError)) {
     if (ending === "timed-out") {

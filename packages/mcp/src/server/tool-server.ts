@@ -39,7 +39,17 @@ export class McpToolServer {
   readonly #stopListening: () => void;
   /** Times each call in flight; the server ends them when it closes. */
   readonly #clock: CallClock;
-  readonly #inFlight = new Set<Promise<CallToolResult>>();
+  /** How many calls are in flight, and who waits for none to be (`drain`). */
+  #inFlight = 0;
+  #drained: (() => void) | undefined = undefined;
+  readonly #callEnded = (result: CallToolResult): CallToolResult => {
+    this.#endCall();
+    return result;
+  };
+  readonly #callFailed = (error: unknown): never => {
+    this.#endCall();
+    throw error;
+  };
   /** Fires when the server drains: a result no longer waits for the client to confirm progress. */
   readonly #closing = new AbortController();
   #notifyScheduled = false;
@@ -92,7 +102,15 @@ export class McpToolServer {
 
   /** Calls running now. */
   get callsInFlight(): number {
-    return this.#inFlight.size;
+    return this.#inFlight;
+  }
+
+  #endCall(): void {
+    this.#inFlight--;
+    if (this.#inFlight === 0 && this.#drained !== undefined) {
+      this.#drained();
+      this.#drained = undefined;
+    }
   }
 
   /**
@@ -107,7 +125,11 @@ export class McpToolServer {
       this.#closing.abort();
     }
     for (const deadline of this.#clock.running()) deadline.close();
-    await Promise.allSettled([...this.#inFlight]);
+    if (this.#inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        this.#drained = resolve;
+      });
+    }
     this.#clock.stop();
     // The SDK sends each result a few promise turns after the call settles.
     await new Promise((resolve) => setImmediate(resolve));
@@ -131,14 +153,17 @@ export class McpToolServer {
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools() }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult> => {
       const { name } = request.params;
       const tool = this.context.tools.get(name);
       if (tool === undefined || !options.isExposed(tool)) {
         const known = exposedTools(this.context, options).map((exposed) => exposed.name);
-        throw protocolError(ErrorCode.InvalidParams, `unknown tool '${name}'${didYouMean(name, known)}`);
+        const message = `unknown tool '${name}'${didYouMean(name, known)}`;
+        return Promise.reject(protocolError(ErrorCode.InvalidParams, message));
       }
-      if (this.#closed) return errorContent(`tool '${name}' was cancelled: the MCP server is closing`);
+      if (this.#closed) {
+        return Promise.resolve(errorContent(`tool '${name}' was cancelled: the MCP server is closing`));
+      }
       const callId = `${CALL_ID_PREFIX}${(++callCount).toString(36)}`;
       const token = request.params._meta?.progressToken;
       const progress = token === undefined ? undefined : new ProgressForwarding(callId, token, extra);
@@ -150,12 +175,8 @@ export class McpToolServer {
         output: outputOf(tool, options.outputSchemas, this.#outputs),
       });
       const call = progress === undefined ? running : this.#afterProgress(running, progress);
-      this.#inFlight.add(call);
-      try {
-        return await call;
-      } finally {
-        this.#inFlight.delete(call);
-      }
+      this.#inFlight++;
+      return call.then(this.#callEnded, this.#callFailed);
     });
     return server;
   }
