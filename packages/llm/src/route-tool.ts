@@ -4,7 +4,7 @@ import { copyRecord, createExchangeUnder } from "@routekit/core/internal";
 import { createTool } from "./adapter/create-tool.js";
 import { settledHandler } from "./adapter/run-tool-handler.js";
 import { errorResult, errorText, withValue } from "./adapter/tool-result.js";
-import { callerDeadlineOf } from "./bounded-call.js";
+import { callerDeadlineOf, isBoundedByCaller } from "./bounded-call.js";
 import type { ToolInputSchema } from "./schema/schema-type.js";
 import type { JsonSchema, Tool, ToolCallContext } from "./tool-types.js";
 
@@ -56,7 +56,8 @@ export function createRouteTool(context: RouteContext, route: RouteDefinition, a
               headers,
               pattern: "InOut",
               signal: call.signal,
-              timeoutMs: call.timeoutMs,
+              // A caller that bounds the call fires the signal at its deadline: no second timer.
+              timeoutMs: isBoundedByCaller(call) ? undefined : call.timeoutMs,
             })
           : createExchangeUnder(context, { body: args, headers, pattern: "InOut" }, deadline);
       try {

@@ -1,5 +1,7 @@
+import { createContext } from "@routekit/core";
+import "@routekit/llm";
 import { scriptedModel } from "@routekit/llm/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ToolCallResult } from "../src/model-types.js";
 import { runToolLoop, type ToolLoopEvent } from "../src/tool-loop/index.js";
 import type { ToolCallContext } from "../src/tool-types.js";
@@ -88,6 +90,37 @@ describe("runToolLoop: tool failures become results the model reads", () => {
     expect(seen?.timeoutMs).toBe(100);
     expect(seen?.signal?.aborted).toBe(true);
     expect(result.text).toBe("gave up");
+  });
+
+  it("aborts a tool route's exchange at the call's timeout, through the loop's one deadline", async () => {
+    const context = createContext({ name: "route-timeout", logLevel: "error" });
+    let reason: unknown;
+    const timers = process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+    await context.addRoutes((r) => {
+      r.from("direct:waits")
+        .asLlmTool("waits", { description: "Waits for its signal." })
+        .process(async (exchange) => {
+          await new Promise<void>((resolve) => {
+            exchange.signal.addEventListener("abort", () => resolve(), { once: true });
+          });
+          reason = exchange.signal.reason;
+        });
+    });
+    await context.start();
+    try {
+      const waits = context.tools.get("waits");
+      if (waits === undefined) throw new Error("the route's tool is not registered");
+      const model = scriptedModel([{ toolCalls: [{ name: "waits", arguments: {} }] }, { text: "gave up" }]);
+      const result = await runToolLoop({ model, tools: toolMap(waits), input: "x", toolTimeoutMs: 100 });
+      expect(firstResults(result.messages)[0]?.output).toBe("tool 'waits' timed out after 100 ms");
+      await vi.waitFor(() => expect(reason).toBeInstanceOf(DOMException));
+      expect((reason as DOMException).name).toBe("TimeoutError");
+    } finally {
+      await context.stop();
+    }
+    expect(process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length).toBeLessThanOrEqual(
+      timers,
+    );
   });
 
   it("answers a tool that returns something other than a ToolResult", async () => {
