@@ -220,11 +220,12 @@ export {
   type RoutekitEvents,
   type RoutekitEventType,
 } from "./runtime/events.js";
-export { createConsoleLogger, type Logger } from "./runtime/logger.js";
-export type { Producer } from "./runtime/producer.js";
 // Secrets: one redaction for every error, log line and excerpt
 // Exchanges: what a component that creates and sends its own exchanges needs
-export { abortExchange, copyExchange, releaseExchange } from "./runtime/runtime-exchange.js";
+export { abortExchange, releaseExchange } from "./runtime/exchange-deadline.js";
+export { createConsoleLogger, type Logger } from "./runtime/logger.js";
+export type { Producer } from "./runtime/producer.js";
+export { copyExchange } from "./runtime/runtime-exchange.js";
 export { wireBodyOf } from "./runtime/wire-exchange.js";
 // Secrets: one redaction for every error, log line and excerpt
 export { createRedactor, REDACTED, redactSecrets } from "./support/redact-secrets.js";

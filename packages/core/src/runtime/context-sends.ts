@@ -5,10 +5,15 @@ import { checkExchangeDeadline } from "./check-context-options.js";
 import type { ContextLifecycle } from "./context-lifecycle.js";
 import { releasedAfter } from "./context-shutdown.js";
 import type { ExchangeInit } from "./context-types.js";
-import { type DeadlineSet, ExchangeDeadline, type SignalSource } from "./exchange-deadline.js";
+import {
+  type DeadlineSet,
+  ExchangeDeadline,
+  releaseExchange,
+  type SignalSource,
+} from "./exchange-deadline.js";
 import { dispatch, requestOn, sendOn } from "./exchange-dispatch.js";
 import { createProducer, type Producer } from "./producer.js";
-import { RuntimeExchange, releaseExchange } from "./runtime-exchange.js";
+import { RuntimeExchange } from "./runtime-exchange.js";
 import type { Senders } from "./senders.js";
 import { WireExchange } from "./wire-exchange.js";
 
@@ -36,10 +41,9 @@ export class ContextSends {
     // The shutdown signal is never combined with itself.
     const caller = init.signal === shutdown ? undefined : init.signal;
     let deadline: ExchangeDeadline | undefined;
-    if (timeoutMs !== undefined || caller !== undefined) {
+    // A run that has already aborted in-flight work aborts the new deadline as it joins the set.
+    if (timeoutMs !== undefined || caller !== undefined)
       deadline = new ExchangeDeadline(deadlines, timeoutMs, caller);
-      if (shutdown.aborted) deadline.abort(shutdown.reason);
-    }
     const exchange = this.#build(init, deadline ?? shutdown);
     exchange.deadline = deadline;
     return exchange;

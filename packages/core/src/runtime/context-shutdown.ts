@@ -1,7 +1,6 @@
 import { setMaxListeners } from "node:events";
 import type { Exchange } from "../model/exchange.js";
-import { DeadlineSet } from "./exchange-deadline.js";
-import { releaseExchange } from "./runtime-exchange.js";
+import { DeadlineSet, releaseExchange } from "./exchange-deadline.js";
 
 /** A context's shutdown signal and the deadlines of its exchanges. */
 export interface ContextShutdown {

@@ -1,3 +1,5 @@
+import type { Exchange } from "../model/exchange.js";
+
 /** Node timers fire at once beyond this (about 24.8 days), so longer deadlines are capped to it. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
@@ -110,4 +112,35 @@ export class ExchangeDeadline implements SignalSource, Abortable {
 
 function fireTimeout(deadline: ExchangeDeadline, timeoutMs: number): void {
   deadline.abort(new DOMException(`The deadline of ${timeoutMs} ms passed`, "TimeoutError"));
+}
+
+/** What the two functions below read of an exchange (a RuntimeExchange, without importing it). */
+interface DeadlineOwner {
+  deadline: ExchangeDeadline | undefined;
+}
+
+/**
+ * Ends an exchange's own deadline: its timer and its listeners are released. The engine calls it
+ * when the outermost route finishes the exchange and when a dispatch settles; a component that
+ * creates exchanges with `timeoutMs` or `signal` and sends them itself calls it when it is done.
+ * Calling it again, or on an exchange without a deadline, does nothing.
+ */
+export function releaseExchange(exchange: Exchange): void {
+  const owned = (exchange as unknown as DeadlineOwner).deadline;
+  if (owned === undefined) return;
+  (exchange as unknown as DeadlineOwner).deadline = undefined;
+  owned.release();
+}
+
+/**
+ * Aborts an exchange that has its own deadline (created with `timeoutMs` or `signal`) now, with
+ * `reason`: its signal fires as if its deadline had passed. For components that learn the work is
+ * no longer wanted (an HTTP client that went away). Returns false when the exchange has no
+ * deadline of its own (its signal is the context's and cannot be aborted alone).
+ */
+export function abortExchange(exchange: Exchange, reason: unknown): boolean {
+  const owned = (exchange as unknown as DeadlineOwner).deadline;
+  if (owned === undefined) return false;
+  owned.abort(reason);
+  return true;
 }

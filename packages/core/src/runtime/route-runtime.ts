@@ -5,7 +5,8 @@ import { toError } from "../errors/errors.js";
 import type { Exchange, Processor } from "../model/exchange.js";
 import type { RouteDefinition } from "../model/route-definition.js";
 import type { ContextInternals } from "./context-internals.js";
-import { type RuntimeExchange, releaseExchange, runtime } from "./runtime-exchange.js";
+import { releaseExchange } from "./exchange-deadline.js";
+import { type RuntimeExchange, runtime } from "./runtime-exchange.js";
 import { originalOf } from "./wire-exchange.js";
 
 /** A route as it runs: its compiled pipeline, its consumer and its counters. */

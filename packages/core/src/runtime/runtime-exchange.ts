@@ -336,32 +336,6 @@ export class RuntimeExchange<TBody = unknown> implements Exchange<TBody> {
   }
 }
 
-/**
- * Ends an exchange's own deadline: its timer and its listeners are released. The engine calls it
- * when the outermost route finishes the exchange and when a dispatch settles; a component that
- * creates exchanges with `timeoutMs` or `signal` and sends them itself calls it when it is done.
- * Calling it again, or on an exchange without a deadline, does nothing.
- */
-export function releaseExchange(exchange: Exchange): void {
-  const owned = (exchange as RuntimeExchange).deadline;
-  if (owned === undefined) return;
-  (exchange as RuntimeExchange).deadline = undefined;
-  owned.release();
-}
-
-/**
- * Aborts an exchange that has its own deadline (created with `timeoutMs` or `signal`) now, with
- * `reason`: its signal fires as if its deadline had passed. For components that learn the work is
- * no longer wanted (an HTTP client that went away). Returns false when the exchange has no
- * deadline of its own (its signal is the context's and cannot be aborted alone).
- */
-export function abortExchange(exchange: Exchange, reason: unknown): boolean {
-  const owned = (exchange as RuntimeExchange).deadline;
-  if (owned === undefined) return false;
-  owned.abort(reason);
-  return true;
-}
-
 /** Engine view of any exchange (exchanges are always RuntimeExchange instances). */
 export function runtime(exchange: Exchange): RuntimeExchange {
   return exchange as RuntimeExchange;
