@@ -60,9 +60,10 @@ const CALLER_BOUNDS = Symbol("routekit.llm.boundedByCaller");
  * Marks a tool call context whose signal and deadline the caller (the llm loop, an MCP server)
  * already enforces around the whole call, so a tool's own wrapper does not add a second listener
  * and timer. `deadline`, when given, is the caller's deadline itself — the context's `signal` is
- * its signal — and it also fires when the route context aborts in-flight work (the caller joined
- * it with `joinShutdown`): a tool route then runs its exchange under it (`createExchangeUnder`)
- * instead of giving the exchange a deadline of its own, and the signal is made only if read.
+ * its signal — and it also fires when the route context aborts in-flight work (its owner is in
+ * `shutdownDeadlinesOf(context)`): a tool route then runs its exchange under it
+ * (`createExchangeUnder`) instead of giving the exchange a deadline of its own, and the signal is
+ * made only if read.
  */
 export function boundedByCaller<TContext extends object>(
   context: TContext,
