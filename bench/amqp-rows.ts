@@ -2,7 +2,7 @@
 import { pairedRatios } from "./amqp-paired-ratios.js";
 import { type BenchRow, type Stats, summarise } from "./harness.js";
 
-/** The timed runs of one side, in round order. */
+/** The timed runs of one side, per message, in the order they ran. */
 export interface SideSamples {
   wall: number[];
   cpu: number[];
@@ -25,20 +25,30 @@ export function rowsOf(
   const baselineDescription =
     "amqplib alone: consume with the same prefetch, publish each message on a confirm channel, ack after its confirm";
   const perSecond = (ns: number) => Math.round(1e9 / ns);
-  const wall = [summarise(routed.wall), summarise(handWritten.wall)] as const;
-  const cpu = [summarise(routed.cpu), summarise(handWritten.cpu)] as const;
+  const interleaved = (runs: number[]) => interleavedRounds(runs, rounds);
+  const routedRounds = {
+    wall: interleaved(routed.wall),
+    cpu: interleaved(routed.cpu),
+    broker: interleaved(routed.broker),
+  };
+  const handRounds = {
+    wall: interleaved(handWritten.wall),
+    cpu: interleaved(handWritten.cpu),
+    broker: interleaved(handWritten.broker),
+  };
+  const wall = [summarise(routedRounds.wall), summarise(handRounds.wall)] as const;
+  const cpu = [summarise(routedRounds.cpu), summarise(handRounds.cpu)] as const;
   const wallRatio = wall[0].medianNs / wall[1].medianNs;
   const cpuRatio = cpu[0].medianNs / cpu[1].medianNs;
-  const brokerCpu = [summarise(routed.broker), summarise(handWritten.broker)] as const;
+  const brokerCpu = [summarise(routedRounds.broker), summarise(handRounds.broker)] as const;
   const brokerNote = Number.isNaN(brokerCpu[0].medianNs)
     ? "the broker's CPU time is not visible here"
-    : `the broker spent ${micros(brokerCpu[0])} vs ${micros(brokerCpu[1])} of CPU per message (round by round: ${pairedRatios(routed.broker, handWritten.broker)})`;
-  const pairs = (first: string, second: string) =>
-    Array.from({ length: runsPerRound }, (_, pair) =>
-      pair % 2 === 0 ? first + second : second + first,
-    ).join("");
-  const order = `${pairs("A", "B")} or ${pairs("B", "A")}`;
-  const setup = `${rounds} rounds, each of ${runsPerRound} run${runsPerRound === 1 ? "" : "s"} of ${count} messages per side in the order ${order} (alternating by round; a side's round is the mean of its runs), after a warm-up round of two runs per side, all on the same two classic queues (purged after each run), each run with the broker idle and after a full collection, timed from connecting until the output queue holds every message; ${conditions}`;
+    : `the broker spent ${micros(brokerCpu[0])} vs ${micros(brokerCpu[1])} of CPU per message (round by round: ${pairedRatios(routedRounds.broker, handRounds.broker)})`;
+  // The same runs in rounds of consecutive pairs: their spread also holds the machine's drift.
+  const drift = (runs: number[], other: number[]) =>
+    `±${summarise(consecutiveRounds(runs, rounds)).spreadPercent.toFixed(0)}% / ±${summarise(consecutiveRounds(other, rounds)).spreadPercent.toFixed(0)}%`;
+  const pairs = rounds * runsPerRound;
+  const setup = `${pairs} runs of ${count} messages per side in pairs AB, BA, AB, … (after a warm-up pair of each order), in ${rounds} interleaved rounds: round k is pairs k, k + ${rounds}, k + ${2 * rounds}, …, so each round spans the whole measurement and a side's round is the mean of its ${runsPerRound} run${runsPerRound === 1 ? "" : "s"} there; in rounds of ${runsPerRound} consecutive pairs instead, the spreads are ${drift(routed.wall, handWritten.wall)} (wall clock) and ${drift(routed.cpu, handWritten.cpu)} (CPU time), which also holds how far the machine's speed drifted while they ran; all runs on the same two classic queues (purged after each run), each with the broker idle and after a full collection, timed from connecting until the output queue holds every message; ${conditions}`;
   return [
     {
       benchmark,
@@ -50,7 +60,7 @@ export function rowsOf(
       ratio: wallRatio,
       target: "≥ 0.9× the hand-written throughput",
       met: 1 / wallRatio >= 0.9,
-      note: `${perSecond(wall[0].medianNs)} vs ${perSecond(wall[1].medianNs)} msg/s: ${(1 / wallRatio).toFixed(2)}× the hand-written throughput (round by round: ${pairedRatios(routed.wall, handWritten.wall)}); ${setup}; wall clock, so on a loaded machine it also times how soon the broker gets a CPU; ${brokerNote}`,
+      note: `${perSecond(wall[0].medianNs)} vs ${perSecond(wall[1].medianNs)} msg/s: ${(1 / wallRatio).toFixed(2)}× the hand-written throughput (round by round: ${pairedRatios(routedRounds.wall, handRounds.wall)}); ${setup}; wall clock, so on a loaded machine it also times how soon the broker gets a CPU; ${brokerNote}`,
     },
     {
       benchmark: `amqp CPU time of the bench process per message (${count} ${kind} messages)`,
@@ -62,9 +72,24 @@ export function rowsOf(
       ratio: cpuRatio,
       target: "≥ 0.9× the hand-written throughput",
       met: 1 / cpuRatio >= 0.9,
-      note: `the same runs: ${(1 / cpuRatio).toFixed(2)}× the hand-written messages per CPU second (round by round: ${pairedRatios(routed.cpu, handWritten.cpu)}); the broker's own CPU time is not counted`,
+      note: `the same runs: ${(1 / cpuRatio).toFixed(2)}× the hand-written messages per CPU second (round by round: ${pairedRatios(routedRounds.cpu, handRounds.cpu)}); the broker's own CPU time is not counted`,
     },
   ];
+}
+
+/** Round k of `rounds`: the mean of runs k, k + rounds, k + 2·rounds, … */
+export function interleavedRounds(runs: readonly number[], rounds: number): number[] {
+  return Array.from({ length: rounds }, (_, round) => mean(runs.filter((_, run) => run % rounds === round)));
+}
+
+/** `rounds` rounds of consecutive runs: the mean of each of `rounds` equal slices, in order. */
+export function consecutiveRounds(runs: readonly number[], rounds: number): number[] {
+  const size = runs.length / rounds;
+  return Array.from({ length: rounds }, (_, round) => mean(runs.slice(round * size, (round + 1) * size)));
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / values.length;
 }
 
 /** "12.3 µs ±4%": a median per message and its spread. */

@@ -1,7 +1,11 @@
 // Throughput of `from("amqp:queue:in").to("amqp:queue:out")` beside a hand-written amqplib
-// consume → publish (confirmed) → ack loop with the same prefetch, same broker, same run. Each
-// round runs both sides eight times, 10,000 messages a run, in the order ABBAABBA… or BAABBAAB…
-// (alternating by round), and a side's round is the mean of its eight runs. On a shared 2-core
+// consume → publish (confirmed) → ack loop with the same prefetch, same broker, same run. Both
+// sides run 60 times, 10,000 messages a run, in pairs AB, BA, AB, …; five rounds interleave:
+// round k is pairs k, k + 5, k + 10, …, and a side's round is the mean of its twelve runs there.
+// Every round thus spans the whole measurement, and the machine's slow drift over its minutes
+// (its speed moves by more than 15% in that time) falls into all rounds alike instead of making
+// one round of consecutive runs slower than another; the notes give the spreads of rounds of
+// consecutive runs as well, which show that drift. On a shared 2-core
 // machine the wall clock per message follows the CPU other processes take (the broker, the
 // bottleneck, then lacks it) and that changes from second to second, so interleaved short runs
 // average more of it than one long run per side; each run also waits (briefly, within a budget)
@@ -85,10 +89,13 @@ export async function runAmqpBench(options: BenchOptions): Promise<BenchRow[]> {
   const channel = await admin.createConfirmChannel();
   const count = options.quick ? 2_000 : 10_000;
   // Five rounds are the fewest whose round-by-round ratios still give their median a
-  // distribution-free interval of at least 90% (the lowest and highest of five: 94%); eight runs
-  // per round average more of each side's run-to-run noise into its round than four did.
+  // distribution-free interval of at least 90% (the lowest and highest of five: 94%). A single
+  // run varies by 6–12% (coefficient of variation) from the next, so a round's mean varies by
+  // that over the square root of its runs: with twelve, 95% of the ranges of five round means
+  // stay under 7–13% (3.86 σ for five normal values), as long as the interleaving keeps the
+  // machine's drift out of them.
   const rounds = options.quick ? 2 : 5;
-  const runsPerRound = options.quick ? 1 : 8;
+  const runsPerRound = options.quick ? 1 : 12;
   // --quick (CI) does not wait for other processes: it has to stay short, and its numbers are not kept.
   const quietBudgetMs = options.quick ? 0 : QUIET_BUDGET_MS;
   const verbose = process.argv.includes("--verbose");
@@ -116,32 +123,19 @@ export async function runAmqpBench(options: BenchOptions): Promise<BenchRow[]> {
       const handWritten: SideSamples = { wall: [], cpu: [], broker: [] };
       const othersShares: number[] = [];
       const calibrations: number[] = [];
-      for (let round = 0; round < rounds; round++) {
-        const total = new Map<Mover, RunCost>();
-        for (let pair = 0; pair < runsPerRound; pair++) {
-          const order = (round + pair) % 2 === 0 ? movers : [...movers].reverse();
-          for (const mover of order) {
-            const cost = await timeOnce(channel, queues, mover, count, persistent, broker);
-            if (verbose) printRun(persistent, `round ${round}.${pair}`, mover, cost);
-            othersShares.push(cost.diagnostics.othersShare);
-            calibrations.push(cost.calibrationNs);
-            const sum = total.get(mover);
-            if (sum === undefined) total.set(mover, cost);
-            else {
-              sum.wallNs += cost.wallNs;
-              sum.cpuNs += cost.cpuNs;
-              sum.brokerNs += cost.brokerNs;
-            }
-          }
-        }
-        for (const [mover, samples] of [
-          [routekitRoute, routed],
-          [handWrittenLoop, handWritten],
-        ] as const) {
-          const sum = total.get(mover)!;
-          samples.wall.push(sum.wallNs / runsPerRound);
-          samples.cpu.push(sum.cpuNs / runsPerRound);
-          samples.broker.push(sum.brokerNs / runsPerRound);
+      // Pairs of runs in time order, AB, BA, AB, …; round k is pairs k, k + rounds, k + 2·rounds, …
+      // (rowsOf takes their means), so every round spans the whole measurement.
+      for (let pair = 0; pair < rounds * runsPerRound; pair++) {
+        const order = pair % 2 === 0 ? movers : [...movers].reverse();
+        for (const mover of order) {
+          const cost = await timeOnce(channel, queues, mover, count, persistent, broker);
+          if (verbose) printRun(persistent, `pair ${pair} (round ${pair % rounds})`, mover, cost);
+          othersShares.push(cost.diagnostics.othersShare);
+          calibrations.push(cost.calibrationNs);
+          const samples = mover === routekitRoute ? routed : handWritten;
+          samples.wall.push(cost.wallNs);
+          samples.cpu.push(cost.cpuNs);
+          samples.broker.push(cost.brokerNs);
         }
       }
       const load = `load average ${loadBefore.toFixed(2)} → ${loadavg()[0]!.toFixed(2)} over the rounds`;
