@@ -25,17 +25,8 @@ export function rowsOf(
   const baselineDescription =
     "amqplib alone: consume with the same prefetch, publish each message on a confirm channel, ack after its confirm";
   const perSecond = (ns: number) => Math.round(1e9 / ns);
-  const interleaved = (runs: number[]) => interleavedRounds(runs, rounds);
-  const routedRounds = {
-    wall: interleaved(routed.wall),
-    cpu: interleaved(routed.cpu),
-    broker: interleaved(routed.broker),
-  };
-  const handRounds = {
-    wall: interleaved(handWritten.wall),
-    cpu: interleaved(handWritten.cpu),
-    broker: interleaved(handWritten.broker),
-  };
+  const routedRounds = interleavedRounds(routed, rounds);
+  const handRounds = interleavedRounds(handWritten, rounds);
   const wall = [summarise(routedRounds.wall), summarise(handRounds.wall)] as const;
   const cpu = [summarise(routedRounds.cpu), summarise(handRounds.cpu)] as const;
   const wallRatio = wall[0].medianNs / wall[1].medianNs;
@@ -77,13 +68,15 @@ export function rowsOf(
   ];
 }
 
-/** Round k of `rounds`: the mean of runs k, k + rounds, k + 2·rounds, … */
-export function interleavedRounds(runs: readonly number[], rounds: number): number[] {
-  return Array.from({ length: rounds }, (_, round) => mean(runs.filter((_, run) => run % rounds === round)));
+/** A side's interleaved rounds, for each of its measures: round k is the mean of runs k, k + rounds, k + 2·rounds, … */
+function interleavedRounds(side: SideSamples, rounds: number): SideSamples {
+  const of = (runs: readonly number[]) =>
+    Array.from({ length: rounds }, (_, round) => mean(runs.filter((_, run) => run % rounds === round)));
+  return { wall: of(side.wall), cpu: of(side.cpu), broker: of(side.broker) };
 }
 
 /** `rounds` rounds of consecutive runs: the mean of each of `rounds` equal slices, in order. */
-export function consecutiveRounds(runs: readonly number[], rounds: number): number[] {
+function consecutiveRounds(runs: readonly number[], rounds: number): number[] {
   const size = runs.length / rounds;
   return Array.from({ length: rounds }, (_, round) => mean(runs.slice(round * size, (round + 1) * size)));
 }
