@@ -138,6 +138,8 @@ export {
   simple,
   xpath,
 } from "./expressions/index.js";
+// Durable state: versioned checkpoint records with leases (durable llm runs keep their state here)
+export type { CheckpointQuery, CheckpointRecord, CheckpointStore } from "./model/checkpoint-store.js";
 // context.describe(): the routes as JSON-serialisable data
 export type {
   BlockDescription,
@@ -224,6 +226,7 @@ export {
 // Exchanges: what a component that creates and sends its own exchanges needs
 export { abortExchange, releaseExchange } from "./runtime/exchange-deadline.js";
 export { createConsoleLogger, type Logger } from "./runtime/logger.js";
+export { createMemoryCheckpointStore } from "./runtime/memory-checkpoint-store.js";
 export type { Producer } from "./runtime/producer.js";
 export { copyExchange } from "./runtime/runtime-exchange.js";
 export { wireBodyOf } from "./runtime/wire-exchange.js";

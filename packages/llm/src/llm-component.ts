@@ -6,6 +6,7 @@ import {
   type RoutekitEvents,
 } from "@routekit/core";
 import "./as-llm-tool.js";
+import { type DurableLoopSettings, DurableRunner, LLM_RUN_STATUS_HEADER } from "./durable/durable-runner.js";
 import { LlmError } from "./errors.js";
 import { LLM_EVENT_TYPES } from "./llm-events.js";
 import { LLM_STREAM_PROPERTY } from "./llm-stream-of.js";
@@ -93,6 +94,11 @@ export const llmComponent = defineComponent({
     output: { type: "string", description: "a schema registered in llmPlugin({ schemas })" },
     maxOutputRetries: { type: "integer", default: 2, min: 0, max: 10 },
     stream: { type: "boolean", default: false, description: "hand the answer on as an LlmStream" },
+    durable: {
+      type: "boolean",
+      default: false,
+      description: "checkpoint the run in llmPlugin's durable store",
+    },
   },
   createEndpoint(address, context) {
     const options = address.options;
@@ -144,6 +150,22 @@ export const llmComponent = defineComponent({
     };
     // Streams still running after their route ended: cancelled when the context stops.
     const live = new Set<LlmStream>();
+    const durable =
+      options.durable === true
+        ? createDurable(context, address.uri, options, output !== undefined, () => ({
+            model,
+            tools: toolsOfRun(),
+            system: options.systemPrompt,
+            maxIterations: options.maxIterations,
+            temperature: options.temperature,
+            maxTokens: options.maxTokens,
+            parallelToolCalls: options.parallelToolCalls,
+            toolTimeoutMs: options.toolTimeout,
+            timeoutMs: options.timeout,
+            toolErrors: (options.toolErrors as ToolErrorPolicy | undefined) ?? settings.toolErrors,
+            onToolError: toolErrorLogger(undefined),
+          }))
+        : undefined;
     return {
       uri: address.uri,
       start() {
@@ -191,6 +213,18 @@ export const llmComponent = defineComponent({
           ...(output !== undefined && { output, maxOutputRetries: options.maxOutputRetries }),
           onToolError: toolErrorLogger(routeId),
         };
+        if (durable !== undefined) {
+          const outcome = await durable.run(exchange, input, loopOptions);
+          if (outcome.status === "parked") {
+            exchange.headers[LLM_RUN_STATUS_HEADER] = "parked";
+            exchange.body = { runId: outcome.runId, status: "parked", pending: outcome.pending };
+            return;
+          }
+          exchange.headers[LLM_RUN_STATUS_HEADER] = "completed";
+          exchange.body = outcome.result.text;
+          setResultHeaders(exchange, outcome.result);
+          return;
+        }
         if (options.stream === true) {
           if (events.has("llm-stream-part")) {
             loopOptions.onPart = (part) =>
@@ -225,6 +259,23 @@ export const llmComponent = defineComponent({
     };
   },
 });
+
+/** The durable side of an endpoint with `durable=true`, refused with streaming or an output schema. */
+function createDurable(
+  context: RouteContext,
+  uri: string,
+  options: { stream?: boolean },
+  hasOutput: boolean,
+  settings: () => DurableLoopSettings,
+): DurableRunner {
+  if (options.stream === true || hasOutput) {
+    throw new LlmError(
+      "OPTION_INVALID",
+      `Endpoint '${uri}': durable=true cannot be combined with ${options.stream === true ? "stream=true" : "output"} (a durable run checkpoints whole turns and answers text)`,
+    );
+  }
+  return new DurableRunner(context, uri, settings);
+}
 
 /** True when any of `types` has a listener. */
 function hasListener(events: RouteContext["events"], types: readonly (keyof RoutekitEvents)[]): boolean {

@@ -42,6 +42,8 @@ export interface LlmStepOptions {
   maxOutputRetries?: number;
   /** Hand the answer on as an `LlmStream` while it is written (see `.stream()`). */
   stream?: boolean;
+  /** Checkpoint the run in the durable store of `llmPlugin({ durable })` (see `.durable()`). */
+  durable?: boolean;
 }
 
 /**
@@ -99,6 +101,17 @@ export class LlmStepBuilder<TReply = string> {
    */
   stream(): LlmStepBuilder<LlmStream> {
     return this.#with<LlmStream>({ stream: true });
+  }
+
+  /**
+   * Makes the run durable: its state is written to the store of `llmPlugin({ durable: { store } })`
+   * after every model turn and tool result, so it resumes on any instance after a crash, can wait
+   * for a person's approval, and never repeats a recorded turn or tool result. The header
+   * `llm.run.id` names the run (set it so a redelivered message resumes its run); a run that
+   * parks hands on `{ runId, status: "parked", pending }` with header `llm.run.status` = "parked".
+   */
+  durable(enabled = true): LlmStepBuilder<TReply> {
+    return this.#with({ durable: enabled });
   }
 
   /** The tools the model may call, by registry name. */
