@@ -153,6 +153,7 @@ export type {
   RouteEdge,
   StepDescription,
 } from "./model/description.js";
+export { EFFECT_KEY_HEADER } from "./model/effect-key.js";
 // Exchange and processors
 export type { Exchange, ExchangePattern, Headers, Processor, WireBody } from "./model/exchange.js";
 export type {

@@ -1,5 +1,5 @@
 import type { RouteContext, RouteDefinition } from "@routekit/core";
-import { releaseExchange } from "@routekit/core";
+import { EFFECT_KEY_HEADER, releaseExchange } from "@routekit/core";
 import { copyRecord, createExchangeUnder } from "@routekit/core/internal";
 import { createTool } from "./adapter/create-tool.js";
 import { settledHandler } from "./adapter/run-tool-handler.js";
@@ -25,7 +25,7 @@ export interface LlmToolAspect {
 export const TOOL_NAME_HEADER = "llm.tool.name";
 export const TOOL_CALL_ID_HEADER = "llm.tool.call_id";
 /** The effect key of a durable run's call (run id, turn, call id): producers send it as `Idempotency-Key`. */
-export const TOOL_EFFECT_KEY_HEADER = "llm.tool.effect_key";
+export const TOOL_EFFECT_KEY_HEADER = EFFECT_KEY_HEADER;
 
 /** Renders a route's reply as tool output: strings as they are, other values as JSON. */
 export function renderToolOutput(body: unknown): string {
