@@ -7,8 +7,9 @@ export { LLM_RUN_ID_HEADER, LLM_RUN_STATUS_HEADER } from "./durable/durable-runn
 export type { DurableRunOptions } from "./durable/durable-settings.js";
 export { type ApprovalRequest, type DurableOutcome, effectKey } from "./durable/run-durable-loop.js";
 export { AGENT_RUN_EVENT_TYPES, type AgentRunEventBase } from "./durable/run-events.js";
-export type { ApprovalState, DurableRunState, RunStatus } from "./durable/run-state.js";
+export type { ApprovalState, DurableRunState, RunStatus, ThreadMemory } from "./durable/run-state.js";
 export type { RunRecord } from "./durable/run-store.js";
+export { DEFAULT_THREAD_TOKENS, LLM_THREAD_ID_HEADER, trimToBudget } from "./durable/thread-memory.js";
 export { LLM_HEADERS, LLM_MESSAGES_PROPERTY } from "./llm-component.js";
 export { LLM_EVENT_TYPES } from "./llm-events.js";
 export { type LlmPluginOptions, llmPlugin } from "./llm-plugin.js";

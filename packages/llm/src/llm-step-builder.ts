@@ -44,6 +44,8 @@ export interface LlmStepOptions {
   stream?: boolean;
   /** Checkpoint the run in the durable store of `llmPlugin({ durable })` (see `.durable()`). */
   durable?: boolean;
+  /** Budget of a conversation kept across requests (header `llm.thread.id`), in estimated tokens; default 8000. */
+  threadTokens?: number;
 }
 
 /**
@@ -112,6 +114,15 @@ export class LlmStepBuilder<TReply = string> {
    */
   durable(enabled = true): LlmStepBuilder<TReply> {
     return this.#with({ durable: enabled });
+  }
+
+  /**
+   * The budget of a conversation kept across requests: an exchange with header `llm.thread.id`
+   * continues that thread's messages (from the store of `llmPlugin({ durable })`) and adds its own;
+   * the oldest exchanges are dropped past `tokens` (estimated as a quarter of the JSON's length).
+   */
+  threadTokens(tokens: number): LlmStepBuilder<TReply> {
+    return this.#with({ threadTokens: tokens });
   }
 
   /** The tools the model may call, by registry name. */

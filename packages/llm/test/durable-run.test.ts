@@ -8,10 +8,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   LLM_RUN_ID_HEADER,
   LLM_RUN_STATUS_HEADER,
+  LLM_THREAD_ID_HEADER,
   llm,
   llmPlugin,
   openAiChat,
   TOOL_EFFECT_KEY_HEADER,
+  trimToBudget,
 } from "../src/index.js";
 import {
   type LoopbackServer,
@@ -323,5 +325,67 @@ describe("durable llm runs", () => {
     expect(() => llmPlugin({ models: {}, durable: { store: {} as CheckpointStore } })).toThrow(
       /durable'.store expects a checkpoint store/,
     );
+  });
+});
+
+describe("conversations kept across requests (llm.thread.id)", () => {
+  it("continues a thread's messages on any instance and trims the oldest past the budget", async () => {
+    const seen: number[] = [];
+    const server = await startLoopbackServer((request) => {
+      const messages = (request.body as { messages: Array<{ role: string; content: string }> }).messages;
+      seen.push(messages.length);
+      return {
+        json: openAiTextReply(`answer ${messages.filter((message) => message.role === "user").length}`),
+      };
+    });
+    cleanup.push(() => server.close());
+    const store = createMemoryCheckpointStore();
+    const instances: RouteContext[] = [];
+    for (const name of ["a", "b"]) {
+      const context = createContext();
+      context.use(
+        llmPlugin({
+          models: { m: openAiChat({ model: "x", apiKey: "k", baseURL: server.url, maxRetries: 0 }) },
+          durable: { store, recoverEveryMs: 0, instanceId: name },
+        }),
+      );
+      await context.addRoutes((r) => {
+        r.from("direct:chat").to(llm("m").threadTokens(60).uri());
+        r.from("direct:durable-chat").to(llm("m").durable().threadTokens(60).uri());
+      });
+      await context.start();
+      cleanup.push(() => context.stop());
+      instances.push(context);
+    }
+    const [a, b] = instances as [RouteContext, RouteContext];
+    const thread = { [LLM_THREAD_ID_HEADER]: "t-1" };
+    expect(await a.request("direct:chat", "hi", thread)).toBe("answer 1");
+    expect(await b.request("direct:chat", "and then?", thread)).toBe("answer 2");
+    // The budget (60 tokens) no longer holds the first exchange: the model sees 2 user messages.
+    expect(await a.request("direct:durable-chat", "more", thread)).toBe("answer 2");
+    // 1, then 3 (hi, answer, and then?), then trimmed: the budget keeps the newest exchanges only.
+    expect(seen[0]).toBe(1);
+    expect(seen[1]).toBe(3);
+    expect(seen[2]).toBeLessThan(5);
+    const kept = (await store.get("thread:t-1"))?.state as { messages: Array<{ role: string }> };
+    expect(kept.messages[0]?.role).toBe("user");
+    expect(kept.messages.at(-1)).toMatchObject({ role: "assistant", content: "answer 2" });
+    await expect(a.request("direct:chat", "x", { [LLM_THREAD_ID_HEADER]: 42 })).rejects.toThrow(
+      /header 'llm.thread.id' must be a non-empty string/,
+    );
+  });
+
+  it("trimToBudget never keeps a tool answer without the turn that asked for it", () => {
+    const messages = [
+      { role: "user" as const, content: "a".repeat(400) },
+      { role: "assistant" as const, content: "", toolCalls: [{ id: "c", name: "t", argumentsText: "{}" }] },
+      { role: "tool" as const, results: [{ callId: "c", name: "t", output: "1", isError: false }] },
+      { role: "assistant" as const, content: "done" },
+      { role: "user" as const, content: "next" },
+      { role: "assistant" as const, content: "ok" },
+    ];
+    expect(trimToBudget(messages, 10_000)).toEqual(messages);
+    expect(trimToBudget(messages, 30)).toEqual(messages.slice(4));
+    expect(trimToBudget(messages, 1)).toEqual(messages.slice(4));
   });
 });

@@ -4,8 +4,9 @@ import type { ChatMessage } from "../model-types.js";
 import type { RunToolLoopOptions } from "../tool-loop/tool-loop-types.js";
 import { requireDurable } from "./durable-settings.js";
 import { type ApprovalRequest, type DurableOutcome, runDurableLoop } from "./run-durable-loop.js";
-import type { DurableRunState } from "./run-state.js";
+import type { DurableRunState, ThreadMemory } from "./run-state.js";
 import { acquireRun, type RunHandle } from "./run-store.js";
+import { appendToThread } from "./thread-memory.js";
 
 /** The header naming a durable run: set it (e.g. from an order id) so a redelivered message resumes its run. */
 export const LLM_RUN_ID_HEADER = "llm.run.id";
@@ -37,6 +38,7 @@ export class DurableRunner {
     exchange: Exchange,
     input: string | ChatMessage[],
     loop: DurableLoopSettings,
+    thread?: ThreadMemory,
   ): Promise<DurableOutcome> {
     const named = exchange.headers[LLM_RUN_ID_HEADER];
     const runId = typeof named === "string" && named !== "" ? named : crypto.randomUUID();
@@ -54,6 +56,7 @@ export class DurableRunner {
       started: {},
       approvals: {},
       ...(settings.replyTo === undefined ? {} : { replyTo: settings.replyTo }),
+      ...(thread === undefined ? {} : { thread }),
     });
     const acquired = await acquireRun(settings.store, runId, settings.instanceId, settings.leaseMs, create);
     if (acquired === "busy") {
@@ -86,10 +89,10 @@ export class DurableRunner {
     return outcome;
   }
 
-  #loop(handle: RunHandle, loop: DurableLoopSettings): Promise<DurableOutcome> {
+  async #loop(handle: RunHandle, loop: DurableLoopSettings): Promise<DurableOutcome> {
     const settings = requireDurable(this.#context, `Endpoint '${this.#uri}'`);
     const approvals = settings.approvals;
-    return runDurableLoop({
+    const outcome = await runDurableLoop({
       handle,
       loop,
       context: this.#context,
@@ -98,6 +101,11 @@ export class DurableRunner {
           ? Promise.resolve()
           : this.#context.send(approvals, request, { [LLM_RUN_ID_HEADER]: request.runId }),
     });
+    const thread = handle.state.thread;
+    if (outcome.status === "completed" && thread !== undefined) {
+      await appendToThread(settings.store, thread.id, outcome.result.messages, thread.known, thread.tokens);
+    }
+    return outcome;
   }
 
   /** A run that ended before: its answer again, without calling the model (a redelivered message). */

@@ -40,8 +40,17 @@ export interface DurableRunState {
   approvals: Record<string, ApprovalState>;
   /** Where the answer of a run that finishes away from its first caller goes (an endpoint URI). */
   replyTo?: string;
+  /** The conversation this run continues (`llm.thread.id`): its new messages are kept there when it completes. */
+  thread?: ThreadMemory;
   /** Set when the run ended. */
   text?: string;
   stopReason?: ToolLoopStopReason;
   error?: string;
+}
+
+/** Which thread a run continues: its id, how many of the run's first messages came from it, the budget. */
+export interface ThreadMemory {
+  readonly id: string;
+  readonly known: number;
+  readonly tokens: number;
 }
