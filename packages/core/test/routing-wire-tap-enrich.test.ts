@@ -117,9 +117,7 @@ describe("enrich", () => {
         .enrich("direct:price", (original, resource: Exchange<number>) => ({
           body: { sku: original.body.sku, price: resource.body },
         }))
-        .process((exchange) => {
-          exchange.body = { ...exchange.body, merged: exchange.headers.merged ?? "headers kept" };
-        });
+        .transform((exchange) => ({ ...exchange.body, merged: exchange.headers.merged }));
       r.from("direct:take").enrich("direct:price", (_original, resource) => resource);
     });
     await context.start();
