@@ -121,6 +121,7 @@ export {
   type RoutekitErrorCode,
   RouteStepError,
 } from "./errors/errors.js";
+export { type ConsumerFailureOutcome, reportConsumerFailure } from "./errors/report-consumer-failure.js";
 // Expressions: the simple language's compilers and helpers, and the JSONPath and XPath engines
 // The simple language's compilers
 export {
