@@ -1,6 +1,6 @@
 import type { Exchange, Processor } from "@routekit/core";
 import { createRedactor } from "@routekit/core";
-import { createDeadline } from "@routekit/core/internal";
+import { createDeadline, truncateForMessage } from "@routekit/core/internal";
 import { type Dispatcher, request } from "undici";
 import { decodeResponseBody, encodeRequestBody, excerpt } from "./client-body.js";
 import { HttpError, HttpOperationFailedError } from "./http-error.js";
@@ -112,7 +112,7 @@ function targetUrl(uri: string, target: string, query: unknown): string {
         if (typeof item === "object") {
           throw new HttpError(
             "HTTP_REQUEST_INVALID",
-            `Endpoint '${uri}': header '${HTTP_HEADERS.outgoingQuery}' parameter '${name}' must be a string, number or boolean (found an object)`,
+            `Endpoint '${uri}': header '${HTTP_HEADERS.outgoingQuery}' parameter '${truncateForMessage(name)}' must be a string, number or boolean (found an object)`,
           );
         }
         parameters.append(name, String(item));
@@ -142,7 +142,7 @@ function outgoingHeaders(exchange: Exchange, uri: string): Record<string, string
     } else {
       throw new HttpError(
         "HTTP_REQUEST_INVALID",
-        `Endpoint '${uri}': header '${key}' must be a string, number, boolean or string[] (found ${typeof value})`,
+        `Endpoint '${truncateForMessage(uri)}': header '${truncateForMessage(key)}' must be a string, number, boolean or string[] (found ${typeof value})`,
       );
     }
   }

@@ -1,3 +1,4 @@
+import { truncateForMessage } from "@routekit/core/internal";
 import type { HttpToolBodyMode } from "./http-tool-options.js";
 
 /** What goes on the wire for one call, apart from the headers. */
@@ -60,12 +61,14 @@ function encodeBody(
     return {
       problem:
         `body 'raw' sends exactly one argument as the body, found ${entries.length} ` +
-        `(${entries.map(([name]) => name).join(", ")})`,
+        `(${truncateForMessage(entries.map(([name]) => name).join(", "))})`,
     };
   }
   const [name, value] = first;
   if (typeof value !== "string")
-    return { problem: `body 'raw' sends argument '${name}' as is, so it must be a string` };
+    return {
+      problem: `body 'raw' sends argument '${truncateForMessage(name)}' as is, so it must be a string`,
+    };
   return value;
 }
 
