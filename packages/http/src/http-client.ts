@@ -49,8 +49,11 @@ export function createHttpClient(
         headers,
         body: encoded.body,
         signal,
+        // Redirects are never followed, whatever redirect interceptor a given dispatcher has.
+        maxRedirections: 0,
         ...(dispatcher === undefined ? {} : { dispatcher }),
-      });
+      } as Parameters<typeof request>[1]);
+      refuseFollowedRedirect(response.context, response.body, where);
       status = response.statusCode;
       responseHeaders = response.headers;
       bytes = await readLimited(response.body, options.maxResponseBytes, where);
@@ -219,4 +222,25 @@ function describeFailure(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
   return `${typeof code === "string" ? `${code}: ` : ""}${error.message}${cause}`;
+}
+
+/**
+ * Fails when the dispatcher followed a redirect on its own (one that ignores `maxRedirections`):
+ * the client promises that a 3xx comes back as it is, so a reply from another URL is refused.
+ */
+function refuseFollowedRedirect(
+  context: unknown,
+  body: { destroy(): unknown; on(event: "error", listener: () => void): unknown },
+  where: string,
+): void {
+  if (typeof context !== "object" || context === null) return;
+  const history: unknown = Reflect.get(context, "history");
+  if (!Array.isArray(history) || history.length <= 1) return;
+  body.on("error", () => undefined);
+  body.destroy();
+  throw new HttpError(
+    "HTTP_REQUEST_FAILED",
+    `${where}: the dispatcher followed ${history.length - 1} redirect(s) on its own; the http: client ` +
+      "never follows redirects (a 3xx is the reply), so the reply from another URL was refused",
+  );
 }
