@@ -136,7 +136,10 @@ function clientEndpoint(
   try {
     parsed = new URL(target);
   } catch {
-    throw new HttpError("HTTP_OPTION_INVALID", `Endpoint '${uri}': '${target}' is not a valid URL`);
+    throw new HttpError(
+      "HTTP_OPTION_INVALID",
+      `Endpoint '${truncateForMessage(uri)}': '${truncateForMessage(target)}' is not a valid URL`,
+    );
   }
   if (parsed.hostname === "" || parsed.search !== "" || parsed.hash !== "") {
     throw new HttpError(

@@ -3,7 +3,7 @@ import { scriptedModel } from "@routekit/llm/testing";
 import { describe, expect, it } from "vitest";
 import { LlmError, ToolRegistry } from "../src/tool-contract.js";
 import { runToolLoop } from "../src/tool-loop/index.js";
-import { addTool, toolMap } from "./support/test-tools.js";
+import { addTool, nativeTool, toolMap } from "./support/test-tools.js";
 
 const HUGE = `add${"d".repeat(1024 * 1024)}`;
 
@@ -32,5 +32,22 @@ describe("error texts built from names", () => {
     const output = JSON.stringify(toolMessage);
     expect(output).toContain("unknown tool 'adddd");
     expect(output).toContain(`(${HUGE.length} chars)`);
+  });
+
+  it("invalid arguments are described with cut paths and at most twenty issues", async () => {
+    const numbers = nativeTool(
+      "numbers",
+      { type: "object", additionalProperties: { type: "number" } },
+      async () => ({ output: "ok", isError: false }),
+    );
+    const args: Record<string, unknown> = { [`k${"e".repeat(1024 * 1024)}`]: "not a number" };
+    for (let index = 0; index < 5000; index++) args[`key${index}`] = "x";
+    const model = scriptedModel([{ toolCalls: [{ name: "numbers", arguments: args }] }, { text: "ok" }]);
+    const result = await runToolLoop({ model, tools: toolMap(numbers), input: "x" });
+    const toolMessage = result.messages.find((message) => message.role === "tool");
+    const output = JSON.stringify(toolMessage);
+    expect(output).toContain("must be number");
+    expect(output).toMatch(/and \d+ more/);
+    expect(output.length).toBeLessThan(10_000);
   });
 });
