@@ -110,7 +110,7 @@ function createHopCheck(
       redirected,
     );
     // No redirect interceptor below this one may follow a hop this check has not seen.
-    if (refusal === undefined) return dispatch({ ...dispatchOptions, maxRedirections: 0 }, handler);
+    if (refusal === undefined) return dispatch(withoutRedirects(dispatchOptions), handler);
     handler.onResponseError?.(refusedController(refusal), refusal);
     return true;
   };
@@ -165,4 +165,9 @@ function refusedController(reason: Error): Dispatcher.DispatchController {
     pause: () => undefined,
     resume: () => undefined,
   };
+}
+
+/** The options of one hop with `maxRedirections: 0`, which undici's redirect interceptor passes through. */
+function withoutRedirects(options: Dispatcher.DispatchOptions): Dispatcher.DispatchOptions {
+  return { ...options, maxRedirections: 0 } as Dispatcher.DispatchOptions;
 }
