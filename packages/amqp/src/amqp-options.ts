@@ -5,6 +5,7 @@ import {
   type OptionsOf,
   RoutekitError,
 } from "@routekit/core";
+import { truncateForMessage } from "@routekit/core/internal";
 
 /** The options an `amqp:` URI accepts. */
 export const amqpOptionSchema = {
@@ -107,13 +108,13 @@ export function resolveAmqpEndpoint(address: EndpointAddress<AmqpEndpointOptions
   if (kind !== "queue" && kind !== "exchange") {
     throw new RoutekitError(
       "URI_INVALID",
-      `Endpoint '${uri}': expected 'amqp:queue:NAME' or 'amqp:exchange:NAME' (found path '${path}')`,
+      `Endpoint '${truncateForMessage(uri)}': expected 'amqp:queue:NAME' or 'amqp:exchange:NAME' (found path '${truncateForMessage(path)}')`,
     );
   }
   if (name === "" || name.length > 255) {
     throw new RoutekitError(
       "URI_INVALID",
-      `Endpoint '${uri}': the ${kind} name must be 1 to 255 characters (found '${name}')`,
+      `Endpoint '${truncateForMessage(uri)}': the ${kind} name must be 1 to 255 characters (found '${truncateForMessage(name)}')`,
     );
   }
   if (kind === "queue") {

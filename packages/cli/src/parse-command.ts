@@ -1,5 +1,5 @@
+import { didYouMean, truncateForMessage } from "@routekit/core/internal";
 import { CliError } from "./cli-error.js";
-import { suggestion } from "./suggestion.js";
 
 /** Output forms of `routekit describe`. */
 export type DescribeFormat = "text" | "json" | "mermaid";
@@ -50,7 +50,9 @@ export function parseCommand(argv: readonly string[]): Command {
   if (command === "--version") return { command: "version" };
   if (command === "mcp") return { command: "mcp", argv: rest };
   if (!COMMANDS.includes(command))
-    throw usageError(`unknown command '${command}'${suggestion(command, COMMANDS)}`);
+    throw usageError(
+      `unknown command '${truncateForMessage(command)}'${didYouMean(command, COMMANDS, { quoted: true })}`,
+    );
   const { positional, flags } = split(rest, command);
   if (command === "run" || command === "dev") {
     const file = only(positional, 1, `${command} <routes-file>`)[0] as string;
@@ -64,7 +66,7 @@ export function parseCommand(argv: readonly string[]): Command {
     const format = (flags.get("format") ?? "text") as DescribeFormat;
     if (!FORMATS.includes(format)) {
       throw usageError(
-        `--format expects one of ${FORMATS.join(", ")} (found '${format}')${suggestion(String(format), FORMATS)}`,
+        `--format expects one of ${FORMATS.join(", ")} (found '${truncateForMessage(format)}')${didYouMean(String(format), FORMATS, { quoted: true })}`,
       );
     }
     return { command: "describe", file, format };
@@ -128,7 +130,9 @@ function allowFlags(
         allowed.length === 0
           ? "it takes no options"
           : `its options: ${allowed.map((flag) => `--${flag}`).join(", ")}`;
-      throw usageError(`${command}: unknown option --${name}${suggestion(name, allowed)}; ${known}`);
+      throw usageError(
+        `${command}: unknown option --${truncateForMessage(name)}${didYouMean(name, allowed, { quoted: true })}; ${known}`,
+      );
     }
   }
 }

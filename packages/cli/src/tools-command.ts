@@ -1,7 +1,7 @@
 import type { RouteContext } from "@routekit/core";
+import { didYouMean, truncateForMessage } from "@routekit/core/internal";
 import { describeToolError } from "@routekit/llm";
 import { CliError } from "./cli-error.js";
-import { suggestion } from "./suggestion.js";
 
 /** The tools of a started context, one per line: name, source, description, input schema. */
 export function listTools(context: RouteContext): string {
@@ -27,7 +27,7 @@ export async function callTool(
   if (tool === undefined) {
     const listed = known.length === 0 ? "the routes define no tools" : `known tools: ${known.join(", ")}`;
     throw new CliError(
-      `tools call: unknown tool '${name.slice(0, 64)}'${suggestion(name, known)}; ${listed}`,
+      `tools call: unknown tool '${truncateForMessage(name)}'${didYouMean(name, known, { quoted: true })}; ${listed}`,
       2,
     );
   }

@@ -5,10 +5,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { packageRoot, type RunningCommand, runInProcess, startCommand } from "./support/run-command.js";
 
 /** Runs the calls one after the other (they share this process's stdout and stderr). */
-async function sequence<TResult>(calls: ReadonlyArray<() => Promise<TResult>>): Promise<TResult[]> {
-  const results: TResult[] = [];
+async function sequence<const TCalls extends ReadonlyArray<() => Promise<unknown>>>(
+  calls: TCalls,
+): Promise<{ -readonly [K in keyof TCalls]: Awaited<ReturnType<TCalls[K]>> }> {
+  const results: unknown[] = [];
   for (const call of calls) results.push(await call());
-  return results;
+  return results as { -readonly [K in keyof TCalls]: Awaited<ReturnType<TCalls[K]>> };
 }
 
 const greeting = "test/fixtures/greeting-routes.ts";

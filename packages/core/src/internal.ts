@@ -35,9 +35,18 @@ export { matchesQuery } from "./runtime/memory-checkpoint-store.js";
 export { STOP_GRACE_MS } from "./runtime/stop-clock.js";
 // Copying headers and properties (not by spread: see copy-record.ts)
 export { copyRecord } from "./support/copy-record.js";
+// "Did you mean" hints and echoes of input in error messages, bounded in cost and length
+export {
+  type DidYouMeanOptions,
+  didYouMean,
+  MAX_SUGGESTED_NAME_CHARS,
+  MAX_SUGGESTION_CANDIDATES,
+  nearestName,
+} from "./support/did-you-mean.js";
 // Option checks of the shared stores (redis, postgres)
 export {
   STORE_NAME_PATTERN,
   type StoreOptionChecks,
   storeOptionChecks,
 } from "./support/store-option-checks.js";
+export { MESSAGE_ECHO_CHARS, truncateForMessage } from "./support/truncate-for-message.js";
