@@ -134,6 +134,8 @@ export {
   evaluateJsonPath,
   evaluateXPath,
   header,
+  INLINE_DOCUMENT_DEFAULTS,
+  type InlineDocumentLimits,
   jsonpath,
   simple,
   xpath,

@@ -33,11 +33,25 @@ const DELIMITED: readonly { readonly start: string; readonly end: string; readon
  * nothing the parser reads as an element can hide from the count.
  */
 export function checkXmlShape(text: string): void {
+  const tooDeepAt = scanXml(text, MAX_XML_DEPTH);
+  if (tooDeepAt !== -1) throw refused(text, tooDeepAt, `elements are nested more than ${MAX_XML_DEPTH} deep`);
+}
+
+/**
+ * Whether XML text nests elements deeper than `limit`, read as `checkXmlShape` reads it (and
+ * refused as it refuses unreadable markup); the pass stops at the first element past the limit.
+ */
+export function xmlDeeperThan(text: string, limit: number): boolean {
+  return scanXml(text, limit) !== -1;
+}
+
+/** The tokenizer's pass: -1, or where the first element deeper than `maxDepth` starts. */
+function scanXml(text: string, maxDepth: number): number {
   let depth = 0;
   let position = 0;
   for (;;) {
     const open = text.indexOf("<", position);
-    if (open === -1) return;
+    if (open === -1) return -1;
     const delimited = DELIMITED.find((kind) => text.startsWith(kind.start, open));
     if (delimited !== undefined) {
       const close = text.indexOf(delimited.end, open + delimited.start.length);
@@ -58,8 +72,7 @@ export function checkXmlShape(text: string): void {
     const tag = readStartTag(text, open);
     if (!tag.empty) {
       depth++;
-      if (depth > MAX_XML_DEPTH)
-        throw refused(text, open, `elements are nested more than ${MAX_XML_DEPTH} deep`);
+      if (depth > maxDepth) return open;
     }
     position = tag.end;
   }
