@@ -98,7 +98,7 @@ describe("attack: deep XML disguised with legal constructs", () => {
     // Fake markup that must never count, and the constructs that carry it.
     const fake = ["<a>", "</a>", "<a/>", "<!--", "-->", "<?", "?>", "<![CDATA[", "]]>", ">", "/>", '"', "'"];
     const noise = (forbidden: string) =>
-      Array.from({ length: 3 }, () => fake[random(fake.length)])
+      Array.from({ length: 3 }, () => fake[random(fake.length)] ?? "")
         .filter((piece) => !forbidden.includes(piece) && piece !== "-->" && piece !== "]]>" && piece !== "?>")
         .join(" ");
     const disguise = () => {
