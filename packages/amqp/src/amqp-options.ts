@@ -30,6 +30,13 @@ export const amqpOptionSchema = {
     description: "Delete the queue when its last consumer leaves",
   },
   maxRedeliveries: { type: "integer", default: 3, min: 0, description: "Redeliveries of a failed message" },
+  maxJsonDepth: {
+    type: "integer",
+    default: 128,
+    min: 1,
+    max: 100000,
+    description: "Deepest nesting of a received JSON body; a deeper one fails to decode",
+  },
   deadLetter: {
     type: "boolean",
     default: true,

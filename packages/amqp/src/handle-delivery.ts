@@ -7,7 +7,7 @@ import {
   wireBodyOf,
 } from "@routekit/core";
 import type { ConfirmChannel, ConsumeMessage } from "amqplib";
-import { decodeWireBody, type EncodedBody, encodeExchangeBody, toAmqpHeaders } from "./amqp-codec.js";
+import { type EncodedBody, encodeExchangeBody, toAmqpHeaders, wireBodyDecoder } from "./amqp-codec.js";
 import { AmqpError } from "./amqp-error.js";
 import { type AmqpPropertyName, amqpHeader, ERROR_REPLY_TYPE } from "./amqp-headers.js";
 import type { AmqpEndpointConfig } from "./amqp-options.js";
@@ -59,7 +59,7 @@ export async function handleDelivery(
     const wire: WireBody = {
       content: message.content,
       contentType: typeof contentType === "string" ? contentType : undefined,
-      decode: decodeWireBody,
+      decode: wireBodyDecoder(target.config.options.maxJsonDepth),
     };
     exchange = target.context.createExchange({
       wire,

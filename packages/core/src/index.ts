@@ -135,6 +135,8 @@ export {
   evaluateJsonPath,
   evaluateXPath,
   header,
+  INLINE_DOCUMENT_DEFAULTS,
+  type InlineDocumentLimits,
   jsonpath,
   simple,
   xpath,
