@@ -61,8 +61,14 @@ async function serve(command: ServeCommand): Promise<number> {
     try {
       refuseUnknownTools(tools, known, command.tools === undefined ? "the module's mcp.tools" : "--tools");
     } catch (error) {
-      await context.stop({ timeoutMs: 5_000 }).catch(() => undefined);
-      throw error;
+      // A name on the command line is a typo; the module's own list may name a tool its routes
+      // register later (it is served from then on), so there it is a warning.
+      if (command.tools === undefined) {
+        process.stderr.write(`routekit-mcp: warning: ${messageOf(error)} (served once a route registers it)\n`);
+      } else {
+        await context.stop({ timeoutMs: 5_000 }).catch(() => undefined);
+        throw error;
+      }
     }
   }
   const exposed = known.filter((tool) =>
