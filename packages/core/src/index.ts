@@ -153,6 +153,7 @@ export type {
 } from "./model/description.js";
 // Exchange and processors
 export type { Exchange, ExchangePattern, Headers, Processor, WireBody } from "./model/exchange.js";
+export type { PropertyKey, PropertyKeyOptions } from "./model/property-key.js";
 export type {
   ErrorClass,
   ErrorHandlerDefinition,
@@ -225,6 +226,12 @@ export {
 export { abortExchange, releaseExchange } from "./runtime/exchange-deadline.js";
 export { createConsoleLogger, type Logger } from "./runtime/logger.js";
 export type { Producer } from "./runtime/producer.js";
+// Exchange properties: typed keys, and which are local to this process (transient)
+export {
+  definePropertyKey,
+  isTransientProperty,
+  withoutTransientProperties,
+} from "./runtime/property-keys.js";
 export { copyExchange } from "./runtime/runtime-exchange.js";
 export { wireBodyOf } from "./runtime/wire-exchange.js";
 // Secrets: one redaction for every error, log line and excerpt
