@@ -116,9 +116,12 @@ export { EXCEPTION_CAUGHT, REDELIVERED, REDELIVERY_COUNTER } from "./errors/erro
 export {
   EndpointOptionError,
   ExpressionError,
+  isRetryable,
   NoConsumerError,
+  ROUTEKIT_ERROR_CODES,
   RoutekitError,
   type RoutekitErrorCode,
+  type RoutekitErrorOptions,
   RouteStepError,
 } from "./errors/errors.js";
 // Expressions: the simple language's compilers and helpers, and the JSONPath and XPath engines
