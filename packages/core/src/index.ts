@@ -141,6 +141,7 @@ export {
   simple,
   xpath,
 } from "./expressions/index.js";
+export type { ComponentHeaderPrefixes, ComponentTraits } from "./model/component-traits.js";
 // context.describe(): the routes as JSON-serialisable data
 export type {
   BlockDescription,

@@ -21,6 +21,7 @@ export function otelPlugin(options?: OtelPluginOptions): Plugin {
     name: "otel",
     interceptors: [createOtelInterceptor(telemetry, runs, hub)],
     install(context) {
+      telemetry.traitsOf = (uri) => context.componentTraits(uri);
       context.addLifecycle({
         start: () => {
           telemetry.refresh();

@@ -39,12 +39,12 @@ function toolRunOf(parent: Context, exchange: Exchange): ToolRun | undefined {
  * without entering it (see `routeReadsContext`).
  */
 export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Processor): Processor {
-  const endpoint = endpointNames(route.from);
-  const server = endpoint.scheme === "http" || endpoint.scheme === "https";
-  const inProcess = endpoint.scheme === "direct";
+  const endpoint = endpointNames(route.from, telemetry.traitsOf);
+  const server = endpoint.http === "server";
+  const inProcess = endpoint.sameExchange;
   const kind = server ? SpanKind.SERVER : SpanKind.CONSUMER;
-  const extractPrefix = server ? "http.header." : "";
-  const activate = readsContextOf(route.definition);
+  const extractPrefix = endpoint.extractPrefix;
+  const activate = readsContextOf(route.definition, telemetry.traitsOf);
   const routeAttributes = { [ROUTEKIT.routeId]: route.routeId };
 
   const count = (exchange: Exchange, thrown: unknown, started: number): void => {

@@ -13,6 +13,7 @@ import {
 } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { DURATION_BUCKETS, GEN_AI_METRIC, ROUTEKIT, TOKEN_BUCKETS } from "./attribute-names.js";
+import type { TraitsOf } from "./endpoint-names.js";
 import type { ResolvedOtelOptions } from "./otel-options.js";
 
 /** The instrumentation scope of every span and metric. */
@@ -89,6 +90,7 @@ export class Telemetry {
     this.recordContent = options.recordContent;
     this.stepSample = options.stepSample;
     this.tracer = this.#resolveTracer();
+    this.propagator = this.#resolvePropagator();
   }
 
   /**
@@ -98,6 +100,8 @@ export class Telemetry {
   propagator: Pick<TextMapPropagator, "inject" | "extract" | "fields">;
   /** True when no propagator was given or registered, so the plugin's own W3C one is in use. */
   ownPropagator = false;
+  /** What endpoints' components declare (`context.componentTraits`), set when the plugin is installed. */
+  traitsOf: TraitsOf = () => undefined;
 
   /**
    * Whether a route added now needs wrapping: spans or metrics have somewhere to go. When not,

@@ -102,7 +102,7 @@ describe.each(stores)("otel and a streaming llm step before an aggregator %s", (
             stream: stream !== undefined,
             slot: exchange.properties[TRACE_SLOT_PROPERTY] !== undefined,
           });
-          exchange.body = await stream?.text;
+          (exchange as Exchange).body = await stream?.text;
         })
         .aggregate("${header.conversation}", {
           strategy: groupedBodies(),
