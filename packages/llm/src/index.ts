@@ -1,8 +1,15 @@
 // @routekit/llm: the tool model (also on its own as "@routekit/llm/tool"), the llm: step, its loop
 // and the providers.
 
-export { LLM_HEADERS, LLM_MESSAGES_PROPERTY } from "./llm-component.js";
-export { LLM_EVENT_TYPES } from "./llm-events.js";
+// The agent-run contract observers read: header and property names, event types
+export {
+  LLM_EVENT_TYPES,
+  LLM_HEADERS,
+  LLM_MESSAGES_PROPERTY,
+  LLM_STREAM_PROPERTY,
+  type LlmEventType,
+} from "./agent-run-contract.js";
+export type { LlmEvent } from "./llm-events.js";
 export { type LlmPluginOptions, llmPlugin } from "./llm-plugin.js";
 // The LLM step
 export { LlmStepBuilder, type LlmStepOptions, type LlmStepUri, llm } from "./llm-step-builder.js";

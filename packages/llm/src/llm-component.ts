@@ -6,9 +6,13 @@ import {
   type RoutekitEvents,
 } from "@routekit/core";
 import "./as-llm-tool.js";
+import {
+  LLM_EVENT_TYPES,
+  LLM_HEADERS,
+  LLM_MESSAGES_PROPERTY,
+  LLM_STREAM_PROPERTY,
+} from "./agent-run-contract.js";
 import { LlmError } from "./errors.js";
-import { LLM_EVENT_TYPES } from "./llm-events.js";
-import { LLM_STREAM_PROPERTY } from "./llm-stream-of.js";
 import type { ChatMessage, LanguageModel } from "./model-types.js";
 import { resolveStepOutput } from "./structured-output/step-output.js";
 import { runToolLoop } from "./tool-loop/run-tool-loop.js";
@@ -16,20 +20,6 @@ import { type LlmStream, streamToolLoop } from "./tool-loop/stream-tool-loop.js"
 import type { ToolErrorPolicy } from "./tool-loop/tool-error-policy.js";
 import type { RunToolLoopOptions, ToolLoopEvent, ToolLoopResult } from "./tool-loop/tool-loop-types.js";
 import type { Tool } from "./tool-types.js";
-
-/** Headers the LLM step sets on the exchange. */
-export const LLM_HEADERS = {
-  provider: "llm.provider",
-  model: "llm.model",
-  tokensIn: "llm.tokens.in",
-  tokensOut: "llm.tokens.out",
-  stopReason: "llm.stopReason",
-  iterations: "llm.iterations",
-  toolCalls: "llm.toolCalls",
-} as const;
-
-/** Property holding the whole conversation after the step (to continue it). */
-export const LLM_MESSAGES_PROPERTY = "llm.messages";
 
 /** What `llmPlugin` sets for every llm step of a context. */
 export interface LlmSettings {

@@ -66,31 +66,34 @@ describe.each([
       headerPrefixes: { sent: "relay.out.", received: "relay.in." },
     },
   ],
-] satisfies Array<[string, ComponentTraits]>)("a component declaring its traits, %s", (_name, traits) => {
-  it("gets a producer span with its messaging system, and the trace crosses to its consumer", async () => {
-    sdk = startTestSdk();
-    context = createContext({ logLevel: "off" });
-    context.addComponent(relayComponent(traits));
-    context.use(otelPlugin({ tracerProvider: sdk.tracerProvider }));
-    const received: Headers[] = [];
-    await context.addRoutes((r) => {
-      r.from("direct:start").routeId("start").to("relay:orders");
-      r.from("relay:orders")
-        .routeId("worker")
-        .process((exchange) => void received.push({ ...exchange.headers }));
-    });
-    await context.start();
-    await context.send("direct:start", "order 1");
-    await vi.waitFor(() => expect(sdk?.spans().map((span) => span.name)).toContain("process relay:orders"));
+] satisfies Array<[string, ComponentTraits]>)(
+  "a component declaring its traits, %s",
+  (_name, traits: ComponentTraits) => {
+    it("gets a producer span with its messaging system, and the trace crosses to its consumer", async () => {
+      sdk = startTestSdk();
+      context = createContext({ logLevel: "off" });
+      context.addComponent(relayComponent(traits));
+      context.use(otelPlugin({ tracerProvider: sdk.tracerProvider }));
+      const received: Headers[] = [];
+      await context.addRoutes((r) => {
+        r.from("direct:start").routeId("start").to("relay:orders");
+        r.from("relay:orders")
+          .routeId("worker")
+          .process((exchange) => void received.push({ ...exchange.headers }));
+      });
+      await context.start();
+      await context.send("direct:start", "order 1");
+      await vi.waitFor(() => expect(sdk?.spans().map((span) => span.name)).toContain("process relay:orders"));
 
-    const spans = sdk.spans();
-    const send = spanNamed(spans, "send relay:orders");
-    const consumed = spanNamed(spans, "process relay:orders");
-    expect(send.attributes["messaging.system"]).toBe("relaymq");
-    expect(consumed.attributes["messaging.system"]).toBe("relaymq");
-    expect(consumed.spanContext().traceId).toBe(send.spanContext().traceId);
-    expect(parentOf(consumed)).toBe(send.spanContext().spanId);
-    const prefix = traits.headerPrefixes?.received ?? "";
-    expect(received[0]?.[`${prefix}traceparent`]).toMatch(/^00-/);
-  });
-});
+      const spans = sdk.spans();
+      const send = spanNamed(spans, "send relay:orders");
+      const consumed = spanNamed(spans, "process relay:orders");
+      expect(send.attributes["messaging.system"]).toBe("relaymq");
+      expect(consumed.attributes["messaging.system"]).toBe("relaymq");
+      expect(consumed.spanContext().traceId).toBe(send.spanContext().traceId);
+      expect(parentOf(consumed)).toBe(send.spanContext().spanId);
+      const prefix = traits.headerPrefixes?.received ?? "";
+      expect(received[0]?.[`${prefix}traceparent`]).toMatch(/^00-/);
+    });
+  },
+);
