@@ -68,6 +68,8 @@ function readInput(exchange: Exchange, uri: string): string | ChatMessage[] {
  */
 export const llmComponent = defineComponent({
   scheme: "llm",
+  // The model is called over the network; each send is an agent run (otel, the console).
+  traits: { inProcess: false, agent: true },
   options: {
     tools: { type: "list", description: "tool names, or * for all" },
     maxIterations: { type: "integer", default: 8, min: 1, max: 1000 },

@@ -37,7 +37,7 @@ export function createOtelInterceptor(
       if (!telemetry.observed()) return next;
       const definition = step.definition as { readonly type: string; readonly uri?: unknown };
       if (SENDS.has(definition.type) && typeof definition.uri === "string") {
-        if (definition.type === "to" && definition.uri.startsWith("llm:"))
+        if (definition.type === "to" && telemetry.traitsOf(definition.uri)?.agent === true)
           return wrapAgentInSpan(telemetry, runs, hub, step, definition.uri, next);
         const target = stepTarget(step, definition.uri, telemetry.traitsOf);
         return target === undefined ? next : wrapSendInSpan(telemetry, target, next);

@@ -21,6 +21,11 @@ export interface ComponentTraits {
   readonly sameExchange?: boolean | undefined;
   /** False when a send only records the message (`log:`): it is not worth a span. Default true. */
   readonly traced?: boolean | undefined;
+  /**
+   * True when a send runs an agent (the `llm:` step's tool loop): observers show each run as an
+   * agent run (an `invoke_agent` span, the console's agent runs).
+   */
+  readonly agent?: boolean | undefined;
   /** An HTTP endpoint: its routes serve requests (`server`), its sends are calls (`client`). */
   readonly http?: "client" | "server" | undefined;
   /** Where the protocol's own headers sit among the exchange's headers. */
