@@ -42,7 +42,9 @@ await context.addRoutes((r) => {
   // #region scale-out-route
   r.from<Part>(`amqp:queue:${partsQueue}?${TEMPORARY}&prefetch=10&maxRedeliveries=50`)
     .routeId("parts")
-    // A part another worker holds (or held when it died) fails until its claim ends: retry here.
+    // A part another worker holds (or held when it died) fails until its claim ends, and a store
+    // that is briefly unreachable until it is back: retry here. Errors not worth retrying
+    // (`retryable: false`: a group that cannot be stored, bad options) fail at once.
     .onException([RedisStoreError, PostgresStoreError], { maximumRedeliveries: 40, redeliveryDelay: 250 })
     .idempotentConsumer("${body.id}", { repository: seen })
     .aggregate<Part[]>("${body.order}", {

@@ -80,9 +80,9 @@ async function instance(
   await context.addRoutes((r) => {
     r.from("direct:wire")
       .asLlmTool("wire", { description: "Wires money.", durability: { needsApproval: true, effect: "once" } })
-      .process((exchange) => {
-        wires.push(`${name}:${String(exchange.headers["routekit.effectKey"])}`);
-        exchange.body = "wired";
+      .transform((exchange) => {
+        wires.push(`${name}:${String(exchange.headers[EFFECT_KEY_HEADER])}`);
+        return "wired";
       });
     r.from("direct:agent").to(llm("m").tools("wire").durable().uri());
     r.from<{ runId: string; callId: string }>("seda:approvals").to("mock:requests");

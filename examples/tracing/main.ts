@@ -1,8 +1,9 @@
 // The quickstart's agent run, traced with OpenTelemetry: POST /ask, the route, the llm step's chat
 // turns and tool calls, each tool route. Prints the span tree and the token usage metric.
 // Run: pnpm exec tsx examples/tracing/main.ts (replays the quickstart's transcript without a key).
-import { metrics, context as otelContext, trace } from "@opentelemetry/api";
+import { metrics, context as otelContext, propagation, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { type Histogram, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import {
   BasicTracerProvider,
@@ -28,6 +29,7 @@ class ReadOnDemand extends MetricReader {
 // The SDK, set up once per process before the context starts (here: spans kept in memory; in
 // production an OTLP exporter and a batch processor).
 otelContext.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+propagation.setGlobalPropagator(new W3CTraceContextPropagator());
 const exporter = new InMemorySpanExporter();
 const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 trace.setGlobalTracerProvider(tracerProvider);

@@ -74,6 +74,8 @@ export function createAmqpComponent(settings: AmqpSettings): AmqpComponent {
   const component = defineComponent({
     scheme: "amqp",
     options: amqpOptionSchema,
+    // Message headers travel under their own names, to and from the broker.
+    traits: { inProcess: false, messagingSystem: "rabbitmq", headerPrefixes: { received: "", sent: "" } },
     createEndpoint(address, context) {
       const config: AmqpEndpointConfig = resolveAmqpEndpoint(address);
       return {

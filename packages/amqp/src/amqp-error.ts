@@ -1,3 +1,5 @@
+import { RoutekitError, type RoutekitErrorOptions } from "@routekit/core";
+
 /** Codes of every error @routekit/amqp raises. */
 export type AmqpErrorCode =
   | "OPTIONS_INVALID"
@@ -13,14 +15,21 @@ export type AmqpErrorCode =
   | "ENCODE_FAILED"
   | "DECODE_FAILED";
 
-/** The one error class of @routekit/amqp; `code` says what kind of failure it is. */
-export class AmqpError extends Error {
-  override readonly name = "AmqpError";
-  readonly code: AmqpErrorCode;
+/** Codes whose failure the same message would meet again: not redelivered by default. */
+const PERMANENT_CODES: ReadonlySet<string> = new Set<AmqpErrorCode>([
+  "OPTIONS_INVALID",
+  "LOGIN_REFUSED",
+  "TOPOLOGY_FAILED",
+  "ENCODE_FAILED",
+  "DECODE_FAILED",
+]);
 
-  constructor(code: AmqpErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+/** The one error class of @routekit/amqp; `code` says what kind of failure it is. */
+export class AmqpError extends RoutekitError<AmqpErrorCode> {
+  override readonly name = "AmqpError";
+
+  constructor(code: AmqpErrorCode, message: string, options?: RoutekitErrorOptions) {
+    super(code, message, { ...options, retryable: options?.retryable ?? !PERMANENT_CODES.has(code) });
   }
 }
 

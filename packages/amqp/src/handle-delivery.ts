@@ -1,5 +1,6 @@
 import {
   type Exchange,
+  isRetryable,
   type RouteContext,
   type RouteProcessor,
   reportConsumerFailure,
@@ -88,7 +89,8 @@ export async function handleDelivery(
     // is one whose body cannot be decoded (it still is in its wire form: its decode failed).
     const undecodable =
       error instanceof AmqpError && error.code === "DECODE_FAILED" && wireBodyOf(exchange) === wire;
-    const redeliverable = !consumesDeadLetterQueue(target.config) && !undecodable;
+    // A permanent error (`retryable: false`: invalid data, a codec error) fails the same way again.
+    const redeliverable = !consumesDeadLetterQueue(target.config) && !undecodable && isRetryable(error);
     if (redeliverable && redeliveries < target.config.options.maxRedeliveries) {
       const options = republishOptions(message, { [amqpHeader.redeliveries]: redeliveries + 1 });
       await publishConfirmed(channel, "", queue, message.content, options);

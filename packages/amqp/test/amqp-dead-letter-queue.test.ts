@@ -1,5 +1,5 @@
 import { AmqpError, amqpHeader, amqpPlugin } from "@routekit/amqp";
-import { createContext, type Headers, type RouteContext } from "@routekit/core";
+import { createContext, type Headers, type RouteContext, RoutekitError } from "@routekit/core";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { BrokerInspector, brokerAvailable, uniqueName, waitFor } from "./support/broker.js";
 
@@ -99,6 +99,29 @@ describe.skipIf(!brokerAvailable)("amqp: dead-letter queues", () => {
     expect(await inspector.queueExists(`${queue}.dlq.dlq`)).toBe(false);
     await reader.stop();
     expect(await inspector.queueExists(`${queue}.dlq`)).toBe(false);
+  });
+
+  it("dead-letters an error that is not worth retrying (retryable: false) at once, and redelivers the others", async () => {
+    const queue = queueName("permanent");
+    const attempts: string[] = [];
+    const context = newContext();
+    await context.addRoutes((r) => {
+      r.from(`amqp:queue:${queue}?${temporary}&maxRedeliveries=2`)
+        .routeId("validates")
+        .process((exchange) => {
+          attempts.push(String(exchange.body));
+          if (exchange.body === "invalid")
+            throw new RoutekitError("EXCHANGE_INVALID", "order has no lines", { retryable: false });
+          throw new Error("store unreachable");
+        });
+    });
+    await context.start();
+    await context.send(`amqp:queue:${queue}?${temporary}`, "invalid");
+    await waitFor("the dead letter", async () => (await inspector.messageCount(`${queue}.dlq`)) === 1);
+    expect(attempts).toEqual(["invalid"]);
+    await context.send(`amqp:queue:${queue}?${temporary}`, "transient");
+    await waitFor("the second dead letter", async () => (await inspector.messageCount(`${queue}.dlq`)) === 2);
+    expect(attempts).toEqual(["invalid", "transient", "transient", "transient"]);
   });
 
   it("a dead-letter queue's consumer declares no dead-letter queue of its own and does not redeliver", async () => {

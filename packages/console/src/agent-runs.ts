@@ -1,4 +1,5 @@
 import type { EventBus, Exchange, Processor } from "@routekit/core";
+import type { LLM_EVENT_TYPES, LlmEventType } from "@routekit/llm";
 import type { AgentCall, AgentRun } from "./agent-run.js";
 import type { ResolvedConsoleOptions } from "./console-options.js";
 import { RingBuffer } from "./ring-buffer.js";
@@ -9,7 +10,11 @@ function errorText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-/** What the llm step's events carry that the console reads (declared by @routekit/llm). */
+/**
+ * What the llm step's events carry that the console reads. Every payload of @routekit/llm's
+ * agent-run contract must fit this view (`#listen` passes them in, typed as @routekit/llm declares
+ * them; imported type-only), so a change there stops this file at compile time.
+ */
 interface LlmEvent {
   readonly exchangeId: string;
   readonly routeId: string | undefined;
@@ -27,20 +32,14 @@ interface LlmEvent {
   readonly isError?: boolean;
 }
 
-type LlmEventType =
-  | "model-call-started"
-  | "model-call-completed"
-  | "model-call-failed"
-  | "tool-call-started"
-  | "tool-call-completed";
-
-const LLM_EVENTS: readonly LlmEventType[] = [
+/** The contract's event types (`LLM_EVENT_TYPES`), each checked against it; all of them, or the check fails. */
+const LLM_EVENTS = [
   "model-call-started",
   "model-call-completed",
   "model-call-failed",
   "tool-call-started",
   "tool-call-completed",
-];
+] as const satisfies readonly LlmEventType[] & typeof LLM_EVENT_TYPES;
 
 /**
  * Agent runs from the llm step's events: each run of an llm step becomes a list of model turns
@@ -147,11 +146,8 @@ export class AgentRuns {
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     this.#unsubscribe = [];
     if (!on) return;
-    const events = this.#events as unknown as {
-      on(type: LlmEventType, listener: (event: LlmEvent) => void): () => void;
-    };
     for (const type of LLM_EVENTS) {
-      this.#unsubscribe.push(events.on(type, (event) => this.#onEvent(type, event)));
+      this.#unsubscribe.push(this.#events.on(type, (event) => this.#onEvent(type, event)));
     }
   }
 

@@ -1,13 +1,16 @@
+import { RoutekitError, type RoutekitErrorOptions } from "@routekit/core";
+
 /** What went wrong in the console. */
 export type ConsoleErrorCode = "OPTION_INVALID" | "LISTEN_FAILED";
 
-/** The one error class of @routekit/console; `code` says what kind of failure it is. */
-export class ConsoleError extends Error {
-  override readonly name: string = "ConsoleError";
-  readonly code: ConsoleErrorCode;
+/** Codes whose failure the same message would meet again: not redelivered by default. */
+const PERMANENT_CODES: ReadonlySet<string> = new Set<ConsoleErrorCode>(["OPTION_INVALID"]);
 
-  constructor(code: ConsoleErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+/** The one error class of @routekit/console; `code` says what kind of failure it is. */
+export class ConsoleError extends RoutekitError<ConsoleErrorCode> {
+  override readonly name: string = "ConsoleError";
+
+  constructor(code: ConsoleErrorCode, message: string, options?: RoutekitErrorOptions) {
+    super(code, message, { ...options, retryable: options?.retryable ?? !PERMANENT_CODES.has(code) });
   }
 }

@@ -1,4 +1,4 @@
-import type { StepDefinition, StepInterceptor } from "@routekit/core";
+import type { ComponentTraits, StepDefinition, StepInterceptor } from "@routekit/core";
 import type { AgentRuns } from "./agent-runs.js";
 import type { StatsRegistry } from "./step-stats.js";
 
@@ -13,23 +13,30 @@ function isSilentLog(definition: StepDefinition): boolean {
   );
 }
 
-/** An llm step: `to("llm:...")`. */
-function isLlmStep(definition: StepDefinition): boolean {
-  return definition.type === "to" && definition.uri.startsWith("llm:");
+/** What an endpoint's component declares (`context.componentTraits`). */
+export type TraitsOf = (uri: string) => ComponentTraits | undefined;
+
+/** A step that runs an agent: a send to an endpoint whose component declares `agent` (`to("llm:...")`). */
+function isAgentStep(definition: StepDefinition, traitsOf: TraitsOf): boolean {
+  return definition.type === "to" && traitsOf(definition.uri)?.agent === true;
 }
 
 /**
  * The console's step interceptor: notes every step as it is compiled (its counters, filled from
- * step events while the console records) and wraps only llm steps, each run of which becomes an
- * agent run. Every other step runs as compiled, with nothing around it.
+ * step events while the console records) and wraps only agent steps (llm steps), each run of
+ * which becomes an agent run. Every other step runs as compiled, with nothing around it.
  */
-export function createConsoleInterceptor(registry: StatsRegistry, agentRuns: AgentRuns): StepInterceptor {
+export function createConsoleInterceptor(
+  registry: StatsRegistry,
+  agentRuns: AgentRuns,
+  traitsOf: TraitsOf,
+): StepInterceptor {
   return {
     name: "console",
     wrapStep(step, next) {
       if (isSilentLog(step.definition)) return next;
       const stats = registry.addStep(step);
-      return isLlmStep(step.definition) ? agentRuns.around(stats, next) : next;
+      return isAgentStep(step.definition, traitsOf) ? agentRuns.around(stats, next) : next;
     },
   };
 }

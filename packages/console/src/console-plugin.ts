@@ -43,7 +43,9 @@ export function consolePlugin(options: ConsoleOptions = {}): Plugin {
       const store = new ConsoleStore(context, resolved);
       const server = new ConsoleServer(store);
       consoles.set(context, server);
-      context.addInterceptor(createConsoleInterceptor(store.registry, store.agentRuns));
+      context.addInterceptor(
+        createConsoleInterceptor(store.registry, store.agentRuns, (uri) => context.componentTraits(uri)),
+      );
       context.addLifecycle({
         async start() {
           await server.listen();

@@ -1,4 +1,5 @@
 import type { RouteContext, RouteDescription, StepDescription } from "@routekit/core";
+import type { ToolRegistry } from "@routekit/llm";
 
 /** A tool the llm step can call, with the schema the model sees. */
 export interface GraphTool {
@@ -42,18 +43,15 @@ export interface ConsoleGraph {
   readonly tools: readonly GraphTool[];
 }
 
-interface RegistryTool {
-  readonly name: string;
-  readonly description: string;
-  readonly inputSchema: unknown;
-  readonly source?: unknown;
-}
-
-/** The context's tools that no route backs, when @routekit/llm is installed (read without importing it). */
+/**
+ * The context's tools that no route backs, when @routekit/llm's plugin is installed: its registry
+ * (`context.tools`, typed by @routekit/llm, imported type-only: the console does not load it) is
+ * absent otherwise.
+ */
 function looseTools(context: RouteContext): GraphTool[] {
-  const registry = (context as unknown as { tools?: { list?: () => RegistryTool[] } }).tools;
+  const registry: ToolRegistry | undefined = (context as Partial<Pick<RouteContext, "tools">>).tools;
   try {
-    const tools = typeof registry?.list === "function" ? registry.list() : [];
+    const tools = registry === undefined ? [] : registry.list();
     return tools
       .filter((tool) => tool.source !== "route")
       .map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));

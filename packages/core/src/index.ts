@@ -116,9 +116,12 @@ export { EXCEPTION_CAUGHT, REDELIVERED, REDELIVERY_COUNTER } from "./errors/erro
 export {
   EndpointOptionError,
   ExpressionError,
+  isRetryable,
   NoConsumerError,
+  ROUTEKIT_ERROR_CODES,
   RoutekitError,
   type RoutekitErrorCode,
+  type RoutekitErrorOptions,
   RouteStepError,
 } from "./errors/errors.js";
 export { type ConsumerFailureOutcome, reportConsumerFailure } from "./errors/report-consumer-failure.js";
@@ -143,6 +146,7 @@ export {
 } from "./expressions/index.js";
 // Durable state: versioned checkpoint records with leases (durable llm runs keep their state here)
 export type { CheckpointQuery, CheckpointRecord, CheckpointStore } from "./model/checkpoint-store.js";
+export type { ComponentHeaderPrefixes, ComponentTraits } from "./model/component-traits.js";
 // context.describe(): the routes as JSON-serialisable data
 export type {
   BlockDescription,
@@ -159,6 +163,7 @@ export type {
 export { EFFECT_KEY_HEADER } from "./model/effect-key.js";
 // Exchange and processors
 export type { Exchange, ExchangePattern, Headers, Processor, WireBody } from "./model/exchange.js";
+export type { PropertyKey, PropertyKeyOptions } from "./model/property-key.js";
 export type {
   ErrorClass,
   ErrorHandlerDefinition,
@@ -232,6 +237,12 @@ export { abortExchange, releaseExchange } from "./runtime/exchange-deadline.js";
 export { createConsoleLogger, type Logger } from "./runtime/logger.js";
 export { createMemoryCheckpointStore } from "./runtime/memory-checkpoint-store.js";
 export type { Producer } from "./runtime/producer.js";
+// Exchange properties: typed keys, and which are local to this process (transient)
+export {
+  definePropertyKey,
+  isTransientProperty,
+  withoutTransientProperties,
+} from "./runtime/property-keys.js";
 export { copyExchange } from "./runtime/runtime-exchange.js";
 export { wireBodyOf } from "./runtime/wire-exchange.js";
 // Which endpoints dynamic sends (toD, recipientList) may resolve

@@ -1,5 +1,6 @@
 import {
   type Component,
+  type ComponentTraits,
   defineComponent,
   type Endpoint,
   type EndpointAddress,
@@ -11,6 +12,7 @@ import { parseUri, truncateForMessage } from "@routekit/core/internal";
 import type { Dispatcher } from "undici";
 import { createHttpClient } from "./http-client.js";
 import { HttpError } from "./http-error.js";
+import { HTTP_HEADERS } from "./http-headers.js";
 import { serverOf } from "./http-server-registry.js";
 import { parsePath } from "./route-table.js";
 
@@ -163,6 +165,20 @@ function clientEndpoint(
   return { uri, send };
 }
 
+/** An http: route: requests arrive with their headers under `http.header.*`. */
+const HTTP_SERVER_TRAITS: ComponentTraits = {
+  inProcess: false,
+  http: "server",
+  headerPrefixes: { received: HTTP_HEADERS.requestHeaderPrefix, sent: HTTP_HEADERS.responseHeaderPrefix },
+};
+
+/** A call to a remote server: `http.request.header.*` headers are sent as request headers. */
+const HTTP_CLIENT_TRAITS: ComponentTraits = {
+  inProcess: false,
+  http: "client",
+  headerPrefixes: { sent: HTTP_HEADERS.outgoingHeaderPrefix },
+};
+
 /**
  * The `http:` component: `http:/path` is a route on the context's shared server (consumer),
  * `http://host/path` a client call (producer).
@@ -171,6 +187,7 @@ export function createHttpComponent(dispatcher: Dispatcher | undefined): Compone
   const component = defineComponent({
     scheme: "http",
     options: HTTP_ENDPOINT_OPTIONS,
+    traits: (address) => (address.path.startsWith("//") ? HTTP_CLIENT_TRAITS : HTTP_SERVER_TRAITS),
     createEndpoint(address, context) {
       if (address.path.startsWith("//")) return clientEndpoint(address, dispatcher);
       return serverEndpoint(address, context);
@@ -184,6 +201,7 @@ export function createHttpsComponent(dispatcher: Dispatcher | undefined): Compon
   const component = defineComponent({
     scheme: "https",
     options: HTTP_ENDPOINT_OPTIONS,
+    traits: HTTP_CLIENT_TRAITS,
     createEndpoint(address) {
       if (!address.path.startsWith("//")) {
         throw new HttpError(

@@ -1,3 +1,5 @@
+import { RoutekitError, type RoutekitErrorOptions } from "@routekit/core";
+
 /** Codes of every error @routekit/http raises. */
 export type HttpErrorCode =
   | "HTTP_OPTION_INVALID"
@@ -11,14 +13,20 @@ export type HttpErrorCode =
   | "HTTP_OPERATION_FAILED"
   | "HTTP_REPLY_INVALID";
 
-/** The one error base class of @routekit/http; `code` says what kind of failure it is. */
-export class HttpError extends Error {
-  override readonly name: string = "HttpError";
-  readonly code: HttpErrorCode;
+/** Codes whose failure the same message would meet again: not redelivered by default. */
+const PERMANENT_CODES: ReadonlySet<string> = new Set<HttpErrorCode>([
+  "HTTP_OPTION_INVALID",
+  "HTTP_ROUTE_CONFLICT",
+  "HTTP_REQUEST_INVALID",
+  "HTTP_REPLY_INVALID",
+]);
 
-  constructor(code: HttpErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+/** The one error base class of @routekit/http; `code` says what kind of failure it is. */
+export class HttpError extends RoutekitError<HttpErrorCode> {
+  override readonly name: string = "HttpError";
+
+  constructor(code: HttpErrorCode, message: string, options?: RoutekitErrorOptions) {
+    super(code, message, { ...options, retryable: options?.retryable ?? !PERMANENT_CODES.has(code) });
   }
 }
 

@@ -1,3 +1,5 @@
+import { RoutekitError, type RoutekitErrorOptions } from "@routekit/core";
+
 /** Codes of every error @routekit/llm-tools raises. */
 export type LlmToolsErrorCode =
   | "TOOL_INPUT_INVALID"
@@ -7,15 +9,21 @@ export type LlmToolsErrorCode =
   | "TOOL_TIMEOUT"
   | "TOOL_FAILED";
 
+/** Codes whose failure the same input would meet again: not redelivered by default. */
+const PERMANENT_CODES: ReadonlySet<string> = new Set<LlmToolsErrorCode>([
+  "TOOL_INPUT_INVALID",
+  "TOOL_OPTION_INVALID",
+  "TOOL_GUARD_REFUSED",
+  "TOOL_LIMIT_EXCEEDED",
+]);
+
 /** The one error base class of this package. */
-export class LlmToolsError extends Error {
+export class LlmToolsError extends RoutekitError<LlmToolsErrorCode> {
   override readonly name: string = "LlmToolsError";
-  readonly code: LlmToolsErrorCode;
   readonly toolName: string;
 
-  constructor(code: LlmToolsErrorCode, toolName: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+  constructor(code: LlmToolsErrorCode, toolName: string, message: string, options?: RoutekitErrorOptions) {
+    super(code, message, { ...options, retryable: options?.retryable ?? !PERMANENT_CODES.has(code) });
     this.toolName = toolName;
   }
 

@@ -1,3 +1,5 @@
+import { RoutekitError, type RoutekitErrorOptions } from "@routekit/core";
+
 /** Codes of every error @routekit/llm raises. */
 export type LlmErrorCode =
   | "TOOL_INVALID"
@@ -37,14 +39,23 @@ export const LLM_ERROR_CODES: readonly LlmErrorCode[] = [
   "RUN_STATE_INVALID",
 ];
 
-/** The one error base class of @routekit/llm; `code` says what kind of failure it is. */
-export class LlmError extends Error {
-  override readonly name: string = "LlmError";
-  readonly code: LlmErrorCode;
+/** Codes whose failure the same message would meet again: not redelivered by default. */
+const PERMANENT_CODES: ReadonlySet<string> = new Set<LlmErrorCode>([
+  "TOOL_INVALID",
+  "TOOL_DUPLICATE",
+  "TOOL_NOT_FOUND",
+  "TOOL_ARGUMENTS_INVALID",
+  "MODEL_NOT_CONFIGURED",
+  "API_KEY_MISSING",
+  "OPTION_INVALID",
+]);
 
-  constructor(code: LlmErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+/** The one error base class of @routekit/llm; `code` says what kind of failure it is. */
+export class LlmError extends RoutekitError<LlmErrorCode> {
+  override readonly name: string = "LlmError";
+
+  constructor(code: LlmErrorCode, message: string, options?: RoutekitErrorOptions) {
+    super(code, message, { ...options, retryable: options?.retryable ?? !PERMANENT_CODES.has(code) });
   }
 }
 
@@ -83,14 +94,25 @@ export interface ModelRequestErrorOptions {
   cause?: unknown;
 }
 
-/** A request to a model provider failed (transport error or non-2xx answer). */
+/**
+ * A request to a model provider failed (transport error or non-2xx answer). `retryable` is false
+ * for an answer that the same request gets again (4xx but 408, 409 and 429).
+ */
 export class ModelRequestError extends LlmError {
   override readonly name: string = "ModelRequestError";
   readonly provider: string;
   readonly status: number | undefined;
 
   constructor(message: string, options: ModelRequestErrorOptions) {
-    super("MODEL_REQUEST_FAILED", message, { cause: options.cause });
+    const status = options.status;
+    const permanent =
+      status !== undefined &&
+      status >= 400 &&
+      status < 500 &&
+      status !== 408 &&
+      status !== 409 &&
+      status !== 429;
+    super("MODEL_REQUEST_FAILED", message, { cause: options.cause, retryable: !permanent });
     this.provider = options.provider;
     this.status = options.status;
   }

@@ -1,6 +1,14 @@
 // @routekit/llm: the tool model (also on its own as "@routekit/llm/tool"), the llm: step, its loop
 // and the providers.
 
+// The agent-run contract observers read: header and property names, event types
+export {
+  LLM_EVENT_TYPES,
+  LLM_HEADERS,
+  LLM_MESSAGES_PROPERTY,
+  LLM_STREAM_PROPERTY,
+  type LlmEventType,
+} from "./agent-run-contract.js";
 // Durable runs: checkpoints, leases, approvals, recovery
 export { AgentRuns, type ApprovalAnswer } from "./durable/agent-runs.js";
 export { LLM_RUN_ID_HEADER, LLM_RUN_STATUS_HEADER } from "./durable/durable-runner.js";
@@ -10,8 +18,7 @@ export { AGENT_RUN_EVENT_TYPES, type AgentRunEventBase } from "./durable/run-eve
 export type { ApprovalState, DurableRunState, RunStatus, ThreadMemory } from "./durable/run-state.js";
 export type { RunRecord } from "./durable/run-store.js";
 export { DEFAULT_THREAD_TOKENS, LLM_THREAD_ID_HEADER, trimToBudget } from "./durable/thread-memory.js";
-export { LLM_HEADERS, LLM_MESSAGES_PROPERTY } from "./llm-component.js";
-export { LLM_EVENT_TYPES } from "./llm-events.js";
+export type { LlmEvent } from "./llm-events.js";
 export { type LlmPluginOptions, llmPlugin } from "./llm-plugin.js";
 // The LLM step
 export { LlmStepBuilder, type LlmStepOptions, type LlmStepUri, llm } from "./llm-step-builder.js";

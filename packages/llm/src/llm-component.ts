@@ -6,6 +6,12 @@ import {
   type RoutekitEvents,
 } from "@routekit/core";
 import "./as-llm-tool.js";
+import {
+  LLM_EVENT_TYPES,
+  LLM_HEADERS,
+  LLM_MESSAGES_PROPERTY,
+  LLM_STREAM_PROPERTY,
+} from "./agent-run-contract.js";
 import { type DurableLoopSettings, DurableRunner, LLM_RUN_STATUS_HEADER } from "./durable/durable-runner.js";
 import { requireDurable } from "./durable/durable-settings.js";
 import type { ThreadMemory } from "./durable/run-state.js";
@@ -16,8 +22,6 @@ import {
   readThread,
 } from "./durable/thread-memory.js";
 import { LlmError } from "./errors.js";
-import { LLM_EVENT_TYPES } from "./llm-events.js";
-import { LLM_STREAM_PROPERTY } from "./llm-stream-of.js";
 import type { ChatMessage, LanguageModel } from "./model-types.js";
 import { resolveStepOutput } from "./structured-output/step-output.js";
 import { runToolLoop } from "./tool-loop/run-tool-loop.js";
@@ -25,20 +29,6 @@ import { type LlmStream, streamToolLoop } from "./tool-loop/stream-tool-loop.js"
 import type { ToolErrorPolicy } from "./tool-loop/tool-error-policy.js";
 import type { RunToolLoopOptions, ToolLoopEvent, ToolLoopResult } from "./tool-loop/tool-loop-types.js";
 import type { Tool } from "./tool-types.js";
-
-/** Headers the LLM step sets on the exchange. */
-export const LLM_HEADERS = {
-  provider: "llm.provider",
-  model: "llm.model",
-  tokensIn: "llm.tokens.in",
-  tokensOut: "llm.tokens.out",
-  stopReason: "llm.stopReason",
-  iterations: "llm.iterations",
-  toolCalls: "llm.toolCalls",
-} as const;
-
-/** Property holding the whole conversation after the step (to continue it). */
-export const LLM_MESSAGES_PROPERTY = "llm.messages";
 
 /** What `llmPlugin` sets for every llm step of a context. */
 export interface LlmSettings {
@@ -87,6 +77,8 @@ function readInput(exchange: Exchange, uri: string): string | ChatMessage[] {
  */
 export const llmComponent = defineComponent({
   scheme: "llm",
+  // The model is called over the network; each send is an agent run (otel, the console).
+  traits: { inProcess: false, agent: true },
   options: {
     tools: { type: "list", description: "tool names, or * for all" },
     maxIterations: { type: "integer", default: 8, min: 1, max: 1000 },

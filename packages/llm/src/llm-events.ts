@@ -1,3 +1,5 @@
+import type { RoutekitEvents } from "@routekit/core";
+import type { LlmEventType } from "./agent-run-contract.js";
 import type { LlmStreamPart } from "./tool-loop/stream-parts.js";
 import type { ToolLoopEvent } from "./tool-loop/tool-loop-types.js";
 
@@ -27,11 +29,5 @@ declare module "@routekit/core" {
   }
 }
 
-/** The event types the LLM step forwards to `context.events`. */
-export const LLM_EVENT_TYPES = [
-  "model-call-started",
-  "model-call-completed",
-  "model-call-failed",
-  "tool-call-started",
-  "tool-call-completed",
-] as const;
+/** The payload of one agent-run event the llm step emits (`context.events.on(type, (event) => ...)`). */
+export type LlmEvent<TType extends LlmEventType = LlmEventType> = RoutekitEvents[TType];

@@ -1,8 +1,9 @@
-import type { Exchange } from "@routekit/core";
+import { definePropertyKey, type Exchange } from "@routekit/core";
+import { LLM_STREAM_PROPERTY } from "./agent-run-contract.js";
 import type { LlmStream } from "./tool-loop/stream-tool-loop.js";
 
-/** Property holding the stream of a streaming llm step (`llm(...).stream()`). */
-export const LLM_STREAM_PROPERTY = "llm.stream";
+/** A live stream belongs to this process: transient, never stored nor sent. */
+export const LLM_STREAM_KEY = definePropertyKey<LlmStream>({ name: LLM_STREAM_PROPERTY, transient: true });
 
 /**
  * The stream of the streaming llm step this exchange went through, or undefined. The step also

@@ -1,3 +1,5 @@
+import { RoutekitError, type RoutekitErrorOptions } from "@routekit/core";
+
 /** Codes of every error @routekit/mcp raises. */
 export type McpErrorCode =
   | "OPTION_INVALID"
@@ -21,16 +23,21 @@ export const MCP_ERROR_CODES: readonly McpErrorCode[] = [
   "ROUTES_INVALID",
 ];
 
+/** Codes whose failure the same message would meet again: not redelivered by default. */
+const PERMANENT_CODES: ReadonlySet<string> = new Set<McpErrorCode>([
+  "OPTION_INVALID",
+  "TOOL_NOT_FOUND",
+  "ROUTES_INVALID",
+]);
+
 /**
  * The one error base class of @routekit/mcp; `code` says what kind of failure it is. (Named so it
  * does not collide with the SDK's `McpError`, the JSON-RPC error of the protocol itself.)
  */
-export class RoutekitMcpError extends Error {
+export class RoutekitMcpError extends RoutekitError<McpErrorCode> {
   override readonly name: string = "RoutekitMcpError";
-  readonly code: McpErrorCode;
 
-  constructor(code: McpErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+  constructor(code: McpErrorCode, message: string, options?: RoutekitErrorOptions) {
+    super(code, message, { ...options, retryable: options?.retryable ?? !PERMANENT_CODES.has(code) });
   }
 }

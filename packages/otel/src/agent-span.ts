@@ -1,6 +1,7 @@
 import { context as contextApi, SpanKind, TraceFlags, trace } from "@opentelemetry/api";
 import type { Exchange, Processor, StepInfo } from "@routekit/core";
 import { parseUri } from "@routekit/core/internal";
+import type { LLM_HEADERS, LLM_STREAM_PROPERTY } from "@routekit/llm";
 import { AGENT_RUN_KEY, type AgentRun, type AgentRuns } from "./agent-run.js";
 import { GEN_AI, GEN_AI_OPERATION, ROUTEKIT } from "./attribute-names.js";
 import { leaveSlot, slotOf, TraceSlot } from "./exchange-slot.js";
@@ -10,7 +11,10 @@ import { recordError } from "./record-error.js";
 import { runInSlot } from "./run-in-context.js";
 import type { Telemetry } from "./telemetry.js";
 
-/** Headers and the property the llm step sets (see `@routekit/llm`'s `LLM_HEADERS`). */
+/**
+ * Headers and the property the llm step sets: its agent-run contract's names, checked against it
+ * at compile time (imported type-only: this package does not load @routekit/llm).
+ */
 const LLM = {
   provider: "llm.provider",
   model: "llm.model",
@@ -18,7 +22,12 @@ const LLM = {
   tokensOut: "llm.tokens.out",
   stopReason: "llm.stopReason",
   stream: "llm.stream",
-} as const;
+} as const satisfies Pick<
+  typeof LLM_HEADERS,
+  "provider" | "model" | "tokensIn" | "tokensOut" | "stopReason"
+> & {
+  stream: typeof LLM_STREAM_PROPERTY;
+};
 
 function numberOption(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;

@@ -1,5 +1,5 @@
 import { type Context, type Span, trace } from "@opentelemetry/api";
-import type { Exchange, Headers } from "@routekit/core";
+import { definePropertyKey, type Exchange, type Headers } from "@routekit/core";
 import type { ToolRun } from "./agent-run.js";
 
 /**
@@ -57,6 +57,12 @@ export class TraceSlot {
 
 /** The exchange property holding the `TraceSlot`. */
 export const TRACE_SLOT_PROPERTY = "routekit.otel.trace";
+
+/**
+ * The slot's property is transient: a span belongs to this process, so a stored group (a shared
+ * aggregation repository) and a broker never carry it.
+ */
+export const TRACE_SLOT_KEY = definePropertyKey<TraceSlot>({ name: TRACE_SLOT_PROPERTY, transient: true });
 
 export function slotOf(exchange: Exchange): TraceSlot | undefined {
   return exchange.properties[TRACE_SLOT_PROPERTY] as TraceSlot | undefined;

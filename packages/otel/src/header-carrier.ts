@@ -3,12 +3,13 @@ import type { Headers } from "@routekit/core";
 import type { Telemetry } from "./telemetry.js";
 
 /**
- * Where trace context travels in an exchange's headers. Headers cross `seda:` hand-offs and
- * RabbitMQ messages under their own names (`traceparent`, `tracestate`); the http: client sends
+ * Where trace context travels in an exchange's headers, as the endpoint's component declares
+ * (`ComponentTraits.headerPrefixes`). Headers cross `seda:` hand-offs and RabbitMQ messages under
+ * their own names (`traceparent`, `tracestate`: prefix ""); the http: client sends
  * `http.request.header.*` headers, and the http: server files request headers under
  * `http.header.*`.
  */
-export type HeaderPrefix = "" | "http.request.header." | "http.header.";
+export type HeaderPrefix = string;
 
 /** Longest header value read as trace context; longer ones are ignored (a W3C one is far shorter). */
 const MAX_VALUE_LENGTH = 8192;

@@ -1,12 +1,17 @@
 import { type Attributes, SpanKind, trace } from "@opentelemetry/api";
 import type { EventBus } from "@routekit/core";
+import type { LlmEventType } from "@routekit/llm";
 import type { AgentRun, AgentRuns } from "./agent-run.js";
 import { GEN_AI, GEN_AI_OPERATION, SEMCONV } from "./attribute-names.js";
 import { chatInputMessages, chatOutputMessages } from "./genai-content.js";
 import { errorTypeOf, recordError } from "./record-error.js";
 import type { Telemetry } from "./telemetry.js";
 
-/** The fields of `@routekit/llm`'s model and tool call events that spans and metrics read. */
+/**
+ * The fields of `@routekit/llm`'s model and tool call events that spans and metrics read. Every
+ * payload of its agent-run contract must fit this view (the listeners below pass them in, typed by
+ * `RoutekitEvents` as @routekit/llm declares them), so a change there stops this file at compile time.
+ */
 interface LlmEvent {
   exchangeId: string;
   provider?: string;
@@ -28,8 +33,6 @@ interface LlmEvent {
   arguments?: string;
   output?: string;
 }
-
-type Listen = (type: string, listener: (event: LlmEvent) => void) => () => void;
 
 function chatAttributes(event: LlmEvent): Attributes {
   const attributes: Attributes = { [GEN_AI.operationName]: GEN_AI_OPERATION.chat };
@@ -123,7 +126,7 @@ function closeTool(telemetry: Telemetry, run: AgentRun, event: LlmEvent): void {
  * id); metrics are recorded for every call, traced or not.
  */
 export function subscribeLlmEvents(events: EventBus, telemetry: Telemetry, runs: AgentRuns): () => void {
-  const listen = events.on.bind(events) as unknown as Listen;
+  const listen = (type: LlmEventType, listener: (event: LlmEvent) => void) => events.on(type, listener);
   const stops = [
     listen("model-call-started", (event) => {
       const run = runs.get(event.exchangeId);

@@ -37,9 +37,9 @@ export function createOtelInterceptor(
       if (!telemetry.observed()) return next;
       const definition = step.definition as { readonly type: string; readonly uri?: unknown };
       if (SENDS.has(definition.type) && typeof definition.uri === "string") {
-        if (definition.type === "to" && definition.uri.startsWith("llm:"))
+        if (definition.type === "to" && telemetry.traitsOf(definition.uri)?.agent === true)
           return wrapAgentInSpan(telemetry, runs, hub, step, definition.uri, next);
-        const target = stepTarget(step, definition.uri);
+        const target = stepTarget(step, definition.uri, telemetry.traitsOf);
         return target === undefined ? next : wrapSendInSpan(telemetry, target, next);
       }
       return telemetry.stepSample > 0 ? wrapStepInSpan(telemetry, step, next) : next;
@@ -48,12 +48,12 @@ export function createOtelInterceptor(
       telemetry.observed();
       if (!telemetry.tracing) return send;
       if (step === undefined) {
-        const target = uriTarget(uri, {});
+        const target = uriTarget(uri, {}, telemetry.traitsOf);
         return target === undefined ? send : wrapContextSend(telemetry, target, send);
       }
       // A destination of a toD or recipientList step: a span like a `to` step's, in the route's
       // trace; a route that is not traced (added while no SDK was registered) is left as it is.
-      const target = stepTarget(step, uri);
+      const target = stepTarget(step, uri, telemetry.traitsOf);
       if (target === undefined) return send;
       const traced = wrapSendInSpan(telemetry, target, send);
       return (exchange) => (slotOf(exchange) === undefined ? send(exchange) : traced(exchange));

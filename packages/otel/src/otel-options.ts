@@ -7,7 +7,10 @@ export interface OtelPluginOptions {
   tracerProvider?: TracerProvider;
   /** Where metrics go; default the global meter provider, read when the context starts. */
   meterProvider?: MeterProvider;
-  /** How trace context crosses process boundaries; default the global propagator. */
+  /**
+   * How trace context crosses process boundaries; default the global propagator, or W3C trace
+   * context (`traceparent`, `tracestate`) when none is registered.
+   */
   propagator?: TextMapPropagator;
   /**
    * A span per step of a route (default `false`): `true` for every traced route run, or

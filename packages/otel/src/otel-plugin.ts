@@ -10,7 +10,8 @@ import { Telemetry } from "./telemetry.js";
  * `addRoutes`. Spans and metrics go to the global providers unless others are given. Register the
  * SDK before adding routes: routes added while no tracer or meter provider is registered are left
  * exactly as they are (the context warns when it starts with a provider registered since), and
- * the meter is read when the context starts.
+ * the meter is read when the context starts. With no propagator given or registered, trace
+ * context crosses brokers and HTTP as W3C trace context.
  */
 export function otelPlugin(options?: OtelPluginOptions): Plugin {
   const telemetry = new Telemetry(resolveOtelOptions(options));
@@ -20,11 +21,17 @@ export function otelPlugin(options?: OtelPluginOptions): Plugin {
     name: "otel",
     interceptors: [createOtelInterceptor(telemetry, runs, hub)],
     install(context) {
+      telemetry.traitsOf = (uri) => context.componentTraits(uri);
       context.addLifecycle({
         start: () => {
           telemetry.refresh();
           const warning = telemetry.unobservedWarning();
           if (warning !== undefined) context.logger.warn(warning);
+          if (telemetry.tracing && telemetry.ownPropagator) {
+            context.logger.info(
+              "otelPlugin: no OpenTelemetry propagator is registered; routekit's sends carry W3C trace context (traceparent, tracestate). Register one (propagation.setGlobalPropagator(...), or the SDK's textMapPropagator) or pass otelPlugin({ propagator }) to choose another",
+            );
+          }
         },
         stop: () => hub.release(context.events),
       });

@@ -1,7 +1,5 @@
 import type { RouteDefinition } from "@routekit/core";
-
-/** Endpoints whose sends run nothing but routekit's own in-process code. */
-const IN_PROCESS_SCHEMES = new Set(["direct", "seda", "mock", "log"]);
+import { inProcessUri, type TraitsOf } from "./endpoint-names.js";
 
 /** Core steps that run no code of their own beyond what their definition holds. */
 const PLAIN_STEPS = new Set([
@@ -29,29 +27,23 @@ const PLAIN_STEPS = new Set([
 
 const MAX_DEPTH = 24;
 
-function inProcessUri(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  const colon = value.indexOf(":");
-  return colon > 0 && IN_PROCESS_SCHEMES.has(value.slice(0, colon));
-}
-
 function isPlain(value: object): boolean {
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === Array.prototype || prototype === null;
 }
 
-function readsContext(value: unknown, depth: number): boolean {
+function readsContext(value: unknown, depth: number, traitsOf: TraitsOf): boolean {
   if (typeof value === "function") return true;
   if (typeof value !== "object" || value === null) return false;
   if (depth > MAX_DEPTH || !isPlain(value)) return true;
   const record = value as Record<string, unknown>;
   if (typeof record.type === "string" && !Array.isArray(value)) {
     if (!PLAIN_STEPS.has(record.type)) return true;
-    if ("uri" in record && !inProcessUri(record.uri)) return true;
-    if (Array.isArray(record.uris) && !record.uris.every(inProcessUri)) return true;
+    if ("uri" in record && !inProcessUri(record.uri, traitsOf)) return true;
+    if (Array.isArray(record.uris) && !record.uris.every((uri) => inProcessUri(uri, traitsOf))) return true;
   }
   for (const key in record) {
-    if (key !== "uri" && key !== "uris" && readsContext(record[key], depth + 1)) return true;
+    if (key !== "uri" && key !== "uris" && readsContext(record[key], depth + 1, traitsOf)) return true;
   }
   return false;
 }
@@ -60,15 +52,15 @@ function readsContext(value: unknown, depth: number): boolean {
  * Whether a run of `route` may read the current OpenTelemetry context: when any of its steps or
  * error clauses holds code (a processor, an expression or predicate written as a function, an
  * aggregation strategy, a repository object), runs a step another package defines, or sends to
- * an endpoint outside routekit's in-process components (an instrumented client reads it). A
+ * an endpoint whose component does not declare it in-process (an instrumented client reads it). A
  * route that cannot is run without entering its span's context: its sends and `direct:`
  * sub-routes find the span on the exchange.
  */
-export function readsContextOf(route: RouteDefinition): boolean {
-  return readsContext(route.steps, 0) || readsContext(route.errorHandling, 0);
+export function readsContextOf(route: RouteDefinition, traitsOf: TraitsOf): boolean {
+  return readsContext(route.steps, 0, traitsOf) || readsContext(route.errorHandling, 0, traitsOf);
 }
 
 /** Whether running one step may read the current context (as `readsContextOf`, for one step). */
-export function stepReadsContext(definition: unknown): boolean {
-  return readsContext(definition, 0);
+export function stepReadsContext(definition: unknown, traitsOf: TraitsOf): boolean {
+  return readsContext(definition, 0, traitsOf);
 }

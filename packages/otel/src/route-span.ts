@@ -14,6 +14,7 @@ import { endpointNames } from "./endpoint-names.js";
 import { leaveSlot, slotOf, TraceSlot } from "./exchange-slot.js";
 import { safeJson } from "./genai-content.js";
 import { extractContext } from "./header-carrier.js";
+import { HTTP } from "./http-header-names.js";
 import { readsContextOf } from "./reads-context.js";
 import { errorTypeOf, recordError } from "./record-error.js";
 import { runInSlot, runThen, type Settle } from "./run-in-context.js";
@@ -39,12 +40,12 @@ function toolRunOf(parent: Context, exchange: Exchange): ToolRun | undefined {
  * without entering it (see `routeReadsContext`).
  */
 export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Processor): Processor {
-  const endpoint = endpointNames(route.from);
-  const server = endpoint.scheme === "http" || endpoint.scheme === "https";
-  const inProcess = endpoint.scheme === "direct";
+  const endpoint = endpointNames(route.from, telemetry.traitsOf);
+  const server = endpoint.http === "server";
+  const inProcess = endpoint.sameExchange;
   const kind = server ? SpanKind.SERVER : SpanKind.CONSUMER;
-  const extractPrefix = server ? "http.header." : "";
-  const activate = readsContextOf(route.definition);
+  const extractPrefix = endpoint.extractPrefix;
+  const activate = readsContextOf(route.definition, telemetry.traitsOf);
   const routeAttributes = { [ROUTEKIT.routeId]: route.routeId };
 
   const count = (exchange: Exchange, thrown: unknown, started: number): void => {
@@ -79,7 +80,7 @@ export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Pr
   const startSpan = (exchange: Exchange, parent: Context): Span => {
     if (!server)
       return telemetry.tracer.startSpan(consumerName, { kind, attributes: startAttributes }, parent);
-    const method = exchange.headers["http.method"];
+    const method = exchange.headers[HTTP.method];
     const verb = typeof method === "string" && HTTP_METHOD.test(method) ? method : "HTTP";
     const attributes = Object.assign(
       { [SEMCONV.httpRequestMethod]: verb === "HTTP" ? "_OTHER" : verb },
@@ -101,7 +102,7 @@ export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Pr
     if (span !== undefined) {
       const error = exchange.error ?? thrown;
       if (server) {
-        const status = exchange.headers["http.status"];
+        const status = exchange.headers[HTTP.status];
         if (typeof status === "number") span.setAttribute(SEMCONV.httpResponseStatusCode, status);
       }
       if (error !== undefined) recordError(span, error);

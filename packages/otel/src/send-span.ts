@@ -3,6 +3,7 @@ import type { Exchange, Processor } from "@routekit/core";
 import { SEMCONV } from "./attribute-names.js";
 import { leaveSlot, slotOf, TraceSlot } from "./exchange-slot.js";
 import { traceFields, writeFields } from "./header-carrier.js";
+import { HTTP } from "./http-header-names.js";
 import { recordError } from "./record-error.js";
 import { runInSlot, type Settle } from "./run-in-context.js";
 import type { SendTarget } from "./send-target.js";
@@ -28,7 +29,7 @@ export function wrapSendInSpan(telemetry: Telemetry, target: SendTarget, next: P
     const error = exchange.error ?? thrown;
     if (error !== undefined) recordError(span, error);
     if (kind === SpanKind.CLIENT) {
-      const status = exchange.headers["http.status"];
+      const status = exchange.headers[HTTP.status];
       if (typeof status === "number") span.setAttribute(SEMCONV.httpResponseStatusCode, status);
     }
     span.end();

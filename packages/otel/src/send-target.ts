@@ -1,7 +1,7 @@
 import { type Attributes, SpanKind } from "@opentelemetry/api";
 import type { SendStep } from "@routekit/core";
 import { ROUTEKIT, SEMCONV } from "./attribute-names.js";
-import { endpointNames } from "./endpoint-names.js";
+import { endpointNames, type TraitsOf } from "./endpoint-names.js";
 import type { HeaderPrefix } from "./header-carrier.js";
 
 /** What a send's span says and how its trace context travels, fixed once per step (or context) and URI. */
@@ -17,11 +17,6 @@ export interface SendTarget {
   readonly activate: boolean;
 }
 
-/** Schemes whose consumer gets the same exchange in-process: no headers need to carry the trace. */
-const SAME_EXCHANGE = new Set(["direct", "mock"]);
-/** Schemes routekit runs in-process: nothing reads the current context while they send. */
-const IN_PROCESS = new Set(["direct", "seda", "mock"]);
-
 function stepAttributes(step: SendStep): Attributes {
   return { [ROUTEKIT.routeId]: step.routeId, [ROUTEKIT.stepPath]: step.path };
 }
@@ -31,19 +26,20 @@ function stepAttributes(step: SendStep): Attributes {
  * a `toD` or `recipientList` step, named when the step first sends there; undefined for `log:`,
  * which sends nothing.
  */
-export function stepTarget(step: SendStep, uri: string): SendTarget | undefined {
-  return uriTarget(uri, stepAttributes(step));
+export function stepTarget(step: SendStep, uri: string, traitsOf: TraitsOf): SendTarget | undefined {
+  return uriTarget(uri, stepAttributes(step), traitsOf);
 }
 
 /**
  * A send to `uri` with `base` among its attributes: a `to` step's (with its route and step), or
  * one made through the context from user code (with none); undefined for `log:`.
  */
-export function uriTarget(uri: string, base: Attributes): SendTarget | undefined {
-  const endpoint = endpointNames(uri);
-  if (endpoint.scheme === "log") return undefined;
+export function uriTarget(uri: string, base: Attributes, traitsOf: TraitsOf): SendTarget | undefined {
+  const endpoint = endpointNames(uri, traitsOf);
+  if (!endpoint.traced) return undefined;
+  const httpClient = endpoint.http === "client";
   const attributes: Attributes = { ...base, [ROUTEKIT.endpointUri]: endpoint.address };
-  if (!endpoint.httpClient) {
+  if (!httpClient) {
     if (endpoint.system !== undefined) attributes[SEMCONV.messagingSystem] = endpoint.system;
     attributes[SEMCONV.messagingDestinationName] = endpoint.path;
     attributes[SEMCONV.messagingOperationType] = "send";
@@ -51,10 +47,10 @@ export function uriTarget(uri: string, base: Attributes): SendTarget | undefined
   }
   return {
     name: `send ${endpoint.address}`,
-    kind: endpoint.httpClient ? SpanKind.CLIENT : SpanKind.PRODUCER,
+    kind: httpClient ? SpanKind.CLIENT : SpanKind.PRODUCER,
     attributes,
-    carried: !SAME_EXCHANGE.has(endpoint.scheme),
+    carried: !endpoint.sameExchange,
     prefixes: [endpoint.injectPrefix],
-    activate: !IN_PROCESS.has(endpoint.scheme),
+    activate: !endpoint.inProcess,
   };
 }

@@ -13,7 +13,7 @@ import type { Telemetry } from "./telemetry.js";
  */
 export function wrapStepInSpan(telemetry: Telemetry, step: StepInfo, next: Processor): Processor {
   const attributes = { [ROUTEKIT.routeId]: step.routeId, [ROUTEKIT.stepPath]: step.path };
-  const activate = stepReadsContext(step.definition);
+  const activate = stepReadsContext(step.definition, telemetry.traitsOf);
   const settle: Settle = (slot, exchange, thrown) => {
     leaveSlot(exchange, slot);
     const error = exchange.error ?? thrown;

@@ -11,7 +11,9 @@ import {
   type TracerProvider,
   trace,
 } from "@opentelemetry/api";
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { DURATION_BUCKETS, GEN_AI_METRIC, ROUTEKIT, TOKEN_BUCKETS } from "./attribute-names.js";
+import type { TraitsOf } from "./endpoint-names.js";
 import type { ResolvedOtelOptions } from "./otel-options.js";
 
 /** The instrumentation scope of every span and metric. */
@@ -21,6 +23,9 @@ export const SCOPE_VERSION = "0.1.0";
 // The API's no-op provider: what a proxy delegates to while no SDK is registered.
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 const NOOP_METER = createNoopMeter().constructor;
+
+/** What the plugin propagates with when no propagator is given or registered. */
+const W3C_TRACE_CONTEXT = new W3CTraceContextPropagator();
 
 /** The instruments, created when the context starts with a real meter. */
 export interface Instruments {
@@ -85,12 +90,18 @@ export class Telemetry {
     this.recordContent = options.recordContent;
     this.stepSample = options.stepSample;
     this.tracer = this.#resolveTracer();
+    this.propagator = this.#resolvePropagator();
   }
 
-  /** The propagator: the one given, else the global one (`propagation`). */
-  get propagator(): Pick<TextMapPropagator, "inject" | "extract" | "fields"> {
-    return this.#options.propagator ?? propagation;
-  }
+  /**
+   * The propagator: the one given, else the global one (`propagation`) when one is registered,
+   * else W3C trace context (read when routes are added and when the context starts).
+   */
+  propagator: Pick<TextMapPropagator, "inject" | "extract" | "fields">;
+  /** True when no propagator was given or registered, so the plugin's own W3C one is in use. */
+  ownPropagator = false;
+  /** What endpoints' components declare (`context.componentTraits`), set when the plugin is installed. */
+  traitsOf: TraitsOf = () => undefined;
 
   /**
    * Whether a route added now needs wrapping: spans or metrics have somewhere to go. When not,
@@ -98,12 +109,14 @@ export class Telemetry {
    */
   observed(): boolean {
     this.tracer = this.#resolveTracer();
+    this.propagator = this.#resolvePropagator();
     return this.tracing || this.#meter() !== undefined;
   }
 
   /** Reads the providers again when the context starts, and makes the instruments. */
   refresh(): void {
     this.tracer = this.#resolveTracer();
+    this.propagator = this.#resolvePropagator();
     const meter = this.#meter();
     this.instruments = meter === undefined ? undefined : createInstruments(meter);
   }
@@ -127,6 +140,18 @@ export class Telemetry {
       SCOPE_VERSION,
     );
     return meter instanceof NOOP_METER ? undefined : meter;
+  }
+
+  /**
+   * The given propagator, else the global one, else (the API's no-op propagator, whose `fields()`
+   * is empty, is all that is registered) W3C trace context, so traces cross routekit's own hops
+   * (brokers, HTTP) without setup. The global propagator is left as it is.
+   */
+  #resolvePropagator(): Pick<TextMapPropagator, "inject" | "extract" | "fields"> {
+    const given = this.#options.propagator;
+    this.ownPropagator = given === undefined && propagation.fields().length === 0;
+    if (given !== undefined) return given;
+    return this.ownPropagator ? W3C_TRACE_CONTEXT : propagation;
   }
 
   #resolveTracer(): Tracer {

@@ -120,7 +120,10 @@ describe("sends made inside steps", () => {
     const [interceptor] = otelPlugin().interceptors ?? [];
     expect(interceptor?.wrapSend?.("seda:audit", send)).toBe(send);
     sdk = startTestSdk();
-    const [traced] = otelPlugin({ tracerProvider: sdk.tracerProvider }).interceptors ?? [];
+    // Installed, the plugin reads what each endpoint's component declares (log: is not traced).
+    const plugin = otelPlugin({ tracerProvider: sdk.tracerProvider });
+    createContext({ logLevel: "off" }).use(plugin);
+    const [traced] = plugin.interceptors ?? [];
     expect(traced?.wrapSend?.("seda:audit", send)).not.toBe(send);
     expect(traced?.wrapSend?.("log:audit", send)).toBe(send);
   });

@@ -1,3 +1,5 @@
+import { RoutekitError, type RoutekitErrorOptions } from "@routekit/core";
+
 /** Codes of every error @routekit/postgres raises. */
 export type PostgresStoreErrorCode =
   | "OPTIONS_INVALID"
@@ -8,14 +10,19 @@ export type PostgresStoreErrorCode =
   | "CLAIM_LOST"
   | "VALUE_CORRUPT";
 
-/** The one error class of @routekit/postgres; `code` says what kind of failure it is. */
-export class PostgresStoreError extends Error {
-  override readonly name = "PostgresStoreError";
-  readonly code: PostgresStoreErrorCode;
+/** Codes whose failure the same message would meet again: not redelivered by default. */
+const PERMANENT_CODES: ReadonlySet<string> = new Set<PostgresStoreErrorCode>([
+  "OPTIONS_INVALID",
+  "SCHEMA_MISSING",
+  "VALUE_CORRUPT",
+]);
 
-  constructor(code: PostgresStoreErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+/** The one error class of @routekit/postgres; `code` says what kind of failure it is. */
+export class PostgresStoreError extends RoutekitError<PostgresStoreErrorCode> {
+  override readonly name = "PostgresStoreError";
+
+  constructor(code: PostgresStoreErrorCode, message: string, options?: RoutekitErrorOptions) {
+    super(code, message, { ...options, retryable: options?.retryable ?? !PERMANENT_CODES.has(code) });
   }
 }
 

@@ -1,3 +1,5 @@
+import { RoutekitError, type RoutekitErrorOptions } from "@routekit/core";
+
 /** Codes of every error @routekit/redis raises. */
 export type RedisStoreErrorCode =
   | "OPTIONS_INVALID"
@@ -7,14 +9,18 @@ export type RedisStoreErrorCode =
   | "CLAIM_LOST"
   | "VALUE_CORRUPT";
 
-/** The one error class of @routekit/redis; `code` says what kind of failure it is. */
-export class RedisStoreError extends Error {
-  override readonly name = "RedisStoreError";
-  readonly code: RedisStoreErrorCode;
+/** Codes whose failure the same message would meet again: not redelivered by default. */
+const PERMANENT_CODES: ReadonlySet<string> = new Set<RedisStoreErrorCode>([
+  "OPTIONS_INVALID",
+  "VALUE_CORRUPT",
+]);
 
-  constructor(code: RedisStoreErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+/** The one error class of @routekit/redis; `code` says what kind of failure it is. */
+export class RedisStoreError extends RoutekitError<RedisStoreErrorCode> {
+  override readonly name = "RedisStoreError";
+
+  constructor(code: RedisStoreErrorCode, message: string, options?: RoutekitErrorOptions) {
+    super(code, message, { ...options, retryable: options?.retryable ?? !PERMANENT_CODES.has(code) });
   }
 }
 

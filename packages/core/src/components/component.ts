@@ -1,3 +1,4 @@
+import type { ComponentTraits } from "../model/component-traits.js";
 import type { Exchange, Processor, RouteContext } from "../model/exchange.js";
 import type { OptionSchema, OptionsOf } from "./endpoint-options.js";
 
@@ -65,6 +66,15 @@ export interface Component<TSchema extends OptionSchema = OptionSchema> {
   readonly scheme: string;
   readonly options: TSchema;
   createEndpoint(address: EndpointAddress<OptionsOf<TSchema>>, context: RouteContext): Endpoint;
+  /**
+   * What observers (tracing, the console) read about its endpoints: in-process or not, the
+   * messaging system, where protocol headers sit. A function when they depend on the address
+   * (`http:/path` serves, `http://host/path` calls); default `{ inProcess: false }`. Read with
+   * `context.componentTraits(uri)`.
+   */
+  readonly traits?:
+    | ComponentTraits
+    | ((address: { readonly scheme: string; readonly path: string }) => ComponentTraits);
 }
 
 /** Identity helper that keeps a component's option types. */

@@ -18,6 +18,7 @@ const slotsOf = (context: RouteContext): Map<string, DirectSlot> =>
  */
 export const directComponent = defineComponent({
   scheme: "direct",
+  traits: { inProcess: true, messagingSystem: "routekit", sameExchange: true },
   options: {
     failIfNoConsumers: {
       type: "boolean",

@@ -26,6 +26,7 @@ export function writeLog(logger: Logger, level: LogLevel, line: string): void {
 /** `log:name?level=info&showHeaders=true` — logs each exchange; `level=off` costs nothing. */
 export const logComponent = defineComponent({
   scheme: "log",
+  traits: { inProcess: true, messagingSystem: "routekit", traced: false },
   options: {
     level: { type: "enum", values: ["trace", "debug", "info", "warn", "error", "off"], default: "info" },
     showBody: { type: "boolean", default: true },

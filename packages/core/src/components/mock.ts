@@ -136,6 +136,7 @@ export class MockEndpoint implements Endpoint {
 /** `mock:name?retainFirst=-1&retainLast=0` — see MockEndpoint. retainFirst=-1 keeps every message. */
 export const mockComponent = defineComponent({
   scheme: "mock",
+  traits: { inProcess: true, messagingSystem: "routekit", sameExchange: true },
   options: {
     retainFirst: { type: "integer", default: -1, min: -1 },
     retainLast: { type: "integer", default: 0, min: 0 },

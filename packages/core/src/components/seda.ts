@@ -41,6 +41,7 @@ function copyBack(from: Exchange, to: Exchange): void {
  */
 export const sedaComponent = defineComponent({
   scheme: "seda",
+  traits: { inProcess: true, messagingSystem: "routekit" },
   options: {
     size: { type: "integer", default: 1000, min: 1 },
     concurrentConsumers: { type: "integer", default: 1, min: 1, max: 1000 },

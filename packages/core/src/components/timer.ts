@@ -11,6 +11,7 @@ import { defineComponent } from "./component.js";
  */
 export const timerComponent = defineComponent({
   scheme: "timer",
+  traits: { inProcess: true, messagingSystem: "routekit" },
   options: {
     period: { type: "integer", default: 1000, min: 1 },
     delay: { type: "integer", default: 0, min: 0 },

@@ -1,6 +1,6 @@
 import type { ToDynamicOptions } from "../dsl/route-dsl.js";
 import { defineVerb } from "../dsl/verbs.js";
-import { RoutekitError } from "../errors/errors.js";
+import { isCoreError, RoutekitError } from "../errors/errors.js";
 import type { ExpressionInput } from "../model/route-definition.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
 import { compileAllowedEndpoints } from "../support/endpoint-allowlist.js";
@@ -109,7 +109,7 @@ defineVerb(
  * without its query (option values may hold credentials), and names the route and step.
  */
 function withoutQuery(error: unknown, uri: string, location: string, raw: boolean): unknown {
-  if (!(error instanceof RoutekitError) || error.code === "ENDPOINT_NOT_ALLOWED") return error;
+  if (!isCoreError(error) || error.code === "ENDPOINT_NOT_ALLOWED") return error;
   const question = uri.indexOf("?");
   const shown = question === -1 ? uri : `${uri.slice(0, question)}?…`;
   const message = question === -1 ? error.message : error.message.replaceAll(uri, shown);
@@ -119,5 +119,6 @@ function withoutQuery(error: unknown, uri: string, location: string, raw: boolea
       : " (toD encodes each ${...} value as one URI component; a value that is URI text itself needs toD(uri, { raw: true }))";
   return new RoutekitError(error.code, `${location}: toD built '${shown}': ${message}${hint}`, {
     cause: error,
+    retryable: error.retryable,
   });
 }

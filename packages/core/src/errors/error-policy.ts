@@ -16,7 +16,7 @@ import type { RuntimeExchange } from "../runtime/runtime-exchange.js";
 import { restoreWireBody } from "../runtime/wire-exchange.js";
 import { copyRecord } from "../support/copy-record.js";
 import { sleep } from "../support/sleep.js";
-import { RoutekitError } from "./errors.js";
+import { isRetryable, RoutekitError } from "./errors.js";
 
 /** Header names the error handler sets; visible to steps and expressions. */
 export const REDELIVERY_COUNTER = "routekit.redeliveryCounter";
@@ -249,7 +249,8 @@ export function createFailurePolicy(
       !exchange.signal.aborted &&
       !isDropped(error) &&
       (maximum === -1 || next <= maximum || (retryWhile !== undefined && maximum === 0)) &&
-      (retryWhile === undefined || retryWhile(exchange));
+      // A permanent error (retryable: false) is not retried unless the user's retryWhile says so.
+      (retryWhile === undefined ? isRetryable(error) : retryWhile(exchange));
     if (!mayRetry) return dispose(exchange, error, clause, resume);
     const delayMs = redeliveryDelayFor(options, next);
     if (context.events.has("exchange-redelivered")) {

@@ -1,41 +1,97 @@
+/** Every code of `RoutekitErrorCode`, for checks at run time. */
+export const ROUTEKIT_ERROR_CODES = [
+  "CONTEXT_STATE",
+  "ROUTE_INVALID",
+  "URI_INVALID",
+  "COMPONENT_UNKNOWN",
+  "ENDPOINT_OPTION_INVALID",
+  "ENDPOINT_NOT_ALLOWED",
+  "NO_CONSUMER",
+  "STEP_FAILED",
+  "EXPRESSION_INVALID",
+  "EXPRESSION_FAILED",
+  "QUEUE_FULL",
+  "EXCHANGE_TIMEOUT",
+  "EXCHANGE_ABORTED",
+  "SHUTDOWN_TIMEOUT",
+  "EXCHANGE_INVALID",
+  "EXCHANGE_DROPPED",
+  "ASSERTION_FAILED",
+  "CIRCUIT_OPEN",
+  "THROTTLED",
+  "IDEMPOTENT_KEY_MISSING",
+  "PLUGIN_INVALID",
+  "ENDPOINT_START_FAILED",
+  "BUDGET_TIMEOUT",
+  "BUDGET_LIMIT_EXCEEDED",
+  "BUDGET_TASK_FAILED",
+  "BUDGET_OPTION_INVALID",
+] as const;
+
 /** Codes of every error @routekit/core raises. */
-export type RoutekitErrorCode =
-  | "CONTEXT_STATE"
-  | "ROUTE_INVALID"
-  | "URI_INVALID"
-  | "COMPONENT_UNKNOWN"
-  | "ENDPOINT_OPTION_INVALID"
-  | "ENDPOINT_NOT_ALLOWED"
-  | "NO_CONSUMER"
-  | "STEP_FAILED"
-  | "EXPRESSION_INVALID"
-  | "EXPRESSION_FAILED"
-  | "QUEUE_FULL"
-  | "EXCHANGE_TIMEOUT"
-  | "EXCHANGE_ABORTED"
-  | "SHUTDOWN_TIMEOUT"
-  | "EXCHANGE_INVALID"
-  | "EXCHANGE_DROPPED"
-  | "ASSERTION_FAILED"
-  | "CIRCUIT_OPEN"
-  | "THROTTLED"
-  | "IDEMPOTENT_KEY_MISSING"
-  | "PLUGIN_INVALID"
-  | "ENDPOINT_START_FAILED"
-  | "BUDGET_TIMEOUT"
-  | "BUDGET_LIMIT_EXCEEDED"
-  | "BUDGET_TASK_FAILED"
-  | "BUDGET_OPTION_INVALID";
+export type RoutekitErrorCode = (typeof ROUTEKIT_ERROR_CODES)[number];
 
-/** The one error base class of @routekit/core; `code` says what kind of failure it is. */
-export class RoutekitError extends Error {
+const CORE_CODES: ReadonlySet<string> = new Set(ROUTEKIT_ERROR_CODES);
+
+/** Codes of @routekit/core whose failure the same message would meet again: not redelivered by default. */
+const PERMANENT_CODES: ReadonlySet<string> = new Set<RoutekitErrorCode>([
+  "ROUTE_INVALID",
+  "URI_INVALID",
+  "COMPONENT_UNKNOWN",
+  "ENDPOINT_OPTION_INVALID",
+  "EXPRESSION_INVALID",
+  "EXCHANGE_INVALID",
+  "EXCHANGE_DROPPED",
+  "IDEMPOTENT_KEY_MISSING",
+  "PLUGIN_INVALID",
+  "BUDGET_LIMIT_EXCEEDED",
+  "BUDGET_OPTION_INVALID",
+]);
+
+/** Options of a `RoutekitError`: what caused it, and whether trying again may succeed. */
+export interface RoutekitErrorOptions {
+  cause?: unknown;
+  /** Default: false for core's codes of invalid input, configuration and stored data; true otherwise. */
+  retryable?: boolean;
+}
+
+/**
+ * The error base class of routekit: @routekit/core's errors, and the root error of every routekit
+ * package (`AmqpError`, `RedisStoreError`, `LlmError` ...), each with its own `code` list.
+ * `retryable` says whether the same message may succeed when tried again: false for invalid
+ * input, options, configuration, stored data that cannot be read or written, and codec errors,
+ * which the default redelivery does not retry (see `isRetryable`).
+ */
+export class RoutekitError<TCode extends string = RoutekitErrorCode> extends Error {
   override readonly name: string = "RoutekitError";
-  readonly code: RoutekitErrorCode;
+  readonly code: TCode;
+  readonly retryable: boolean;
 
-  constructor(code: RoutekitErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(code: TCode, message: string, options?: RoutekitErrorOptions) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
+    this.retryable = options?.retryable ?? !PERMANENT_CODES.has(code);
   }
+}
+
+/**
+ * Whether trying `error` again may succeed: the `retryable` of the error, else of its `cause`,
+ * and so on (the first boolean `retryable` found decides, on any error, routekit's or not);
+ * true when none says.
+ */
+export function isRetryable(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 32 && typeof current === "object" && current !== null; depth++) {
+    const retryable = (current as { retryable?: unknown }).retryable;
+    if (typeof retryable === "boolean") return retryable;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return true;
+}
+
+/** An error of @routekit/core itself (a package's root error is a `RoutekitError` too, with its own codes). */
+export function isCoreError(error: unknown): error is RoutekitError<RoutekitErrorCode> {
+  return error instanceof RoutekitError && CORE_CODES.has(error.code);
 }
 
 /** Sent to a `direct:` (or similar) endpoint that has no consumer. */
@@ -69,7 +125,10 @@ export class RouteStepError extends RoutekitError {
   readonly step: string;
 
   constructor(routeId: string, step: string, cause: unknown) {
-    super("STEP_FAILED", `Route '${routeId}' failed at step ${step}: ${messageOf(cause)}`, { cause });
+    super("STEP_FAILED", `Route '${routeId}' failed at step ${step}: ${messageOf(cause)}`, {
+      cause,
+      retryable: isRetryable(cause),
+    });
     this.routeId = routeId;
     this.step = step;
   }
@@ -81,7 +140,7 @@ export class ExpressionError extends RoutekitError {
   readonly expression: string;
   readonly column: number | undefined;
 
-  constructor(expression: string, message: string, column?: number, options?: { cause?: unknown }) {
+  constructor(expression: string, message: string, column?: number, options?: RoutekitErrorOptions) {
     super("EXPRESSION_INVALID", message, options);
     this.expression = expression;
     this.column = column;

@@ -77,7 +77,20 @@ export function checkComponent(component: unknown): asserts component is Compone
   ) {
     throw new RoutekitError(
       "PLUGIN_INVALID",
-      `addComponent() expects a component { scheme, options, createEndpoint } (found ${describeArgument(component)})`,
+      `addComponent() expects a component { scheme, options, createEndpoint, traits? } (found ${describeArgument(component)})`,
+    );
+  }
+  const traits: unknown = candidate.traits;
+  if (
+    traits !== undefined &&
+    typeof traits !== "function" &&
+    (typeof traits !== "object" ||
+      traits === null ||
+      typeof (traits as { inProcess?: unknown }).inProcess !== "boolean")
+  ) {
+    throw new RoutekitError(
+      "PLUGIN_INVALID",
+      `addComponent(): component '${candidate.scheme}' has traits that are not { inProcess: boolean, ... } or a function of the address (found ${describeArgument(traits)})`,
     );
   }
 }

@@ -1,4 +1,4 @@
-import { RoutekitError } from "../errors/errors.js";
+import { isCoreError, RoutekitError } from "../errors/errors.js";
 import { checkStopOptions } from "./check-context-options.js";
 import { type ContextShutdown, createShutdown } from "./context-shutdown.js";
 import type { ContextState, LifecycleHook, StopOptions } from "./context-types.js";
@@ -104,7 +104,7 @@ export class ContextLifecycle {
     if (events.has("context-stopped")) events.emit("context-stopped", {});
     if (failure === undefined && late.length > 0) {
       failure = new RoutekitError("SHUTDOWN_TIMEOUT", `Stop did not finish cleanly: ${late.join("; ")}`);
-    } else if (failure instanceof RoutekitError && late.length > 0) {
+    } else if (isCoreError(failure) && late.length > 0) {
       failure = new RoutekitError("SHUTDOWN_TIMEOUT", `${failure.message}; ${late.join("; ")}`);
     }
     if (failure !== undefined) throw failure;

@@ -4,6 +4,7 @@ import type { Component, Endpoint, StopBudget } from "../components/component.js
 export type { StopBudget } from "../components/component.js";
 
 import type { MockEndpoint } from "../components/mock.js";
+import type { ComponentTraits } from "../model/component-traits.js";
 import type { ContextDescription } from "../model/description.js";
 import type {
   Exchange,
@@ -160,6 +161,12 @@ export interface RouteContextBase {
   /** The endpoint for a URI (created once per context). `mock:` URIs give a MockEndpoint. */
   endpoint(uri: `mock:${string}`): MockEndpoint;
   endpoint(uri: string): Endpoint;
+  /**
+   * What the component of `uri` declares about its endpoints (`Component.traits`), without making
+   * the endpoint: `{ inProcess: false }` when it declares nothing, undefined when no component
+   * has the URI's scheme.
+   */
+  componentTraits(uri: string): ComponentTraits | undefined;
   /**
    * A handle on `uri` for repeated sends: the endpoint is resolved (and the URI checked) once,
    * here, so each `request` / `send` on it skips the lookup. Throws for a bad URI.

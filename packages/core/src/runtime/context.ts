@@ -11,6 +11,7 @@ import { logComponent } from "../components/log.js";
 import { type MockEndpoint, mockComponent } from "../components/mock.js";
 import { sedaComponent } from "../components/seda.js";
 import { timerComponent } from "../components/timer.js";
+import type { ComponentTraits } from "../model/component-traits.js";
 import type { ContextDescription } from "../model/description.js";
 import type { Exchange, Headers, Processor } from "../model/exchange.js";
 import type { LogLevel } from "../model/route-definition.js";
@@ -219,6 +220,10 @@ class RoutekitContext implements ContextInternalsBase {
   endpoint(uri: string): Endpoint;
   endpoint(uri: string): Endpoint {
     return this.#registry.endpoint(uri, this, this.#lifecycle.state === "started");
+  }
+
+  componentTraits(uri: string): ComponentTraits | undefined {
+    return this.#registry.traits(uri);
   }
 
   noteEndpointUse(uri: string, where: string): void {

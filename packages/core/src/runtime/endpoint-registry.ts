@@ -1,6 +1,7 @@
 import type { Component, Endpoint } from "../components/component.js";
 import { parseOptions, parseUri } from "../components/uri.js";
 import { RoutekitError } from "../errors/errors.js";
+import { type ComponentTraits, DEFAULT_COMPONENT_TRAITS } from "../model/component-traits.js";
 import type { RouteContext } from "../model/exchange.js";
 import { didYouMean } from "../support/did-you-mean.js";
 import { firstPartySchemeHint } from "../support/first-party.js";
@@ -21,6 +22,16 @@ export class EndpointRegistry {
   addComponent(component: Component): void {
     checkComponent(component);
     this.#components.set(component.scheme, component);
+  }
+
+  /** What the component of `uri` declares about its endpoints; undefined for an unknown scheme. */
+  traits(uri: string): ComponentTraits | undefined {
+    const parsed = parseUri(uri);
+    const component = this.#components.get(parsed.scheme);
+    if (component === undefined) return undefined;
+    const traits = component.traits;
+    if (traits === undefined) return DEFAULT_COMPONENT_TRAITS;
+    return typeof traits === "function" ? traits({ scheme: parsed.scheme, path: parsed.path }) : traits;
   }
 
   has(uri: string): boolean {

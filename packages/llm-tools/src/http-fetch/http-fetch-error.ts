@@ -20,13 +20,11 @@ export class HttpFetchError extends LlmToolsError {
   override readonly name = "HttpFetchError";
   readonly status: number | undefined;
   readonly url: string;
-  readonly retryable: boolean;
 
   constructor(code: LlmToolsErrorCode, message: string, failure: HttpFetchFailure) {
-    super(code, "http_fetch", message, failure.cause === undefined ? undefined : { cause: failure.cause });
+    super(code, "http_fetch", message, { cause: failure.cause, retryable: failure.retryable });
     this.status = failure.status;
     this.url = failure.url;
-    this.retryable = failure.retryable;
   }
 }
 

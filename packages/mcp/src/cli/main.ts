@@ -64,7 +64,9 @@ async function serve(command: ServeCommand): Promise<number> {
       // A name on the command line is a typo; the module's own list may name a tool its routes
       // register later (it is served from then on), so there it is a warning.
       if (command.tools === undefined) {
-        process.stderr.write(`routekit-mcp: warning: ${messageOf(error)} (served once a route registers it)\n`);
+        process.stderr.write(
+          `routekit-mcp: warning: ${messageOf(error)} (served once a route registers it)\n`,
+        );
       } else {
         await context.stop({ timeoutMs: 5_000 }).catch(() => undefined);
         throw error;

@@ -31,12 +31,16 @@ export interface TestSdk {
 /**
  * Registers the context manager and the W3C propagator globally (the OpenTelemetry API has one of
  * each per process), and returns providers to hand to `otelPlugin({ tracerProvider, meterProvider })`
- * — or, with `global: true`, registers those globally too.
+ * — or, with `global: true`, registers those globally too. `propagator: false` registers no
+ * propagator (the API's no-op one stays).
  */
-export function startTestSdk(options: { global?: boolean; sampled?: boolean } = {}): TestSdk {
+export function startTestSdk(
+  options: { global?: boolean; sampled?: boolean; propagator?: boolean } = {},
+): TestSdk {
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  propagation.disable();
+  if (options.propagator !== false) propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const exporter = new InMemorySpanExporter();
   const tracerProvider = new BasicTracerProvider({
     spanProcessors: [new SimpleSpanProcessor(exporter)],

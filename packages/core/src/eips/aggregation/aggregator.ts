@@ -1,6 +1,7 @@
 import { messageOf, RoutekitError, toError } from "../../errors/errors.js";
 import type { Exchange, Processor } from "../../model/exchange.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
+import { dropTransientProperties } from "../../runtime/property-keys.js";
 import { copyExchange, runtime } from "../../runtime/runtime-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
 import { andThen } from "../fan-out/maybe-async.js";
@@ -114,6 +115,7 @@ export class Aggregator {
       return;
     }
     const next = copyExchange(exchange);
+    dropTransientProperties(next.properties);
     const eager = settings.eagerCheckCompletion && settings.completionPredicate?.(next) === true;
     this.#startInterval();
     const merged = this.#lock.run(key, () => this.#merge(key, next, eager));

@@ -1,6 +1,7 @@
 import type * as Crypto from "node:crypto";
 import { messageOf, RoutekitError, toError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
+import { dropTransientProperties } from "../../runtime/property-keys.js";
 import { copyExchange, runtime } from "../../runtime/runtime-exchange.js";
 import { copyRecord } from "../../support/copy-record.js";
 import { describeValue } from "../../support/describe-value.js";
@@ -87,6 +88,7 @@ export class SharedAggregator {
     }
     const partId = this.#partIdOf(exchange);
     const next = copyExchange(exchange);
+    dropTransientProperties(next.properties);
     const eager = settings.eagerCheckCompletion && settings.completionPredicate?.(next) === true;
     this.start();
     return Promise.resolve(this.#lock.run(key, () => this.#add(key, next, partId, eager))).then(

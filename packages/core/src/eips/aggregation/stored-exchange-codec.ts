@@ -1,3 +1,4 @@
+import { withoutTransientProperties } from "../../runtime/property-keys.js";
 import type { StoredExchange } from "./aggregation-repository.js";
 
 /** The marker of the text a shared repository stores for a group; anything else is foreign. */
@@ -74,14 +75,16 @@ function decodeValue(value: unknown): unknown {
 
 /**
  * The text a shared repository stores for an exchange: JSON with a format marker. Buffers, dates,
- * bigints and non-finite numbers survive the round trip; functions are left out; a cycle throws.
+ * bigints and non-finite numbers survive the round trip; functions and transient properties
+ * (`definePropertyKey({ transient: true })`: state local to the process, such as a trace span) are
+ * left out; a cycle throws.
  */
 export function encodeStoredExchange(exchange: StoredExchange): string {
   return JSON.stringify({
     format: STORED_EXCHANGE_FORMAT,
     body: encodeValue(exchange.body, "body", new Set()),
     headers: encodeValue(exchange.headers, "headers", new Set()),
-    properties: encodeValue(exchange.properties, "properties", new Set()),
+    properties: encodeValue(withoutTransientProperties(exchange.properties), "properties", new Set()),
   });
 }
 
