@@ -4,6 +4,7 @@ import {
   type CheckpointStore,
   createContext,
   createMemoryCheckpointStore,
+  EFFECT_KEY_HEADER,
   type RouteContext,
 } from "@routekit/core";
 import { LLM_RUN_ID_HEADER, llm, llmPlugin, openAiChat } from "@routekit/llm";
