@@ -33,6 +33,15 @@ export type { Abortable, DeadlineSet, SignalSource } from "./runtime/exchange-de
 export { STOP_GRACE_MS } from "./runtime/stop-clock.js";
 // Copying headers and properties (not by spread: see copy-record.ts)
 export { copyRecord } from "./support/copy-record.js";
+// Secrets under any component's header naming, in URIs and in values leaving the process
+export { headerRedactor, headerSecrets, redactHeaders, redactValue } from "./support/redact-headers.js";
+export { redactUri } from "./support/redact-uri.js";
+export {
+  declareHeaderPrefixes,
+  headerBaseName,
+  isSecretHeader,
+  isSecretName,
+} from "./support/secret-names.js";
 // Option checks of the shared stores (redis, postgres)
 export {
   STORE_NAME_PATTERN,

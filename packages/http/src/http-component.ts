@@ -11,6 +11,7 @@ import { parseUri } from "@routekit/core/internal";
 import type { Dispatcher } from "undici";
 import { createHttpClient } from "./http-client.js";
 import { HttpError } from "./http-error.js";
+import { HTTP_HEADERS } from "./http-headers.js";
 import { serverOf } from "./http-server-registry.js";
 import { parsePath } from "./route-table.js";
 
@@ -160,6 +161,13 @@ function clientEndpoint(
   return { uri, send };
 }
 
+/** Where the http components put protocol header names (redaction finds a header's own name after them). */
+const HTTP_HEADER_PREFIXES = [
+  HTTP_HEADERS.requestHeaderPrefix,
+  HTTP_HEADERS.outgoingHeaderPrefix,
+  HTTP_HEADERS.responseHeaderPrefix,
+];
+
 /**
  * The `http:` component: `http:/path` is a route on the context's shared server (consumer),
  * `http://host/path` a client call (producer).
@@ -168,6 +176,7 @@ export function createHttpComponent(dispatcher: Dispatcher | undefined): Compone
   const component = defineComponent({
     scheme: "http",
     options: HTTP_ENDPOINT_OPTIONS,
+    headerPrefixes: HTTP_HEADER_PREFIXES,
     createEndpoint(address, context) {
       if (address.path.startsWith("//")) return clientEndpoint(address, dispatcher);
       return serverEndpoint(address, context);
@@ -181,6 +190,7 @@ export function createHttpsComponent(dispatcher: Dispatcher | undefined): Compon
   const component = defineComponent({
     scheme: "https",
     options: HTTP_ENDPOINT_OPTIONS,
+    headerPrefixes: HTTP_HEADER_PREFIXES,
     createEndpoint(address) {
       if (!address.path.startsWith("//")) {
         throw new HttpError(

@@ -4,7 +4,7 @@ import type { HeaderPrefix } from "./header-carrier.js";
 /** What a span says about an endpoint, from its URI (options are left out: they may hold secrets). */
 export interface EndpointNames {
   readonly scheme: string;
-  /** `scheme:path` without the query, user info removed from http URLs. */
+  /** `scheme:path` without the query and without user info. */
   readonly address: string;
   readonly path: string;
   /** `messaging.system`: `rabbitmq` for amqp:, `routekit` for the in-process components. */
@@ -20,7 +20,8 @@ const IN_PROCESS = new Set(["direct", "seda", "timer", "mock", "log"]);
 export function endpointNames(uri: string): EndpointNames {
   const { scheme, path } = parseUri(uri);
   const http = scheme === "http" || scheme === "https";
-  const clean = http ? path.replace(/^\/\/[^/@]*@/, "//") : path;
+  // User info may be a credential (`https://TOKEN@host`, `//user:password@host`), whatever the scheme.
+  const clean = path.replace(/^\/\/[^/?#]*@/, "//");
   return {
     scheme,
     address: `${scheme}:${clean}`,

@@ -1,5 +1,8 @@
 import { EndpointOptionError, RoutekitError } from "../errors/errors.js";
 import { didYouMean } from "../support/nearest.js";
+import { REDACTED } from "../support/redact-secrets.js";
+import { redactUri } from "../support/redact-uri.js";
+import { isSecretName } from "../support/secret-names.js";
 import type { OptionSchema, OptionSpec, OptionsOf } from "./endpoint-options.js";
 
 /** An endpoint URI split into its parts; option values are still text. */
@@ -24,12 +27,15 @@ export function parseUri(uri: string): ParsedUri {
   if (colon <= 0) {
     throw new RoutekitError(
       "URI_INVALID",
-      `Endpoint URI '${uri}' has no scheme: expected 'scheme:path', e.g. 'direct:orders'`,
+      `Endpoint URI '${redactUri(uri)}' has no scheme: expected 'scheme:path', e.g. 'direct:orders'`,
     );
   }
   const scheme = uri.slice(0, colon);
   if (!SCHEME.test(scheme)) {
-    throw new RoutekitError("URI_INVALID", `Endpoint URI '${uri}' has an invalid scheme '${scheme}'`);
+    throw new RoutekitError(
+      "URI_INVALID",
+      `Endpoint URI '${redactUri(uri)}' has an invalid scheme '${scheme}'`,
+    );
   }
   const rest = uri.slice(colon + 1);
   const questionMark = rest.indexOf("?");
@@ -42,7 +48,11 @@ export function parseUri(uri: string): ParsedUri {
       const name = decode(uri, equals === -1 ? part : part.slice(0, equals));
       const value = equals === -1 ? "" : decode(uri, part.slice(equals + 1));
       if (query.has(name)) {
-        throw new EndpointOptionError(uri, name, `Endpoint '${uri}': option '${name}' is given twice`);
+        throw new EndpointOptionError(
+          uri,
+          name,
+          `Endpoint '${redactUri(uri)}': option '${name}' is given twice`,
+        );
       }
       query.set(name, value);
     }
@@ -54,7 +64,10 @@ function decode(uri: string, text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, " "));
   } catch {
-    throw new RoutekitError("URI_INVALID", `Endpoint URI '${uri}' has a malformed escape in '${text}'`);
+    throw new RoutekitError(
+      "URI_INVALID",
+      `Endpoint URI '${redactUri(uri)}' has a malformed escape in '${text}'`,
+    );
   }
 }
 
@@ -75,7 +88,7 @@ export function parseOptions<TSchema extends OptionSchema>(
       throw new EndpointOptionError(
         parsed.uri,
         name,
-        `Endpoint '${parsed.uri}': unknown option '${name}'${didYouMean(name, names)}; ${valid}`,
+        `Endpoint '${redactUri(parsed.uri)}': unknown option '${name}'${didYouMean(name, names)}; ${valid}`,
       );
     }
     options[name] = convert(parsed.uri, name, text, spec);
@@ -88,7 +101,7 @@ function convert(uri: string, name: string, text: string, spec: OptionSpec): unk
     throw new EndpointOptionError(
       uri,
       name,
-      `Endpoint '${uri}': option '${name}' expects ${expected} (found '${text}')`,
+      `Endpoint '${redactUri(uri)}': option '${name}' expects ${expected} (found '${isSecretName(name) ? REDACTED : text}')`,
     );
   };
   switch (spec.type) {

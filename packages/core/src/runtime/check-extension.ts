@@ -80,4 +80,14 @@ export function checkComponent(component: unknown): asserts component is Compone
       `addComponent() expects a component { scheme, options, createEndpoint } (found ${describeArgument(component)})`,
     );
   }
+  const prefixes = candidate.headerPrefixes;
+  if (
+    prefixes !== undefined &&
+    (!Array.isArray(prefixes) || prefixes.some((prefix) => typeof prefix !== "string" || prefix === ""))
+  ) {
+    throw new RoutekitError(
+      "PLUGIN_INVALID",
+      `addComponent(): component '${candidate.scheme}' option 'headerPrefixes' expects an array of non-empty texts (found ${describeArgument(prefixes)})`,
+    );
+  }
 }

@@ -1,5 +1,7 @@
 import type { JsonValue } from "../model/description.js";
+import { REDACTED } from "../support/redact-secrets.js";
 import { redactUri } from "../support/redact-uri.js";
+import { isSecretName } from "../support/secret-names.js";
 
 /** Nesting deeper than this is cut (`"[too deep]"`): a description stays small whatever an option holds. */
 const MAX_DEPTH = 12;
@@ -25,7 +27,9 @@ function isPlainObject(value: object): boolean {
 export function toJsonValue(value: unknown, option = "", seen = new WeakSet<object>(), depth = 0): JsonValue {
   switch (typeof value) {
     case "string":
-      return URI_OPTIONS.has(option) ? redactUri(value) : value;
+      if (URI_OPTIONS.has(option)) return redactUri(value);
+      // `key` of a step is the expression of a message key (idempotentConsumer), not a credential.
+      return option !== "key" && isSecretName(option) ? REDACTED : value;
     case "number":
       return Number.isFinite(value) ? value : String(value);
     case "boolean":

@@ -4,6 +4,8 @@ import { RoutekitError } from "../errors/errors.js";
 import type { RouteContext } from "../model/exchange.js";
 import { firstPartySchemeHint } from "../support/first-party.js";
 import { didYouMean } from "../support/nearest.js";
+import { redactUri } from "../support/redact-uri.js";
+import { declareHeaderPrefixes } from "../support/secret-names.js";
 import { checkComponent } from "./check-extension.js";
 
 /**
@@ -19,6 +21,7 @@ export class EndpointRegistry {
 
   addComponent(component: Component): void {
     checkComponent(component);
+    declareHeaderPrefixes(component.headerPrefixes ?? []);
     this.#components.set(component.scheme, component);
   }
 
@@ -51,7 +54,7 @@ export class EndpointRegistry {
       const known = [...this.#components.keys()];
       throw new RoutekitError(
         "COMPONENT_UNKNOWN",
-        `Endpoint '${uri}': no component for scheme '${parsed.scheme}'${firstPartySchemeHint(parsed.scheme) || didYouMean(parsed.scheme, known)}; known schemes: ${known.join(", ")} (a package adds more with context.use(plugin))`,
+        `Endpoint '${redactUri(uri)}': no component for scheme '${parsed.scheme}'${firstPartySchemeHint(parsed.scheme) || didYouMean(parsed.scheme, known)}; known schemes: ${known.join(", ")} (a package adds more with context.use(plugin))`,
       );
     }
     const options = parseOptions(parsed, component.options);
@@ -83,7 +86,7 @@ export class EndpointRegistry {
     try {
       await endpoint.start?.();
     } catch (error) {
-      const where = this.#uses.get(uri) ?? `Endpoint '${uri}'`;
+      const where = this.#uses.get(uri) ?? `Endpoint '${redactUri(uri)}'`;
       const message = error instanceof Error ? error.message : String(error);
       throw new RoutekitError("ENDPOINT_START_FAILED", `${where}: ${message}`, { cause: error });
     }

@@ -32,8 +32,74 @@ export function createRedactor(secrets: Iterable<string | undefined>): (text: st
     patterns ??= cachedPatterns(list);
     let redacted = text;
     for (const pattern of patterns) redacted = redacted.replace(pattern, REDACTED);
-    return redacted;
+    return redacted.includes("\\") ? redactEscaped(redacted, patterns) : redacted;
   };
+}
+
+/**
+ * Redacts the secrets a JSON text carries with any of its characters escaped (`"sk-\u0061bc"`,
+ * `\/`): the patterns run over the text with its escapes decoded, and each match replaces the
+ * escaped text it came from. Linear in the text's length.
+ */
+function redactEscaped(text: string, patterns: readonly RegExp[]): string {
+  const { decoded, starts } = decodeJsonEscapes(text);
+  if (decoded.length === text.length) return text;
+  const ranges: [number, number][] = [];
+  for (const pattern of patterns) {
+    for (const match of decoded.matchAll(pattern)) {
+      if (match[0] !== "") ranges.push([starts[match.index]!, starts[match.index + match[0].length]!]);
+    }
+  }
+  if (ranges.length === 0) return text;
+  ranges.sort((left, right) => left[0] - right[0]);
+  let result = "";
+  let position = 0;
+  for (const [start, end] of ranges) {
+    if (end <= position) continue;
+    result += `${text.slice(position, Math.max(start, position))}${start >= position ? REDACTED : ""}`;
+    position = end;
+  }
+  return result + text.slice(position);
+}
+
+const SHORT_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
+
+/** The text with its JSON escapes decoded, and where in the text each decoded unit starts. */
+function decodeJsonEscapes(text: string): { decoded: string; starts: number[] } {
+  const units: string[] = [];
+  const starts: number[] = [];
+  let index = 0;
+  while (index < text.length) {
+    starts.push(index);
+    if (text[index] === "\\") {
+      const next = text[index + 1] ?? "";
+      const hex = next === "u" ? text.slice(index + 2, index + 6) : "";
+      if (/^[0-9a-fA-F]{4}$/.test(hex)) {
+        units.push(String.fromCharCode(Number.parseInt(hex, 16)));
+        index += 6;
+        continue;
+      }
+      const short = SHORT_ESCAPES[next];
+      if (short !== undefined) {
+        units.push(short);
+        index += 2;
+        continue;
+      }
+    }
+    units.push(text[index]!);
+    index++;
+  }
+  starts.push(text.length);
+  return { decoded: units.join(""), starts };
 }
 
 /** Patterns of recently used secret lists: a tool redacting every call builds them once. */
