@@ -3,6 +3,7 @@ import { defineVerb } from "../dsl/verbs.js";
 import { RoutekitError } from "../errors/errors.js";
 import type { ExpressionInput } from "../model/route-definition.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
+import { redactUri } from "../support/redact-uri.js";
 import {
   type DynamicEndpoint,
   DynamicEndpointCache,
@@ -85,12 +86,12 @@ defineVerb(
 
 /**
  * An endpoint the built URI could not make: the message keeps the reason but shows the URI
- * without its query (option values may hold credentials), and names the route and step.
+ * without its query (option values may hold credentials) nor user info, and names the route and step.
  */
 function withoutQuery(error: unknown, uri: string, location: string, raw: boolean): unknown {
   if (!(error instanceof RoutekitError)) return error;
   const question = uri.indexOf("?");
-  const shown = question === -1 ? uri : `${uri.slice(0, question)}?…`;
+  const shown = redactUri(question === -1 ? uri : `${uri.slice(0, question)}?…`);
   const message = question === -1 ? error.message : error.message.replaceAll(uri, shown);
   const hint =
     raw || (error.code !== "URI_INVALID" && error.code !== "COMPONENT_UNKNOWN")
