@@ -5,6 +5,7 @@ import {
   type WireBody,
   wireBodyOf,
 } from "@routekit/core";
+import { headerRedactor } from "@routekit/core/internal";
 import type { ConfirmChannel, ConsumeMessage } from "amqplib";
 import { decodeWireBody, type EncodedBody, encodeExchangeBody, toAmqpHeaders } from "./amqp-codec.js";
 import { AmqpError } from "./amqp-error.js";
@@ -77,7 +78,7 @@ export async function handleDelivery(
       return acks.nack(message, true);
     }
     if (typeof replyTo === "string") {
-      await replyError(channel, replyTo, message, error, target);
+      await replyError(channel, replyTo, message, error, target, exchange.headers);
       return acks.ack(message);
     }
     // A dead-letter queue is the end of the line: its messages are not redelivered again; nor
@@ -90,7 +91,7 @@ export async function handleDelivery(
       await publishConfirmed(channel, "", queue, message.content, options);
       return acks.ack(message);
     }
-    await deadLetter(channel, acks, queue, message, target, error, redeliveries);
+    await deadLetter(channel, acks, queue, message, target, error, redeliveries, exchange.headers);
   } catch (error) {
     // The channel is gone (the broker redelivers what was not acked), or the broker refused a
     // re-publish (e.g. a full dead-letter queue): give the message back so it is not lost,
@@ -138,6 +139,7 @@ async function deadLetter(
   target: DeliveryTarget,
   error: unknown,
   redeliveries: number,
+  headers: Readonly<Record<string, unknown>>,
 ): Promise<void> {
   // Declared again first: a temporary dead-letter queue is deleted when its consumers stop,
   // and other processes may still be consuming the queue.
@@ -148,7 +150,7 @@ async function deadLetter(
   }
   const options = republishOptions(message, {
     [amqpHeader.redeliveries]: redeliveries,
-    [amqpHeader.error]: errorText(error),
+    [amqpHeader.error]: errorText(error, headers),
     [amqpHeader.route]: target.routeId,
     [amqpHeader.queue]: queue,
     [amqpHeader.failedAt]: new Date().toISOString(),
@@ -170,7 +172,7 @@ async function reply(
     encoded = encodeExchangeBody(exchange);
     headers = toAmqpHeaders(exchange.headers);
   } catch (error) {
-    return replyError(channel, replyTo, message, error, target);
+    return replyError(channel, replyTo, message, error, target, exchange.headers);
   }
   const options: Parameters<typeof publishConfirmed>[4] = {
     correlationId: message.properties.correlationId,
@@ -186,15 +188,19 @@ async function replyError(
   message: ConsumeMessage,
   error: unknown,
   target: DeliveryTarget,
+  headers: Readonly<Record<string, unknown>>,
 ): Promise<void> {
   await publishConfirmed(channel, "", replyTo, Buffer.alloc(0), {
     correlationId: message.properties.correlationId,
     type: ERROR_REPLY_TYPE,
-    headers: { [amqpHeader.error]: errorText(error), [amqpHeader.route]: target.routeId },
+    headers: { [amqpHeader.error]: errorText(error, headers), [amqpHeader.route]: target.routeId },
   });
 }
 
-function errorText(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+/** The error for a header that leaves the process: the credentials the exchange's headers carry redacted. */
+function errorText(error: unknown, headers: Readonly<Record<string, unknown>>): string {
+  const text = headerRedactor(headers)(
+    error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+  );
   return text.length > 4000 ? `${text.slice(0, 4000)}...` : text;
 }
