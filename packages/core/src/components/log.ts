@@ -4,9 +4,13 @@ import { type Logger, levelEnabled } from "../runtime/logger.js";
 import { headerRedactor, redactHeaders, redactValue } from "../support/redact-headers.js";
 import { defineComponent } from "./component.js";
 
+/** Characters past the cut a redaction looks at: a header secret (1024 at most) in its longest encoding. */
+const REDACTION_MARGIN = 8192;
+
 /**
  * Renders a value for a log line: strings as they are, other values as compact JSON; `redact`
- * runs on the whole text before it is cut at `maxChars`, so a cut never leaves part of a secret.
+ * runs before the text is cut at `maxChars` (on a few KB past it), so a cut never leaves part of
+ * a secret.
  */
 export function renderValue(value: unknown, maxChars = 1000, redact?: (text: string) => string): string {
   let text: string;
@@ -19,8 +23,10 @@ export function renderValue(value: unknown, maxChars = 1000, redact?: (text: str
       text = String(value);
     }
   }
-  if (redact !== undefined) text = redact(text);
-  return text.length > maxChars ? `${text.slice(0, maxChars)}... (${text.length} chars)` : text;
+  const length = text.length;
+  // Redacted past the cut by the longest form of a secret it may hold, never over the whole text.
+  if (redact !== undefined) text = redact(text.slice(0, maxChars + REDACTION_MARGIN));
+  return length > maxChars ? `${text.slice(0, maxChars)}... (${length} chars)` : text;
 }
 
 /** Writes a line to the logger at a level. */

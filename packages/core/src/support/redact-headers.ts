@@ -3,12 +3,17 @@ import { createRedactor, REDACTED } from "./redact-secrets.js";
 import { redactUri } from "./redact-uri.js";
 import { isSecretHeader, isSecretName } from "./secret-names.js";
 
-/** Secret values taken from one set of headers, at most (a message's headers are an attacker's). */
+/**
+ * The secret values taken from one set of headers are bounded (a message's headers are an
+ * attacker's, and the patterns that find a secret's encodings cost time in proportion to their
+ * length): at most 32 values, each of 6 to 1024 characters (shorter ones would match noise), and
+ * 4096 characters in all. A value past a bound is not searched for in other texts; the header
+ * holding it still reads `[redacted]`.
+ */
 const MAX_SECRETS = 32;
-/** Secret values shorter than this are not searched for in free text: they would match noise. */
 const MIN_SECRET_CHARS = 6;
-/** Secret values longer than this are not searched for in free text (only the header is hidden). */
-const MAX_SECRET_CHARS = 8192;
+const MAX_SECRET_CHARS = 1024;
+const MAX_TOTAL_SECRET_CHARS = 4096;
 /** Nesting looked into for secret-named fields of an object-valued header (`http.reply.headers`). */
 const MAX_DEPTH = 4;
 
@@ -22,9 +27,13 @@ export function headerSecrets(
   extra?: ReadonlySet<string>,
 ): string[] {
   const secrets: string[] = [];
+  let total = 0;
   const add = (value: string): void => {
-    if (secrets.length < MAX_SECRETS && value.length >= MIN_SECRET_CHARS && value.length <= MAX_SECRET_CHARS)
-      secrets.push(value);
+    if (value.length < MIN_SECRET_CHARS || value.length > MAX_SECRET_CHARS) return;
+    if (secrets.length === MAX_SECRETS || total + value.length > MAX_TOTAL_SECRET_CHARS) return;
+    if (secrets.includes(value)) return;
+    secrets.push(value);
+    total += value.length;
   };
   const collect = (value: unknown, secret: boolean, depth: number): void => {
     if (typeof value === "string") {
