@@ -6,6 +6,7 @@ import {
   type RouteContext,
 } from "@routekit/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { headerSecrets, redactHeaders } from "../src/internal.js";
 
 /**
  * Credentials must not leave the process under any component's header naming: a component
@@ -169,5 +170,25 @@ describe("secrets leaving the process", () => {
     expect(() => context!.addComponent(bad)).toThrow(
       /component 'vault' option 'headerPrefixes' expects an array/,
     );
+  });
+
+  it("bounds the values a message's headers give to search for, and still hides a header past the bounds", () => {
+    const cookies = Array.from({ length: 100 }, (_, index) => `c${index}=${"v".repeat(90)}${index}`).join(
+      "; ",
+    );
+    const headers = {
+      "vault.header.authorization": `Bearer ${"x".repeat(5000)}`,
+      "vault.header.cookie": cookies,
+      "vault.header.x-token": "short",
+    };
+    const secrets = headerSecrets(headers);
+    expect(secrets.length).toBeLessThanOrEqual(32);
+    expect(secrets.every((secret) => secret.length >= 6 && secret.length <= 1024)).toBe(true);
+    expect(secrets.reduce((total, secret) => total + secret.length, 0)).toBeLessThanOrEqual(4096);
+    expect(redactHeaders(headers)).toEqual({
+      "vault.header.authorization": "[redacted]",
+      "vault.header.cookie": "[redacted]",
+      "vault.header.x-token": "[redacted]",
+    });
   });
 });
