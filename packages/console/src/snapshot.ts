@@ -1,5 +1,5 @@
 import { createRedactor, REDACTED } from "@routekit/core";
-import { headerSecrets, isSecretHeader, redactUri, redactValue } from "@routekit/core/internal";
+import { headerSecrets, isSecretHeader, isSecretName, redactUri } from "@routekit/core/internal";
 
 /** A message as the console shows it: the body as bounded text, each header as bounded text. */
 export interface MessageSnapshot {
@@ -19,11 +19,15 @@ export const REDACTED_VALUE = REDACTED;
 
 class Budget extends Error {}
 
-/** JSON text of `value`, stopping once it is longer than `limit` (huge bodies are never rendered whole). */
-function boundedJson(value: unknown, limit: number): { text: string; cut: boolean } {
+/**
+ * JSON text of `value`, stopping once it is longer than `limit` (huge bodies are never rendered
+ * whole); with `secretFields`, fields named like a credential read `[redacted]`.
+ */
+function boundedJson(value: unknown, limit: number, secretFields: boolean): { text: string; cut: boolean } {
   let length = 0;
   try {
-    const text = JSON.stringify(value, (_key, item: unknown) => {
+    const text = JSON.stringify(value, (key, item: unknown) => {
+      if (secretFields && key !== "" && item != null && isSecretName(key)) return REDACTED;
       if (typeof item === "bigint") return `${item}n`;
       if (typeof item === "function") return "[function]";
       if (typeof item === "string") length += item.length;
@@ -54,13 +58,17 @@ interface TextRedaction {
 
 const NO_REDACTION: TextRedaction = { redact: (text) => text, margin: 0 };
 
-/** The body as bounded text, with its kind, redacted before it is cut. */
+/**
+ * The body as bounded text, with its kind, redacted before it is cut; with `secretFields`, the
+ * fields of an object named like a credential read `[redacted]` (a header's value).
+ */
 export function snapshotBody(
   body: unknown,
   limit: number,
   redaction: TextRedaction = NO_REDACTION,
+  secretFields = false,
 ): { text: string; type: string; cut: boolean } {
-  const rendered = renderBody(body, limit + redaction.margin);
+  const rendered = renderBody(body, limit + redaction.margin, secretFields);
   const redacted = redaction.redact(rendered.text);
   // Bytes are shown as their first `limit` bytes, unmarked (`bodyType` gives their length).
   const final =
@@ -70,7 +78,11 @@ export function snapshotBody(
   return { text: final.text, type: rendered.type, cut: rendered.cut || final.cut };
 }
 
-function renderBody(body: unknown, limit: number): { text: string; type: string; cut: boolean } {
+function renderBody(
+  body: unknown,
+  limit: number,
+  secretFields: boolean,
+): { text: string; type: string; cut: boolean } {
   if (body === undefined || body === null) return { text: String(body), type: String(body), cut: false };
   if (typeof body === "string") return { ...bounded(body, limit), type: "string" };
   if (body instanceof Uint8Array) {
@@ -85,7 +97,7 @@ function renderBody(body: unknown, limit: number): { text: string; type: string;
     return { text: "(a stream: not read by the console)", type: "stream", cut: false };
   }
   if (typeof body === "object")
-    return { ...boundedJson(body, limit), type: Array.isArray(body) ? "array" : "object" };
+    return { ...boundedJson(body, limit, secretFields), type: Array.isArray(body) ? "array" : "object" };
   return { text: String(body), type: typeof body, cut: false };
 }
 
@@ -117,11 +129,7 @@ export function snapshotMessage(
       copy[name] = REDACTED_VALUE;
       continue;
     }
-    const text = snapshotBody(
-      redactValue(headers[name], (text) => text),
-      limit,
-      redaction,
-    );
+    const text = snapshotBody(headers[name], limit, redaction, true);
     if (text.cut) truncated = true;
     copy[name] = text.text;
   }

@@ -57,8 +57,10 @@ beforeAll(async () => {
       });
   });
   await context.start();
-  consoleUrl = consoleOf(context)!.url;
-  frontUrl = httpServerOf(context).url;
+  const urls = [consoleOf(context)?.url, httpServerOf(context).url];
+  if (urls[0] === undefined || urls[1] === undefined)
+    throw new Error("the console or the http server did not start");
+  [consoleUrl, frontUrl] = [urls[0], urls[1]];
 });
 
 afterAll(async () => {

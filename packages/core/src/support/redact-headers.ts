@@ -5,10 +5,10 @@ import { isSecretHeader, isSecretName } from "./secret-names.js";
 
 /**
  * The secret values taken from one set of headers are bounded (a message's headers are an
- * attacker's, and the patterns that find a secret's encodings cost time in proportion to their
- * length): at most 32 values, each of 6 to 1024 characters (shorter ones would match noise), and
- * 4096 characters in all. A value past a bound is not searched for in other texts; the header
- * holding it still reads `[redacted]`.
+ * attacker's, and each value adds some 40 forms to search every redacted text for): at most 32
+ * values, each of 6 to 1024 characters (shorter ones would match noise), and 4096 characters in
+ * all. A value past a bound is not searched for in other texts; the header holding it still reads
+ * `[redacted]`.
  */
 const MAX_SECRETS = 32;
 const MIN_SECRET_CHARS = 6;
@@ -16,6 +16,8 @@ const MAX_SECRET_CHARS = 1024;
 const MAX_TOTAL_SECRET_CHARS = 4096;
 /** Nesting looked into for secret-named fields of an object-valued header (`http.reply.headers`). */
 const MAX_DEPTH = 4;
+/** Values looked at in all (headers, and the items and fields of object-valued ones). */
+const MAX_VISITED = 4096;
 
 /**
  * The credentials carried by `headers`: the values of headers named like secrets (see
@@ -35,7 +37,9 @@ export function headerSecrets(
     secrets.push(value);
     total += value.length;
   };
+  let visited = 0;
   const collect = (value: unknown, secret: boolean, depth: number): void => {
+    if (secrets.length === MAX_SECRETS || ++visited > MAX_VISITED) return;
     if (typeof value === "string") {
       if (!secret) return;
       add(value);
