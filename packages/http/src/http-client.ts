@@ -1,5 +1,5 @@
 import type { Exchange, Processor } from "@routekit/core";
-import { createRedactor } from "@routekit/core";
+import { createRedactor, EFFECT_KEY_HEADER } from "@routekit/core";
 import { createDeadline } from "@routekit/core/internal";
 import { type Dispatcher, request } from "undici";
 import { decodeResponseBody, encodeRequestBody, excerpt } from "./client-body.js";
@@ -146,6 +146,10 @@ function outgoingHeaders(exchange: Exchange, uri: string): Record<string, string
       );
     }
   }
+  // An effect's key goes along so the server can deduplicate the request (unless one was set).
+  const effectKey = exchange.headers[EFFECT_KEY_HEADER];
+  if (typeof effectKey === "string" && headers["idempotency-key"] === undefined)
+    headers["idempotency-key"] = effectKey;
   return headers;
 }
 

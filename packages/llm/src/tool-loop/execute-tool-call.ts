@@ -24,6 +24,8 @@ export interface ToolCallEnvironment {
    * with no listener of its own. False for calls that must each settle at once on an abort.
    */
   racedBySignal: boolean;
+  /** A durable run's effect key of each call (see `ToolCallContext.effectKey`). */
+  effectKeyOf?: (call: ToolCall) => string;
 }
 
 /** The error behind a call's error result, kept for the call's completed event. */
@@ -213,6 +215,7 @@ function toolContext(call: ToolCall, environment: ToolCallEnvironment, signal: A
   if (signal !== undefined) context.signal = signal;
   if (environment.toolTimeoutMs !== undefined) context.timeoutMs = environment.toolTimeoutMs;
   if (environment.headers !== undefined) context.headers = environment.headers;
+  if (environment.effectKeyOf !== undefined) context.effectKey = environment.effectKeyOf(call);
   return boundedByCaller(context);
 }
 
