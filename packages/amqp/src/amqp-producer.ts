@@ -108,7 +108,7 @@ function applyReply(exchange: Exchange, reply: ConsumeMessage, config: AmqpEndpo
       `The consumer of '${config.uri}'${route} failed: ${String(headers[amqpHeader.error] ?? "no error text")}`,
     );
   }
-  exchange.body = decodeBody(reply.content, reply.properties.contentType);
+  exchange.body = decodeBody(reply.content, reply.properties.contentType, config.options.maxJsonDepth);
   Object.assign(exchange.headers, headers);
 }
 

@@ -8,7 +8,7 @@ import {
 } from "@routekit/core";
 import { headerRedactor } from "@routekit/core/internal";
 import type { ConfirmChannel, ConsumeMessage } from "amqplib";
-import { decodeWireBody, type EncodedBody, encodeExchangeBody, toAmqpHeaders } from "./amqp-codec.js";
+import { type EncodedBody, encodeExchangeBody, toAmqpHeaders, wireBodyDecoder } from "./amqp-codec.js";
 import { AmqpError } from "./amqp-error.js";
 import { type AmqpPropertyName, amqpHeader, ERROR_REPLY_TYPE } from "./amqp-headers.js";
 import type { AmqpEndpointConfig } from "./amqp-options.js";
@@ -60,7 +60,7 @@ export async function handleDelivery(
     const wire: WireBody = {
       content: message.content,
       contentType: typeof contentType === "string" ? contentType : undefined,
-      decode: decodeWireBody,
+      decode: wireBodyDecoder(target.config.options.maxJsonDepth),
     };
     exchange = target.context.createExchange({
       wire,

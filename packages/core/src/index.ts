@@ -135,6 +135,8 @@ export {
   evaluateJsonPath,
   evaluateXPath,
   header,
+  INLINE_DOCUMENT_DEFAULTS,
+  type InlineDocumentLimits,
   jsonpath,
   simple,
   xpath,
@@ -232,5 +234,7 @@ export { createMemoryCheckpointStore } from "./runtime/memory-checkpoint-store.j
 export type { Producer } from "./runtime/producer.js";
 export { copyExchange } from "./runtime/runtime-exchange.js";
 export { wireBodyOf } from "./runtime/wire-exchange.js";
+// Which endpoints dynamic sends (toD, recipientList) may resolve
+export type { AllowedEndpoints, DynamicEndpointTarget } from "./support/endpoint-allowlist.js";
 // Secrets: one redaction for every error, log line and excerpt
 export { createRedactor, REDACTED, redactSecrets } from "./support/redact-secrets.js";

@@ -10,6 +10,8 @@ export { BUDGET_DEFAULTS, type ResolvedBudgetOptions } from "./budget/budget-opt
 export { type ParsedUri, parseUri } from "./components/uri.js";
 // Declaring verbs with their own step definition (defineStep is the public way)
 export { type CompileScope, defineVerb, type Recorder } from "./dsl/verbs.js";
+// Caches of compiled untrusted text, bounded in entries and estimated bytes
+export { BoundedCache, type CacheWeight } from "./expressions/bounded-cache.js";
 // JSONPath and XPath over untrusted paths and documents (the json_path and xpath tools)
 export {
   checkJsonPath,
@@ -33,8 +35,23 @@ export type { Abortable, DeadlineSet, SignalSource } from "./runtime/exchange-de
 // The selection rule of checkpoint stores' list (every store applies the same)
 export { matchesQuery } from "./runtime/memory-checkpoint-store.js";
 export { STOP_GRACE_MS } from "./runtime/stop-clock.js";
+// Bounding the nesting of JSON from outside before parsing it
+export {
+  checkJsonDepth,
+  DEFAULT_MAX_JSON_DEPTH,
+  type JsonDepthExcess,
+  jsonDepthMessage,
+} from "./support/check-json-depth.js";
 // Copying headers and properties (not by spread: see copy-record.ts)
 export { copyRecord } from "./support/copy-record.js";
+// "Did you mean" hints and echoes of input in error messages, bounded in cost and length
+export {
+  type DidYouMeanOptions,
+  didYouMean,
+  MAX_SUGGESTED_NAME_CHARS,
+  MAX_SUGGESTION_CANDIDATES,
+  nearestName,
+} from "./support/did-you-mean.js";
 // Secrets under any component's header naming, in URIs and in values leaving the process
 export { headerRedactor, headerSecrets, redactHeaders, redactValue } from "./support/redact-headers.js";
 export { redactUri } from "./support/redact-uri.js";
@@ -50,3 +67,4 @@ export {
   type StoreOptionChecks,
   storeOptionChecks,
 } from "./support/store-option-checks.js";
+export { MESSAGE_ECHO_CHARS, truncateForMessage } from "./support/truncate-for-message.js";

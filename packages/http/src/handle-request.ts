@@ -29,6 +29,7 @@ export interface RequestEnvironment {
   readonly context: RouteContext;
   readonly table: RouteTable<HttpRouteTarget>;
   readonly maxBodyBytes: number;
+  readonly maxJsonDepth: number;
   readonly requestTimeoutMs: number;
   readonly timeoutStatus: number;
   readonly errorDetail: "message" | "none";
@@ -80,7 +81,7 @@ export async function handleRequest(
     );
     return;
   }
-  const read = await readRequestBody(request, environment.maxBodyBytes);
+  const read = await readRequestBody(request, environment.maxBodyBytes, environment.maxJsonDepth);
   if (read.kind === "aborted") return;
   if (read.kind === "too-large") {
     writeReply(
@@ -96,6 +97,11 @@ export async function handleRequest(
       environment,
       jsonReply(400, { error: `Request body is not valid JSON: ${read.message}` }),
     );
+    return;
+  }
+  if (read.kind === "too-deep") {
+    const error = `Request body refused: ${read.message}; the server accepts up to ${environment.maxJsonDepth} levels (option 'maxJsonDepth')`;
+    reply(response, environment, jsonReply(400, { error }));
     return;
   }
   const headers = requestHeaders(request, method, target, match.parameters);

@@ -43,7 +43,7 @@ describe("a model call and the caller's signal", () => {
     const generated = model.generate({ ...ask, signal: controller.signal });
     // Abort once the 503 has been answered: the provider then waits out retry-after (30 s). A fixed
     // 50 ms timer could fire during the first request on a loaded machine.
-    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+    await vi.waitFor(() => expect(server?.requests).toHaveLength(1));
     await new Promise((resolve) => setTimeout(resolve, 200));
     controller.abort(reason);
 

@@ -1,8 +1,9 @@
 import { EndpointOptionError, RoutekitError } from "../errors/errors.js";
-import { didYouMean } from "../support/nearest.js";
+import { didYouMean } from "../support/did-you-mean.js";
 import { REDACTED } from "../support/redact-secrets.js";
 import { redactUri } from "../support/redact-uri.js";
 import { isSecretName } from "../support/secret-names.js";
+import { truncateForMessage } from "../support/truncate-for-message.js";
 import type { OptionSchema, OptionSpec, OptionsOf } from "./endpoint-options.js";
 
 /** An endpoint URI split into its parts; option values are still text. */
@@ -20,21 +21,21 @@ export function parseUri(uri: string): ParsedUri {
   if (typeof uri !== "string" || uri.trim() === "") {
     throw new RoutekitError(
       "URI_INVALID",
-      `Endpoint URI must be a non-empty string like 'direct:name' (found ${JSON.stringify(uri)})`,
+      `Endpoint URI must be a non-empty string like 'direct:name' (found ${truncateForMessage(JSON.stringify(uri))})`,
     );
   }
   const colon = uri.indexOf(":");
   if (colon <= 0) {
     throw new RoutekitError(
       "URI_INVALID",
-      `Endpoint URI '${redactUri(uri)}' has no scheme: expected 'scheme:path', e.g. 'direct:orders'`,
+      `Endpoint URI '${truncateForMessage(redactUri(uri))}' has no scheme: expected 'scheme:path', e.g. 'direct:orders'`,
     );
   }
   const scheme = uri.slice(0, colon);
   if (!SCHEME.test(scheme)) {
     throw new RoutekitError(
       "URI_INVALID",
-      `Endpoint URI '${redactUri(uri)}' has an invalid scheme '${scheme}'`,
+      `Endpoint URI '${truncateForMessage(redactUri(uri))}' has an invalid scheme '${truncateForMessage(scheme)}'`,
     );
   }
   const rest = uri.slice(colon + 1);
@@ -51,7 +52,7 @@ export function parseUri(uri: string): ParsedUri {
         throw new EndpointOptionError(
           uri,
           name,
-          `Endpoint '${redactUri(uri)}': option '${name}' is given twice`,
+          `Endpoint '${truncateForMessage(redactUri(uri))}': option '${truncateForMessage(name)}' is given twice`,
         );
       }
       query.set(name, value);
@@ -66,7 +67,7 @@ function decode(uri: string, text: string): string {
   } catch {
     throw new RoutekitError(
       "URI_INVALID",
-      `Endpoint URI '${redactUri(uri)}' has a malformed escape in '${text}'`,
+      `Endpoint URI '${truncateForMessage(redactUri(uri))}' has a malformed escape in '${truncateForMessage(text)}'`,
     );
   }
 }
@@ -88,7 +89,7 @@ export function parseOptions<TSchema extends OptionSchema>(
       throw new EndpointOptionError(
         parsed.uri,
         name,
-        `Endpoint '${redactUri(parsed.uri)}': unknown option '${name}'${didYouMean(name, names)}; ${valid}`,
+        `Endpoint '${truncateForMessage(redactUri(parsed.uri))}': unknown option '${truncateForMessage(name)}'${didYouMean(name, names)}; ${valid}`,
       );
     }
     options[name] = convert(parsed.uri, name, text, spec);
@@ -101,7 +102,7 @@ function convert(uri: string, name: string, text: string, spec: OptionSpec): unk
     throw new EndpointOptionError(
       uri,
       name,
-      `Endpoint '${redactUri(uri)}': option '${name}' expects ${expected} (found '${isSecretName(name) ? REDACTED : text}')`,
+      `Endpoint '${truncateForMessage(redactUri(uri))}': option '${truncateForMessage(name)}' expects ${expected} (found '${isSecretName(name) ? REDACTED : truncateForMessage(text)}')`,
     );
   };
   switch (spec.type) {

@@ -1,3 +1,4 @@
+import { truncateForMessage } from "@routekit/core/internal";
 import { boundedByCaller, boundedCall } from "../bounded-call.js";
 import type { ToolCall, ToolCallResult } from "../model-types.js";
 import type { ArgumentsValidation } from "../schema/standard-validation.js";
@@ -175,7 +176,7 @@ async function runBoundedTool(
   );
   if (outcome.status === "aborted") throw outcome.reason;
   if (outcome.status === "timed-out") {
-    return errorResult(call, `tool '${call.name}' timed out after ${toolTimeoutMs} ms`);
+    return errorResult(call, `tool '${truncateForMessage(call.name)}' timed out after ${toolTimeoutMs} ms`);
   }
   if (outcome.status === "failed") return failedResult(call, asError(outcome.error), environment, failure);
   return doneResult(call, outcome.value, environment, failure);
@@ -236,7 +237,7 @@ function parseArgumentsText(call: ToolCall): unknown {
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return new InvalidArguments(
-      `arguments for tool '${call.name}' are not valid JSON (${reason}); send a JSON object`,
+      `arguments for tool '${truncateForMessage(call.name)}' are not valid JSON (${truncateForMessage(reason)}); send a JSON object`,
     );
   }
 }
@@ -245,7 +246,7 @@ function toCallResult(call: ToolCall, result: ToolResult): ToolCallResult {
   if (typeof result !== "object" || result === null || typeof result.output !== "string") {
     return errorResult(
       call,
-      `tool '${call.name}' returned ${result === null ? "null" : typeof result}, expected { output: string, isError: boolean }`,
+      `tool '${truncateForMessage(call.name)}' returned ${result === null ? "null" : typeof result}, expected { output: string, isError: boolean }`,
     );
   }
   return { callId: call.id, name: call.name, output: result.output, isError: result.isError === true };
@@ -258,8 +259,8 @@ function errorResult(call: ToolCall, output: string): ToolCallResult {
 function unknownToolMessage(name: string, tools: ReadonlyMap<string, Tool>): string {
   const known = Array.from(tools.keys());
   return known.length === 0
-    ? `unknown tool '${name}': no tools are available`
-    : `unknown tool '${name}'; known tools: ${known.join(", ")}`;
+    ? `unknown tool '${truncateForMessage(name)}': no tools are available`
+    : `unknown tool '${truncateForMessage(name)}'; known tools: ${known.join(", ")}`;
 }
 
 function asError(error: unknown): Error {

@@ -1,6 +1,6 @@
 import { createConsoleLogger, type RouteContext } from "@routekit/core";
+import { didYouMean, truncateForMessage } from "@routekit/core/internal";
 import { RoutekitMcpError } from "../errors.js";
-import { didYouMean } from "../nearest.js";
 import { serveMcpHttp } from "../server/serve-http.js";
 import { serveMcpStdio } from "../server/serve-stdio.js";
 import { type McpServerOptions, PACKAGE_VERSION } from "../server/server-options.js";
@@ -124,7 +124,9 @@ function refuseUnknownTools(
   if (unknown.length === 0) return;
   const listed =
     knownNames.length === 0 ? "the routes define no tools" : `known tools: ${knownNames.join(", ")}`;
-  const each = unknown.map((name) => `'${name}'${didYouMean(name, knownNames)}`).join(", ");
+  const each = unknown
+    .map((name) => `'${truncateForMessage(name)}'${didYouMean(name, knownNames, { quoted: true })}`)
+    .join(", ");
   throw new RoutekitMcpError(
     "OPTION_INVALID",
     `${where}: unknown tool${unknown.length === 1 ? "" : "s"} ${each}; ${listed}`,

@@ -1,3 +1,4 @@
+import type { AllowedEndpoints } from "../../support/endpoint-allowlist.js";
 import type { Exchange, Headers } from "../exchange.js";
 import type { AggregationRepository, SharedAggregationRepository } from "../repositories.js";
 import type { AggregationStrategy, ExpressionInput, PredicateInput } from "../step-inputs.js";
@@ -40,6 +41,8 @@ export interface RecipientListDefinition extends EndpointFanOutSettings {
   readonly expression: ExpressionInput;
   readonly delimiter: string;
   readonly cacheSize: number;
+  /** The endpoints it may resolve (checked when recorded); undefined: the context's default. */
+  readonly allowedEndpoints?: AllowedEndpoints;
 }
 
 /** `wireTap(uri)`: a copy to `uri`, fire and forget. */
