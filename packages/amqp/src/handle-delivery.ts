@@ -7,6 +7,7 @@ import {
   type WireBody,
   wireBodyOf,
 } from "@routekit/core";
+import { headerRedactor } from "@routekit/core/internal";
 import type { ConfirmChannel, ConsumeMessage } from "amqplib";
 import { type EncodedBody, encodeExchangeBody, toAmqpHeaders, wireBodyDecoder } from "./amqp-codec.js";
 import { AmqpError } from "./amqp-error.js";
@@ -81,7 +82,7 @@ export async function handleDelivery(
     }
     const source = target.config.uri;
     if (typeof replyTo === "string") {
-      await replyError(channel, replyTo, message, error, target);
+      await replyError(channel, replyTo, message, error, target, exchange.headers);
       reportConsumerFailure(target.context, exchange, source, { kind: "answered", how: "error reply sent" });
       return acks.ack(message);
     }
@@ -101,7 +102,16 @@ export async function handleDelivery(
       });
       return acks.ack(message);
     }
-    const deadLetterQueue = await deadLetter(channel, acks, queue, message, target, error, redeliveries);
+    const deadLetterQueue = await deadLetter(
+      channel,
+      acks,
+      queue,
+      message,
+      target,
+      error,
+      redeliveries,
+      exchange.headers,
+    );
     reportConsumerFailure(
       target.context,
       exchange,
@@ -162,6 +172,7 @@ async function deadLetter(
   target: DeliveryTarget,
   error: unknown,
   redeliveries: number,
+  headers: Readonly<Record<string, unknown>>,
 ): Promise<string | undefined> {
   // Declared again first: a temporary dead-letter queue is deleted when its consumers stop,
   // and other processes may still be consuming the queue.
@@ -173,7 +184,7 @@ async function deadLetter(
   }
   const options = republishOptions(message, {
     [amqpHeader.redeliveries]: redeliveries,
-    [amqpHeader.error]: errorText(error),
+    [amqpHeader.error]: errorText(error, headers),
     [amqpHeader.route]: target.routeId,
     [amqpHeader.queue]: queue,
     [amqpHeader.failedAt]: new Date().toISOString(),
@@ -196,7 +207,7 @@ async function reply(
     encoded = encodeExchangeBody(exchange);
     headers = toAmqpHeaders(exchange.headers);
   } catch (error) {
-    return replyError(channel, replyTo, message, error, target);
+    return replyError(channel, replyTo, message, error, target, exchange.headers);
   }
   const options: Parameters<typeof publishConfirmed>[4] = {
     correlationId: message.properties.correlationId,
@@ -212,15 +223,19 @@ async function replyError(
   message: ConsumeMessage,
   error: unknown,
   target: DeliveryTarget,
+  headers: Readonly<Record<string, unknown>>,
 ): Promise<void> {
   await publishConfirmed(channel, "", replyTo, Buffer.alloc(0), {
     correlationId: message.properties.correlationId,
     type: ERROR_REPLY_TYPE,
-    headers: { [amqpHeader.error]: errorText(error), [amqpHeader.route]: target.routeId },
+    headers: { [amqpHeader.error]: errorText(error, headers), [amqpHeader.route]: target.routeId },
   });
 }
 
-function errorText(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+/** The error for a header that leaves the process: the credentials the exchange's headers carry redacted. */
+function errorText(error: unknown, headers: Readonly<Record<string, unknown>>): string {
+  const text = headerRedactor(headers)(
+    error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+  );
   return text.length > 4000 ? `${text.slice(0, 4000)}...` : text;
 }

@@ -124,6 +124,30 @@ describe.skipIf(!brokerAvailable)("amqp: dead-letter queues", () => {
     expect(attempts).toEqual(["invalid", "transient", "transient", "transient"]);
   });
 
+  it("writes the error of a dead letter without the credentials the message's headers carry", async () => {
+    const queue = queueName("secret-error");
+    const key = "ak-7f3a9c2e41b0";
+    const failing = newContext();
+    await failing.addRoutes((r) => {
+      r.from(`amqp:queue:${queue}?${temporary}&maxRedeliveries=0`).process((exchange) => {
+        // A backend's refusal that echoes the key, JSON-escaped, and the caller's token.
+        throw new Error(
+          `backend said {"key":"${key.replace("a", "\\u0061")}"} to ${String(exchange.headers.authorization)}`,
+        );
+      });
+    });
+    await failing.start();
+    await failing.send(`amqp:queue:${queue}?${temporary}`, "order", {
+      "x-api-key": key,
+      authorization: "Bearer tk-55b1e0aa9d7c",
+    });
+    await waitFor("the dead letter", async () => (await inspector.messageCount(`${queue}.dlq`)) === 1);
+    const [dead] = await inspector.drain(`${queue}.dlq`);
+    const error = String(dead?.properties.headers?.[amqpHeader.error]);
+    expect(error).toBe('Error: backend said {"key":"[redacted]"} to [redacted]');
+    await failing.stop();
+  });
+
   it("a dead-letter queue's consumer declares no dead-letter queue of its own and does not redeliver", async () => {
     const queue = queueName("durable");
     const failing = newContext();

@@ -42,8 +42,10 @@ export interface ConsoleOptions {
   token?: string;
   bufferSizes?: ConsoleBufferSizes;
   /**
-   * Header names whose values snapshots show as `[redacted]` (case-insensitive), in addition to
-   * authorization, proxy-authorization, cookie, set-cookie and x-api-key.
+   * Header names whose values snapshots show as `[redacted]` (case-insensitive, with or without a
+   * component's prefix such as `http.header.`), in addition to every header named like a
+   * credential (authorization, cookie, set-cookie, x-api-key, `*token*`, `*secret*`, ...) under
+   * any component's naming.
    */
   redactHeaders?: readonly string[];
   /**

@@ -1,4 +1,5 @@
 import { type Exchange, wireBodyOf } from "@routekit/core";
+import { headerRedactor } from "@routekit/core/internal";
 import type { ResolvedConsoleOptions } from "./console-options.js";
 import type { ExchangeRecord, PartRun, StepRun } from "./exchange-record.js";
 import type { StepEnd, StepListener, StepStart } from "./recording-switch.js";
@@ -33,8 +34,10 @@ interface LiveRecord {
   readonly parts: Array<{ readonly live: LiveRecord; readonly madeBy: StepRun }>;
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+/** The error's text, with the credentials the exchange's headers carry and those of URLs redacted. */
+function errorText(error: unknown, exchange: Exchange, redacted: ReadonlySet<string>): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return headerRedactor(exchange.headers, redacted)(text);
 }
 
 /**
@@ -158,7 +161,8 @@ export class ExchangeRecorder implements StepListener {
     if (run !== undefined) {
       run.durationMs = event.durationMs;
       run.status = error === undefined ? "completed" : "failed";
-      run.error = error === undefined ? undefined : errorText(error);
+      run.error =
+        error === undefined ? undefined : errorText(error, event.exchange, this.#options.redactHeaders);
       run.after = this.#snapshot(event.exchange);
       // The parts this step made are done with it.
       if (run.parts !== undefined) this.#finishParts(live, run);
@@ -167,7 +171,7 @@ export class ExchangeRecorder implements StepListener {
     if (part !== undefined) {
       if (error !== undefined && part.status === "running") {
         part.status = "failed";
-        part.error = errorText(error);
+        part.error = errorText(error, event.exchange, this.#options.redactHeaders);
       }
       return;
     }
@@ -337,7 +341,7 @@ export class ExchangeRecorder implements StepListener {
 
   #close(record: ExchangeRecord, exchange: Exchange, error: unknown, end: number): void {
     record.status = outcomeOf(error, exchange.signal);
-    record.error = error === undefined ? undefined : errorText(error);
+    record.error = error === undefined ? undefined : errorText(error, exchange, this.#options.redactHeaders);
     record.durationMs = end - record.startTime;
     record.output = this.#snapshot(exchange);
     this.#changed();

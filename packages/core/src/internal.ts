@@ -52,6 +52,15 @@ export {
   MAX_SUGGESTION_CANDIDATES,
   nearestName,
 } from "./support/did-you-mean.js";
+// Secrets under any component's header naming, in URIs and in values leaving the process
+export { headerRedactor, headerSecrets, redactHeaders, redactValue } from "./support/redact-headers.js";
+export { redactUri } from "./support/redact-uri.js";
+export {
+  declareHeaderPrefixes,
+  headerBaseName,
+  isSecretHeader,
+  isSecretName,
+} from "./support/secret-names.js";
 // Option checks of the shared stores (redis, postgres)
 export {
   STORE_NAME_PATTERN,

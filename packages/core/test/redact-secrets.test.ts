@@ -16,6 +16,15 @@ describe("redactSecrets", () => {
     ["JSON-escaped with \\/", JSON.stringify(SECRET).slice(1, -1).replaceAll("/", "\\/")],
     ["JSON inside JSON", JSON.stringify({ key: SECRET })],
     ["\\u-escaped", SECRET.replace("/", "\\u002f")],
+    [
+      "any letter \\u-escaped, as a server may (sk-\\u004cive)",
+      SECRET.replace("L", "\\u004c").replace("Z", "\\u005A"),
+    ],
+    [
+      "every character \\u-escaped",
+      [...SECRET].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join(""),
+    ],
+    ["mixed \\/ and \\u escapes", SECRET.replace("/", "\\/").replace("k", "\\u006b")],
     ["URL component", encodeURIComponent(SECRET)],
     ["URL component, lower-case hex", encodeURIComponent(SECRET).toLowerCase()],
     ["form-encoded", new URLSearchParams({ key: SECRET }).toString()],
@@ -72,5 +81,17 @@ describe("redactSecrets", () => {
     expect(redact(`a ${SECRET.toUpperCase()} b`)).toBe(`a ${REDACTED} b`);
     expect(redact("clean")).toBe("clean");
     expect(createRedactor([])("clean")).toBe("clean");
+  });
+});
+
+describe("redactSecrets over JSON escapes", () => {
+  it("replaces exactly the escaped text of a secret and keeps its neighbours", () => {
+    const echoed = `{"auth":"Bearer ${SECRET.replace("/", "\\/").replace("L", "\\u004C")}","n":"a\\nb"}`;
+    expect(redactSecrets(echoed, [SECRET])).toBe(`{"auth":"Bearer ${REDACTED}","n":"a\\nb"}`);
+  });
+
+  it("keeps a long run of backslashes as written and still finds a secret after it", () => {
+    const text = `${"\\".repeat(200_000)}u004${SECRET}`;
+    expect(redactSecrets(text, [SECRET])).toBe(`${"\\".repeat(200_000)}u004${REDACTED}`);
   });
 });

@@ -179,6 +179,13 @@ const HTTP_CLIENT_TRAITS: ComponentTraits = {
   headerPrefixes: { sent: HTTP_HEADERS.outgoingHeaderPrefix },
 };
 
+/** Where the http components put protocol header names (redaction finds a header's own name after them). */
+const HTTP_HEADER_PREFIXES = [
+  HTTP_HEADERS.requestHeaderPrefix,
+  HTTP_HEADERS.outgoingHeaderPrefix,
+  HTTP_HEADERS.responseHeaderPrefix,
+];
+
 /**
  * The `http:` component: `http:/path` is a route on the context's shared server (consumer),
  * `http://host/path` a client call (producer).
@@ -188,6 +195,7 @@ export function createHttpComponent(dispatcher: Dispatcher | undefined): Compone
     scheme: "http",
     options: HTTP_ENDPOINT_OPTIONS,
     traits: (address) => (address.path.startsWith("//") ? HTTP_CLIENT_TRAITS : HTTP_SERVER_TRAITS),
+    headerPrefixes: HTTP_HEADER_PREFIXES,
     createEndpoint(address, context) {
       if (address.path.startsWith("//")) return clientEndpoint(address, dispatcher);
       return serverEndpoint(address, context);
@@ -202,6 +210,7 @@ export function createHttpsComponent(dispatcher: Dispatcher | undefined): Compon
     scheme: "https",
     options: HTTP_ENDPOINT_OPTIONS,
     traits: HTTP_CLIENT_TRAITS,
+    headerPrefixes: HTTP_HEADER_PREFIXES,
     createEndpoint(address) {
       if (!address.path.startsWith("//")) {
         throw new HttpError(

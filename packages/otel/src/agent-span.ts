@@ -71,7 +71,7 @@ function finishRun(
   for (const open of run.open) open.end();
   run.open.clear();
   run.tools.clear();
-  if (error !== undefined) recordError(run.span, error);
+  if (error !== undefined) recordError(run.span, error, exchange.headers);
   else setResultAttributes(run, exchange, recordContent);
   run.span.end();
 }

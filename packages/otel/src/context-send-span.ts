@@ -11,7 +11,7 @@ const settle: Settle = (slot, exchange, thrown) => {
   leaveSlot(exchange, slot);
   const span = slot.span!;
   const error = exchange.error ?? thrown;
-  if (error !== undefined) recordError(span, error);
+  if (error !== undefined) recordError(span, error, exchange.headers);
   span.end();
 };
 

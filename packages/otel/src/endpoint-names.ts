@@ -9,7 +9,7 @@ import type { HeaderPrefix } from "./header-carrier.js";
  */
 export interface EndpointNames {
   readonly scheme: string;
-  /** `scheme:path` without the query, user info removed from URLs. */
+  /** `scheme:path` without the query and without user info. */
   readonly address: string;
   readonly path: string;
   /** `messaging.system`: the component's (`rabbitmq` for amqp:, `routekit` for the in-process components). */
@@ -33,7 +33,8 @@ export type TraitsOf = (uri: string) => ComponentTraits | undefined;
 
 export function endpointNames(uri: string, traitsOf: TraitsOf): EndpointNames {
   const { scheme, path } = parseUri(uri);
-  const clean = path.replace(/^\/\/[^/@]*@/, "//");
+  // User info may be a credential (`https://TOKEN@host`, `//user:password@host`), whatever the scheme.
+  const clean = path.replace(/^\/\/[^/?#]*@/, "//");
   const traits = traitsOf(uri);
   return {
     scheme,

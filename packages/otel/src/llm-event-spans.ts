@@ -1,5 +1,6 @@
 import { type Attributes, SpanKind, trace } from "@opentelemetry/api";
 import type { EventBus } from "@routekit/core";
+import { redactUri } from "@routekit/core/internal";
 import type { LlmEventType } from "@routekit/llm";
 import type { AgentRun, AgentRuns } from "./agent-run.js";
 import { GEN_AI, GEN_AI_OPERATION, SEMCONV } from "./attribute-names.js";
@@ -99,7 +100,7 @@ function openTool(telemetry: Telemetry, run: AgentRun, event: LlmEvent): void {
     [GEN_AI.toolType]: "function",
   };
   if (telemetry.recordContent && event.arguments !== undefined)
-    attributes[GEN_AI.toolCallArguments] = event.arguments;
+    attributes[GEN_AI.toolCallArguments] = redactUri(event.arguments);
   const name = `${GEN_AI_OPERATION.executeTool} ${event.toolName}`;
   const span = telemetry.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, run.context);
   run.open.add(span);
@@ -116,7 +117,7 @@ function closeTool(telemetry: Telemetry, run: AgentRun, event: LlmEvent): void {
   if (event.isError === true)
     recordError(tool.span, event.error ?? new Error("the tool answered with an error"));
   else if (telemetry.recordContent && event.output !== undefined)
-    tool.span.setAttribute(GEN_AI.toolCallResult, event.output);
+    tool.span.setAttribute(GEN_AI.toolCallResult, redactUri(event.output));
   tool.span.end();
 }
 

@@ -1,4 +1,5 @@
-import { type Span, SpanStatusCode } from "@opentelemetry/api";
+import { type Exception, type Span, SpanStatusCode } from "@opentelemetry/api";
+import { headerRedactor, redactUri } from "@routekit/core/internal";
 import { SEMCONV } from "./attribute-names.js";
 
 /**
@@ -12,13 +13,23 @@ export function errorTypeOf(error: unknown): string {
   return error.name || error.constructor.name || "_OTHER";
 }
 
-/** Marks a span failed: `error.type`, an error status with the message, and the exception event. */
-export function recordError(span: Span, error: unknown): void {
+/**
+ * Marks a span failed: `error.type`, an error status with the message, and the exception event.
+ * The message and stack leave the process redacted: the credentials `headers` (the failed
+ * exchange's) carry, in any encoding, and those of URLs (`https://TOKEN@host`, `?api_key=`).
+ */
+export function recordError(span: Span, error: unknown, headers?: Readonly<Record<string, unknown>>): void {
+  const redact = headers === undefined ? redactUri : headerRedactor(headers);
   span.setAttribute(SEMCONV.errorType, errorTypeOf(error));
   if (error instanceof Error) {
-    span.recordException(error);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+    const message = redact(error.message);
+    const exception: Exception = { name: error.name, message };
+    if (error.stack !== undefined) exception.stack = redact(error.stack);
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" || typeof code === "number") exception.code = code;
+    span.recordException(exception);
+    span.setStatus({ code: SpanStatusCode.ERROR, message });
   } else {
-    span.setStatus({ code: SpanStatusCode.ERROR, message: String(error) });
+    span.setStatus({ code: SpanStatusCode.ERROR, message: redact(String(error)) });
   }
 }

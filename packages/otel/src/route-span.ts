@@ -8,6 +8,7 @@ import {
   trace,
 } from "@opentelemetry/api";
 import type { Exchange, Processor, RouteInfo } from "@routekit/core";
+import { headerRedactor } from "@routekit/core/internal";
 import { AGENT_RUN_KEY, type AgentRun, type ToolRun } from "./agent-run.js";
 import { GEN_AI, ROUTEKIT, SEMCONV } from "./attribute-names.js";
 import { endpointNames } from "./endpoint-names.js";
@@ -105,9 +106,12 @@ export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Pr
         const status = exchange.headers[HTTP.status];
         if (typeof status === "number") span.setAttribute(SEMCONV.httpResponseStatusCode, status);
       }
-      if (error !== undefined) recordError(span, error);
+      if (error !== undefined) recordError(span, error, exchange.headers);
       else if (slot.tool !== undefined && telemetry.recordContent)
-        slot.tool.span.setAttribute(GEN_AI.toolCallResult, safeJson(exchange.body));
+        slot.tool.span.setAttribute(
+          GEN_AI.toolCallResult,
+          headerRedactor(exchange.headers)(safeJson(exchange.body)),
+        );
       span.end();
     }
     count(exchange, thrown, slot.started);
@@ -137,7 +141,11 @@ export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Pr
     const tool = toolRunOf(inProcess ? parent : contextApi.active(), exchange);
     if (tool !== undefined) {
       parent = tool.context;
-      if (telemetry.recordContent) tool.span.setAttribute(GEN_AI.toolCallArguments, safeJson(exchange.body));
+      if (telemetry.recordContent)
+        tool.span.setAttribute(
+          GEN_AI.toolCallArguments,
+          headerRedactor(exchange.headers)(safeJson(exchange.body)),
+        );
     }
     const upstream = trace.getSpanContext(parent);
     // A trace its upstream chose not to sample records nothing here either (what the SDK's

@@ -27,7 +27,7 @@ export function wrapSendInSpan(telemetry: Telemetry, target: SendTarget, next: P
     const span = slot.span;
     if (span === undefined) return;
     const error = exchange.error ?? thrown;
-    if (error !== undefined) recordError(span, error);
+    if (error !== undefined) recordError(span, error, exchange.headers);
     if (kind === SpanKind.CLIENT) {
       const status = exchange.headers[HTTP.status];
       if (typeof status === "number") span.setAttribute(SEMCONV.httpResponseStatusCode, status);

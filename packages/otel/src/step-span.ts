@@ -18,7 +18,7 @@ export function wrapStepInSpan(telemetry: Telemetry, step: StepInfo, next: Proce
     leaveSlot(exchange, slot);
     const error = exchange.error ?? thrown;
     if (slot.span === undefined) return;
-    if (error !== undefined) recordError(slot.span, error);
+    if (error !== undefined) recordError(slot.span, error, exchange.headers);
     slot.span.end();
   };
   return (exchange) => {

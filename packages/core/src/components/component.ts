@@ -65,6 +65,12 @@ export interface Endpoint {
 export interface Component<TSchema extends OptionSchema = OptionSchema> {
   readonly scheme: string;
   readonly options: TSchema;
+  /**
+   * Prefixes this component puts before the names of its protocol's headers (`http.header.`,
+   * `http.request.header.`). Redaction strips them to find a header's own name, so a credential
+   * header (`http.request.header.authorization`) is hidden wherever data leaves the process.
+   */
+  readonly headerPrefixes?: readonly string[];
   createEndpoint(address: EndpointAddress<OptionsOf<TSchema>>, context: RouteContext): Endpoint;
   /**
    * What observers (tracing, the console) read about its endpoints: in-process or not, the

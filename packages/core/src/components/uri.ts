@@ -1,5 +1,8 @@
 import { EndpointOptionError, RoutekitError } from "../errors/errors.js";
 import { didYouMean } from "../support/did-you-mean.js";
+import { REDACTED } from "../support/redact-secrets.js";
+import { redactUri } from "../support/redact-uri.js";
+import { isSecretName } from "../support/secret-names.js";
 import { truncateForMessage } from "../support/truncate-for-message.js";
 import type { OptionSchema, OptionSpec, OptionsOf } from "./endpoint-options.js";
 
@@ -25,14 +28,14 @@ export function parseUri(uri: string): ParsedUri {
   if (colon <= 0) {
     throw new RoutekitError(
       "URI_INVALID",
-      `Endpoint URI '${truncateForMessage(uri)}' has no scheme: expected 'scheme:path', e.g. 'direct:orders'`,
+      `Endpoint URI '${truncateForMessage(redactUri(uri))}' has no scheme: expected 'scheme:path', e.g. 'direct:orders'`,
     );
   }
   const scheme = uri.slice(0, colon);
   if (!SCHEME.test(scheme)) {
     throw new RoutekitError(
       "URI_INVALID",
-      `Endpoint URI '${truncateForMessage(uri)}' has an invalid scheme '${truncateForMessage(scheme)}'`,
+      `Endpoint URI '${truncateForMessage(redactUri(uri))}' has an invalid scheme '${truncateForMessage(scheme)}'`,
     );
   }
   const rest = uri.slice(colon + 1);
@@ -49,7 +52,7 @@ export function parseUri(uri: string): ParsedUri {
         throw new EndpointOptionError(
           uri,
           name,
-          `Endpoint '${truncateForMessage(uri)}': option '${truncateForMessage(name)}' is given twice`,
+          `Endpoint '${truncateForMessage(redactUri(uri))}': option '${truncateForMessage(name)}' is given twice`,
         );
       }
       query.set(name, value);
@@ -64,7 +67,7 @@ function decode(uri: string, text: string): string {
   } catch {
     throw new RoutekitError(
       "URI_INVALID",
-      `Endpoint URI '${truncateForMessage(uri)}' has a malformed escape in '${truncateForMessage(text)}'`,
+      `Endpoint URI '${truncateForMessage(redactUri(uri))}' has a malformed escape in '${truncateForMessage(text)}'`,
     );
   }
 }
@@ -86,7 +89,7 @@ export function parseOptions<TSchema extends OptionSchema>(
       throw new EndpointOptionError(
         parsed.uri,
         name,
-        `Endpoint '${truncateForMessage(parsed.uri)}': unknown option '${truncateForMessage(name)}'${didYouMean(name, names)}; ${valid}`,
+        `Endpoint '${truncateForMessage(redactUri(parsed.uri))}': unknown option '${truncateForMessage(name)}'${didYouMean(name, names)}; ${valid}`,
       );
     }
     options[name] = convert(parsed.uri, name, text, spec);
@@ -99,7 +102,7 @@ function convert(uri: string, name: string, text: string, spec: OptionSpec): unk
     throw new EndpointOptionError(
       uri,
       name,
-      `Endpoint '${truncateForMessage(uri)}': option '${truncateForMessage(name)}' expects ${expected} (found '${truncateForMessage(text)}')`,
+      `Endpoint '${truncateForMessage(redactUri(uri))}': option '${truncateForMessage(name)}' expects ${expected} (found '${isSecretName(name) ? REDACTED : truncateForMessage(text)}')`,
     );
   };
   switch (spec.type) {

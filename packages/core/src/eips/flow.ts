@@ -7,6 +7,7 @@ import type { ExpressionInput, LogLevel, PredicateInput } from "../model/route-d
 import type { ContextInternals } from "../runtime/context-internals.js";
 import { levelEnabled } from "../runtime/logger.js";
 import { runtime } from "../runtime/runtime-exchange.js";
+import { headerRedactor } from "../support/redact-headers.js";
 
 const where = (route: { id: string; from: string }): string => `Route '${route.id || route.from}'`;
 
@@ -91,6 +92,12 @@ defineVerb(
     const evaluate = scope.expression(definition.message);
     const logger = (scope.context as ContextInternals).logger;
     const name = definition.logger ?? scope.routeId;
-    return (exchange) => writeLog(logger, level, `[${name}] ${renderValue(evaluate(exchange))}`);
+    // The credentials the exchange's headers carry never reach the log (`log("${headers}")`).
+    return (exchange) =>
+      writeLog(
+        logger,
+        level,
+        `[${name}] ${renderValue(evaluate(exchange), 1000, headerRedactor(exchange.headers))}`,
+      );
   },
 );

@@ -4,6 +4,7 @@ import { isCoreError, RoutekitError } from "../errors/errors.js";
 import type { ExpressionInput } from "../model/route-definition.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
 import { compileAllowedEndpoints } from "../support/endpoint-allowlist.js";
+import { redactUri } from "../support/redact-uri.js";
 import { truncateForMessage } from "../support/truncate-for-message.js";
 import {
   type DynamicEndpoint,
@@ -106,12 +107,12 @@ defineVerb(
 
 /**
  * An endpoint the built URI could not make: the message keeps the reason but shows the URI
- * without its query (option values may hold credentials), and names the route and step.
+ * without its query (option values may hold credentials) nor user info, and names the route and step.
  */
 function withoutQuery(error: unknown, uri: string, location: string, raw: boolean): unknown {
   if (!isCoreError(error) || error.code === "ENDPOINT_NOT_ALLOWED") return error;
   const question = uri.indexOf("?");
-  const shown = question === -1 ? uri : `${uri.slice(0, question)}?…`;
+  const shown = truncateForMessage(redactUri(question === -1 ? uri : `${uri.slice(0, question)}?…`));
   const message = question === -1 ? error.message : error.message.replaceAll(uri, shown);
   const hint =
     raw || (error.code !== "URI_INVALID" && error.code !== "COMPONENT_UNKNOWN")

@@ -15,6 +15,7 @@ import type { ContextInternals } from "../runtime/context-internals.js";
 import type { RuntimeExchange } from "../runtime/runtime-exchange.js";
 import { restoreWireBody } from "../runtime/wire-exchange.js";
 import { copyRecord } from "../support/copy-record.js";
+import { headerRedactor, redactHeaders } from "../support/redact-headers.js";
 import { sleep } from "../support/sleep.js";
 import { isRetryable, RoutekitError } from "./errors.js";
 
@@ -178,6 +179,8 @@ export function createFailurePolicy(
     const failure = exchange.failure;
     if (handler.useOriginalMessage === true) restoreOriginal(exchange);
     recordFailure(exchange, error, failure, routeId);
+    // A dead letter is kept (a queue, a store): the credentials its headers carry are not.
+    exchange.headers = redactHeaders(exchange.headers);
     clear(exchange);
     return settle(
       () => send(exchange),
@@ -309,7 +312,9 @@ function recordFailure(
   routeId: string,
 ): void {
   exchange.properties[EXCEPTION_CAUGHT] = error;
-  exchange.headers["routekit.exception"] = `${error.name}: ${error.message}`;
+  exchange.headers["routekit.exception"] = headerRedactor(exchange.headers)(
+    `${error.name}: ${error.message}`,
+  );
   exchange.headers["routekit.failedRouteId"] = failure?.routeId ?? routeId;
   if (failure !== undefined) exchange.headers["routekit.failedStep"] = failure.step;
 }

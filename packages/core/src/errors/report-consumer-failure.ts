@@ -1,6 +1,8 @@
 import type { Exchange } from "../model/exchange.js";
 import type { RouteContext } from "../runtime/context-types.js";
 import { runtime } from "../runtime/runtime-exchange.js";
+import { headerRedactor } from "../support/redact-headers.js";
+import { redactUri } from "../support/redact-uri.js";
 import { messageOf } from "./errors.js";
 
 /**
@@ -21,10 +23,21 @@ export type ConsumerFailureOutcome =
 /** Longest error text one log line carries: the error may quote an attacker's message. */
 const MAX_ERROR_TEXT = 2000;
 
-/** The error's text on one line (a message cannot forge log lines), bounded before it is scanned. */
-function errorText(error: unknown): string {
+/** Characters past the cut redaction looks at: a header secret (1024 at most) in its longest encoding. */
+const REDACTION_MARGIN = 8192;
+
+/**
+ * The error's text on one line (a message cannot forge log lines), bounded before it is scanned,
+ * without the credentials the exchange's headers carry or those of URLs (redacted before the cut,
+ * so a cut never leaves a secret's first characters).
+ */
+function errorText(error: unknown, headers: Readonly<Record<string, unknown>>): string {
   const text = messageOf(error);
-  const bounded = text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}...` : text;
+  const redacted = headerRedactor(headers)(text.slice(0, MAX_ERROR_TEXT + REDACTION_MARGIN));
+  const bounded =
+    text.length > MAX_ERROR_TEXT || redacted.length > MAX_ERROR_TEXT
+      ? `${redacted.slice(0, MAX_ERROR_TEXT)}...`
+      : redacted;
   return bounded.replace(/[\r\n]+/g, " ");
 }
 
@@ -64,7 +77,8 @@ export function reportConsumerFailure(
   if (error === undefined) return;
   const failure = runtime(exchange).failure;
   const where = failure === undefined ? "" : ` in route '${failure.routeId}' at step ${failure.step}`;
-  const line = `${source}: exchange ${exchange.id} failed${where}: ${errorText(error)}${outcomeText(outcome)}`;
+  const text = errorText(error, exchange.headers);
+  const line = `${redactUri(source)}: exchange ${exchange.id} failed${where}: ${text}${outcomeText(outcome)}`;
   if (outcome.kind === "redelivering" || outcome.kind === "requeued") context.logger.warn(line);
   else context.logger.error(line);
 }

@@ -8,8 +8,10 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
  *
  * In options, an expression is its source text; a function is `{ kind: "function", name }`; an
  * error class is `{ kind: "errorClass", name }`; any other object that is not plain data (a
- * repository, say) is `{ kind: "object", name }`; option values of URIs whose names look like
- * credentials (password, token, key, secret, ...) read `[redacted]`.
+ * repository, say) is `{ kind: "object", name }`. Credentials read `[redacted]`: options named
+ * like one (password, token, apiKey, secret, ...), the value a `setHeader` step gives a header
+ * named like one (`http.request.header.authorization`), and in any text the user info of a URI
+ * (`https://[redacted]@host`) and its parameters named like one (`?api_key=[redacted]`).
  */
 export interface ContextDescription {
   readonly name: string;

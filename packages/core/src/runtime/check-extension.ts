@@ -93,4 +93,14 @@ export function checkComponent(component: unknown): asserts component is Compone
       `addComponent(): component '${candidate.scheme}' has traits that are not { inProcess: boolean, ... } or a function of the address (found ${describeArgument(traits)})`,
     );
   }
+  const prefixes = candidate.headerPrefixes;
+  if (
+    prefixes !== undefined &&
+    (!Array.isArray(prefixes) || prefixes.some((prefix) => typeof prefix !== "string" || prefix === ""))
+  ) {
+    throw new RoutekitError(
+      "PLUGIN_INVALID",
+      `addComponent(): component '${candidate.scheme}' option 'headerPrefixes' expects an array of non-empty texts (found ${describeArgument(prefixes)})`,
+    );
+  }
 }

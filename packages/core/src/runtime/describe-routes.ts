@@ -10,7 +10,9 @@ import type {
 } from "../model/description.js";
 import { describeStep, type RouteDefinition } from "../model/route-definition.js";
 import { type StepDefinition, takesRestOfBlock } from "../model/step-definition.js";
+import { REDACTED } from "../support/redact-secrets.js";
 import { redactUri } from "../support/redact-uri.js";
+import { isSecretHeader } from "../support/secret-names.js";
 import { toJsonObject, toJsonValue } from "./describe-values.js";
 
 /** A route as `describeContext` reads it (a `RouteRuntime`; `completed` and `failed` when it counts them). */
@@ -102,7 +104,7 @@ function describeSteps(
       type: step.type,
       label,
       path,
-      options: toJsonObject(step as unknown as Record<string, unknown>, undefined, 0, BLOCK_FIELDS),
+      options: stepOptions(step),
       blocks,
     });
     if (rest) break;
@@ -234,4 +236,16 @@ function edgesBetween(routes: readonly RouteDescription[]): RouteEdge[] {
     }
   }
   return edges;
+}
+
+/**
+ * A step's options as JSON; the value a `setHeader` or `setProperty` step gives a header or
+ * property named like a credential (`http.request.header.authorization`) reads `[redacted]`.
+ */
+function stepOptions(step: StepDefinition): { [name: string]: JsonValue } {
+  const options = toJsonObject(step as unknown as Record<string, unknown>, undefined, 0, BLOCK_FIELDS);
+  if ((step.type === "setHeader" || step.type === "setProperty") && isSecretHeader(step.name)) {
+    options.expression = REDACTED;
+  }
+  return options;
 }

@@ -1,11 +1,10 @@
 import type { JsonValue } from "../model/description.js";
+import { REDACTED } from "../support/redact-secrets.js";
 import { redactUri } from "../support/redact-uri.js";
+import { isSecretName } from "../support/secret-names.js";
 
 /** Nesting deeper than this is cut (`"[too deep]"`): a description stays small whatever an option holds. */
 const MAX_DEPTH = 12;
-
-/** Option names whose values are endpoint URIs (their credential options are redacted). */
-const URI_OPTIONS = new Set(["uri", "uris", "deadLetterUri", "from"]);
 
 function isErrorClass(value: Function): boolean {
   return value === Error || value.prototype instanceof Error;
@@ -25,7 +24,11 @@ function isPlainObject(value: object): boolean {
 export function toJsonValue(value: unknown, option = "", seen = new WeakSet<object>(), depth = 0): JsonValue {
   switch (typeof value) {
     case "string":
-      return URI_OPTIONS.has(option) ? redactUri(value) : value;
+      // `key` of a step is the expression of a message key (idempotentConsumer), not a credential.
+      if (option !== "key" && isSecretName(option)) return REDACTED;
+      // Any text may be or hold a URI (`uri`, `deadLetterUri`, an aspect's `url`): its user info
+      // and the values of its credential parameters go.
+      return redactUri(value);
     case "number":
       return Number.isFinite(value) ? value : String(value);
     case "boolean":

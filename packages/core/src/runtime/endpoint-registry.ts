@@ -5,6 +5,8 @@ import { type ComponentTraits, DEFAULT_COMPONENT_TRAITS } from "../model/compone
 import type { RouteContext } from "../model/exchange.js";
 import { didYouMean } from "../support/did-you-mean.js";
 import { firstPartySchemeHint } from "../support/first-party.js";
+import { redactUri } from "../support/redact-uri.js";
+import { declareHeaderPrefixes } from "../support/secret-names.js";
 import { truncateForMessage } from "../support/truncate-for-message.js";
 import { checkComponent } from "./check-extension.js";
 
@@ -21,6 +23,7 @@ export class EndpointRegistry {
 
   addComponent(component: Component): void {
     checkComponent(component);
+    declareHeaderPrefixes(component.headerPrefixes ?? []);
     this.#components.set(component.scheme, component);
   }
 
@@ -63,7 +66,7 @@ export class EndpointRegistry {
       const known = [...this.#components.keys()];
       throw new RoutekitError(
         "COMPONENT_UNKNOWN",
-        `Endpoint '${truncateForMessage(uri)}': no component for scheme '${truncateForMessage(parsed.scheme)}'${firstPartySchemeHint(parsed.scheme) || didYouMean(parsed.scheme, known)}; known schemes: ${known.join(", ")} (a package adds more with context.use(plugin))`,
+        `Endpoint '${truncateForMessage(redactUri(uri))}': no component for scheme '${truncateForMessage(parsed.scheme)}'${firstPartySchemeHint(parsed.scheme) || didYouMean(parsed.scheme, known)}; known schemes: ${known.join(", ")} (a package adds more with context.use(plugin))`,
       );
     }
     const options = parseOptions(parsed, component.options);
@@ -95,7 +98,7 @@ export class EndpointRegistry {
     try {
       await endpoint.start?.();
     } catch (error) {
-      const where = this.#uses.get(uri) ?? `Endpoint '${uri}'`;
+      const where = this.#uses.get(uri) ?? `Endpoint '${redactUri(uri)}'`;
       const message = error instanceof Error ? error.message : String(error);
       throw new RoutekitError("ENDPOINT_START_FAILED", `${where}: ${message}`, { cause: error });
     }

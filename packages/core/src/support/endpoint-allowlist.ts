@@ -1,4 +1,5 @@
 import { RoutekitError } from "../errors/errors.js";
+import { redactUri } from "./redact-uri.js";
 import { truncateForMessage } from "./truncate-for-message.js";
 
 /** An endpoint a dynamic send (toD, recipientList) resolved, as an `allowedEndpoints` predicate sees it. */
@@ -159,7 +160,7 @@ function decode(text: string): string {
 
 function refused(uri: string, where: string, source: string, reason: string): RoutekitError {
   const question = uri.indexOf("?");
-  const shown = truncateForMessage(question === -1 ? uri : `${uri.slice(0, question)}?…`);
+  const shown = truncateForMessage(redactUri(question === -1 ? uri : `${uri.slice(0, question)}?…`));
   const names =
     question === -1
       ? ""

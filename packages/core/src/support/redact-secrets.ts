@@ -1,3 +1,5 @@
+import { escapedRangesOf, lowerCase, rangesOf, replaceRanges, type SecretForms } from "./secret-ranges.js";
+
 /** What every redacted secret is replaced with. */
 export const REDACTED = "[redacted]";
 
@@ -21,56 +23,49 @@ export function redactSecrets(text: string, secrets: Iterable<string | undefined
 
 /**
  * A redactor for a fixed list of secrets, equivalent to `(text) => redactSecrets(text, secrets)`.
- * The patterns are built on the first call (building them takes a fraction of a millisecond, so
- * a redactor made per request costs nothing until something is redacted) and reused after.
+ * The forms searched for are built on the first call (a redactor made per request costs nothing
+ * until something is redacted) and reused after. The search is plain text search, one pass over
+ * the text per form: no pattern is compiled, so long secrets cost no more than short ones.
  */
 export function createRedactor(secrets: Iterable<string | undefined>): (text: string) => string {
   const list = [...secrets].filter((secret): secret is string => typeof secret === "string" && secret !== "");
   if (list.length === 0) return (text) => text;
-  let patterns: readonly RegExp[] | undefined;
+  let forms: SecretForms | undefined;
   return (text) => {
-    patterns ??= cachedPatterns(list);
-    let redacted = text;
-    for (const pattern of patterns) redacted = redacted.replace(pattern, REDACTED);
-    return redacted;
+    forms ??= cachedForms(list);
+    const redacted = replaceRanges(text, rangesOf(text, forms), REDACTED);
+    return redacted.includes("\\")
+      ? replaceRanges(redacted, escapedRangesOf(redacted, forms), REDACTED)
+      : redacted;
   };
 }
 
-/** Patterns of recently used secret lists: a tool redacting every call builds them once. */
-const recentPatterns = new Map<string, RegExp[]>();
-const RECENT_PATTERNS = 32;
+/** Forms of recently used secret lists: a tool redacting every call builds them once. */
+const recentForms = new Map<string, SecretForms>();
+const RECENT_FORMS = 32;
 
-function cachedPatterns(secrets: readonly string[]): RegExp[] {
+function cachedForms(secrets: readonly string[]): SecretForms {
   const key = JSON.stringify(secrets);
-  let patterns = recentPatterns.get(key);
-  if (patterns === undefined) {
-    patterns = compilePatterns(secrets);
-    if (recentPatterns.size >= RECENT_PATTERNS) {
-      const oldest = recentPatterns.keys().next();
-      if (oldest.done !== true) recentPatterns.delete(oldest.value);
+  let forms = recentForms.get(key);
+  if (forms === undefined) {
+    forms = formsOf(secrets);
+    if (recentForms.size >= RECENT_FORMS) {
+      const oldest = recentForms.keys().next();
+      if (oldest.done !== true) recentForms.delete(oldest.value);
     }
-  } else recentPatterns.delete(key);
-  recentPatterns.set(key, patterns);
-  return patterns;
+  } else recentForms.delete(key);
+  recentForms.set(key, forms);
+  return forms;
 }
 
-function compilePatterns(secrets: readonly string[]): RegExp[] {
+function formsOf(secrets: readonly string[]): SecretForms {
   const exact = new Set<string>();
   const anyCase = new Set<string>();
   for (const secret of secrets) {
     if (secret.length < MIN_ENCODED_LENGTH) exact.add(secret);
-    else for (const form of encodedForms(secret)) anyCase.add(form);
+    else for (const form of encodedForms(secret)) anyCase.add(lowerCase(form));
   }
-  return [alternation(anyCase, "gi"), alternation(exact, "g")].filter(
-    (pattern): pattern is RegExp => pattern !== undefined,
-  );
-}
-
-/** One regular expression matching any of the texts, longest first. */
-function alternation(texts: ReadonlySet<string>, flags: string): RegExp | undefined {
-  if (texts.size === 0) return undefined;
-  const sources = [...texts].sort((left, right) => right.length - left.length).map(escapeRegExp);
-  return new RegExp(sources.join("|"), flags);
+  return { anyCase: [...anyCase], exact: [...exact] };
 }
 
 /** Every form of a secret that is searched for (matched case-insensitively). */
@@ -131,8 +126,4 @@ function unicodeEscaped(text: string): string {
 
 function unicodeEscape(unit: number): string {
   return `\\u${unit.toString(16).padStart(4, "0")}`;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 }

@@ -1,33 +1,28 @@
 import { REDACTED } from "./redact-secrets.js";
+import { isSecretName } from "./secret-names.js";
+
+/** `//user:password@` or `//user@`: the user info of a URL (up to its last `@` before the path). */
+const USER_INFO = /\/\/([^\s/?#]*)@/g;
+/** `name=value` after `?`, `&`, `;` or `#`: a query or fragment parameter. */
+const PARAMETER = /([?&;#])([^=&#?;\s]*)=([^&#;\s"'<>]*)/g;
 
 /**
- * Option names whose values are credentials: `password`, `apiKey`, `accessToken`, `clientSecret`,
- * ... (not `routingKey` or `partitionKey`: a key that names something is not a secret).
- */
-const CREDENTIAL_NAME =
-  /pass(word|phrase)?|pwd|secret|token|credential|signature|^auth|authorization|session|cookie|^key$|(api|access|private|signing|client)[-_]?key/i;
-
-/**
- * The URI with the values of options that look like credentials replaced with `[redacted]`, and
- * the password of a `user:password@host` part too; everything else stays as written. Never throws:
- * text that is not a URI comes back with the same rules applied to what looks like options.
+ * The URI with its credentials replaced with `[redacted]`: the user info of a `//user@host` or
+ * `//user:password@host` part (the password, or a user name given alone: `https://TOKEN@host`
+ * carries a token there), and the values of query and fragment parameters named like credentials
+ * (`password`, `apiKey`, `api_key`, `access_token`, `token`, `sig`, ...; see `isSecretName`).
+ * Everything else stays as written. Never throws, and works on any text: an error message that
+ * mentions URLs comes back with theirs redacted.
  */
 export function redactUri(uri: string): string {
-  const question = uri.indexOf("?");
-  const path = question === -1 ? uri : uri.slice(0, question);
-  const shownPath = path.replace(/(\/\/[^/?#:@]*:)[^/?#@]*@/, `$1${REDACTED}@`);
-  if (question === -1) return shownPath;
-  const options = uri
-    .slice(question + 1)
-    .split("&")
-    .map((option) => {
-      const equals = option.indexOf("=");
-      if (equals === -1) return option;
-      return CREDENTIAL_NAME.test(safeDecode(option.slice(0, equals)))
-        ? `${option.slice(0, equals)}=${REDACTED}`
-        : option;
-    });
-  return `${shownPath}?${options.join("&")}`;
+  return uri
+    .replace(USER_INFO, (_whole, userInfo: string) => {
+      const colon = userInfo.indexOf(":");
+      return colon === -1 ? `//${REDACTED}@` : `//${userInfo.slice(0, colon)}:${REDACTED}@`;
+    })
+    .replace(PARAMETER, (whole, separator: string, name: string) =>
+      isSecretName(safeDecode(name)) ? `${separator}${name}=${REDACTED}` : whole,
+    );
 }
 
 function safeDecode(text: string): string {

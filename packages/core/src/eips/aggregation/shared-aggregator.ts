@@ -6,6 +6,7 @@ import { copyExchange, runtime } from "../../runtime/runtime-exchange.js";
 import { copyRecord } from "../../support/copy-record.js";
 import { describeValue } from "../../support/describe-value.js";
 import { lazyModule } from "../../support/lazy-module.js";
+import { redactHeaders } from "../../support/redact-headers.js";
 import {
   AGGREGATE_COMPLETED_BY,
   AGGREGATE_CORRELATION_KEY,
@@ -238,7 +239,7 @@ export class SharedAggregator {
     const groups = await repository.recover(recoveryInterval, BATCH);
     for (const group of groups) {
       if (deadLetterUri !== undefined && group.attempts > maximumRedeliveries) {
-        await context.send(deadLetterUri, group.exchange.body, copyRecord(group.exchange.headers));
+        await context.send(deadLetterUri, group.exchange.body, redactHeaders(group.exchange.headers));
         await repository.confirm(group.id);
         context.logger.warn(
           `${this.#where}: group '${group.key}' (completion ${group.id}) failed ${maximumRedeliveries} recovery attempts; moved to '${deadLetterUri}'`,

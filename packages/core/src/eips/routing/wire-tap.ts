@@ -4,6 +4,8 @@ import type { Exchange } from "../../model/exchange.js";
 import type { WireTapDefinition } from "../../model/steps/routing-steps.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
 import { copyExchange } from "../../runtime/runtime-exchange.js";
+import { headerRedactor } from "../../support/redact-headers.js";
+import { redactUri } from "../../support/redact-uri.js";
 import { invalid, siteOf } from "../option-checks.js";
 
 defineVerb(
@@ -23,7 +25,7 @@ defineVerb(
     const where = `Route '${scope.routeId}' step ${scope.label}`;
     const report = (tap: Exchange, error: unknown): void => {
       context.logger.warn(
-        `${where}: the wire tap to '${definition.uri}' failed for exchange ${tap.id}: ${messageOf(error)}`,
+        `${where}: the wire tap to '${redactUri(definition.uri)}' failed for exchange ${tap.id}: ${headerRedactor(tap.headers)(messageOf(error))}`,
       );
     };
     const deliver = (tap: Exchange): void => {
