@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { IdempotentRepository } from "@routekit/core";
+import { type IdempotentRepository, idempotentStoreKey } from "@routekit/core";
+import { checkMaxKeyChars, DEFAULT_KEY_RETENTION_MS } from "@routekit/core/internal";
 import type { Redis } from "ioredis";
 import { redisCommand } from "./redis-command.js";
 import { checkInteger, checkName } from "./redis-options.js";
@@ -12,8 +13,17 @@ export interface RedisIdempotentRepositoryOptions {
    * its claim until then; after it, the key may be processed again. Default 30000.
    */
   claimTimeoutMs?: number;
-  /** How long a processed key is remembered, in ms. Default: until `remove` or `clear`. */
+  /**
+   * How long a processed key is remembered, in ms. Default 604800000 (7 days); `Infinity` keeps
+   * keys until `remove` or `clear`.
+   */
   expireAfterMs?: number;
+  /**
+   * Longest key stored as given, in characters; a longer key (or one starting with `sha256:`) is
+   * stored as `sha256:` and its SHA-256 in hex, so a key's size is bounded whatever the message
+   * sends. Default 256.
+   */
+  maxKeyChars?: number;
 }
 
 /** An idempotent repository whose keys every instance shares. */
@@ -55,9 +65,15 @@ export function createRedisIdempotentRepository(
   const site = `idempotentRepository('${checkName("idempotentRepository()", name)}')`;
   const claimTimeoutMs = checkInteger(site, "claimTimeoutMs", options.claimTimeoutMs, 30_000, 1);
   const expireAfterMs =
-    options.expireAfterMs === undefined
+    options.expireAfterMs === Number.POSITIVE_INFINITY
       ? undefined
-      : checkInteger(site, "expireAfterMs", options.expireAfterMs, 0, 1);
+      : checkInteger(site, "expireAfterMs", options.expireAfterMs, DEFAULT_KEY_RETENTION_MS, 1);
+  const maxKeyChars = checkMaxKeyChars(
+    site,
+    options.maxKeyChars,
+    (message) => new RedisStoreError("OPTIONS_INVALID", message),
+  );
+  const stored = (key: string): string => idempotentStoreKey(key, maxKeyChars);
   const prefix = `${keyPrefix}:idempotent:${name}:`;
   const tokens = new Map<string, string>();
   const at = `${where}, idempotent repository '${name}'`;
@@ -84,7 +100,8 @@ export function createRedisIdempotentRepository(
   };
 
   return {
-    async add(key) {
+    async add(given) {
+      const key = stored(given);
       const redisKey = prefix + key;
       for (let attempt = 0; attempt < 3; attempt++) {
         const token = `${CLAIM}${randomUUID()}`;
@@ -101,12 +118,14 @@ export function createRedisIdempotentRepository(
       }
       throw new RedisStoreError("COMMAND_FAILED", `${at}: key '${key}' kept changing while it was claimed`);
     },
-    async contains(key) {
+    async contains(given) {
+      const key = stored(given);
       return (
         (await redisCommand(at, `reading key '${prefix + key}'`, () => client.exists(prefix + key))) === 1
       );
     },
-    async remove(key) {
+    async remove(given) {
+      const key = stored(given);
       const redisKey = prefix + key;
       const token = tokens.get(key);
       tokens.delete(key);
@@ -118,7 +137,8 @@ export function createRedisIdempotentRepository(
       );
       return removed === 1;
     },
-    async confirm(key) {
+    async confirm(given) {
+      const key = stored(given);
       const redisKey = prefix + key;
       const token = tokens.get(key);
       tokens.delete(key);
