@@ -25,9 +25,11 @@ export interface BudgetOptions {
    */
   startupTimeoutMs?: number;
   /**
-   * Most workers one lane (a tool, a route, a caller: see `BudgetRunOptions.lane`) holds at once,
-   * running its jobs or replacing workers terminated for its jobs (default `maxWorkers - 1`, at
-   * least 1): whatever one lane sends, the other lanes keep a worker.
+   * Most workers one lane (a tool, a route, a caller: see `BudgetRunOptions.lane`) holds while
+   * another lane is present (has jobs waiting or running, or had one within `timeoutMs`), counting
+   * its running jobs and the replacements of workers terminated for its jobs (default
+   * `maxWorkers - 1`, at least 1): whatever one lane sends, the other lanes keep a worker. A lane
+   * alone may use every worker.
    */
   maxWorkersPerLane?: number;
   /**

@@ -44,7 +44,7 @@ const RUNNING_FROM_SOURCE = import.meta.url.endsWith(".ts");
  */
 export class WorkerPool {
   readonly #options: ResolvedBudgetOptions;
-  #queue = new LaneQueue();
+  #queue: LaneQueue;
   readonly #workers = new Set<PoolWorker>();
   #nextId = 1;
   /** Ordinary workers starting plus jobs loading a module on them (see `#updatePause`). */
@@ -55,6 +55,12 @@ export class WorkerPool {
 
   constructor(options: ResolvedBudgetOptions) {
     this.#options = options;
+    this.#queue = this.#newQueue();
+  }
+
+  #newQueue(): LaneQueue {
+    const { maxWorkers, maxWorkersPerLane, timeoutMs } = this.#options;
+    return new LaneQueue({ maxWorkers, maxWorkersPerLane, presentMs: timeoutMs });
   }
 
   submit(request: JobRequest): Promise<unknown> {
@@ -121,7 +127,7 @@ export class WorkerPool {
     this.#warming = 0;
     this.#paused = false;
     const waiting = this.#queue.drain();
-    this.#queue = new LaneQueue();
+    this.#queue = this.#newQueue();
     for (const job of waiting) this.#fail(job, closedError(job));
     const stopping: Promise<number>[] = [];
     for (const poolWorker of [...this.#workers]) {
@@ -152,7 +158,7 @@ export class WorkerPool {
       starting++;
     }
     // Only jobs their lane lets take a worker now call for one: a lane at its share starts none.
-    const runnable = this.#queue.runnable(this.#options.maxWorkersPerLane);
+    const runnable = this.#queue.runnable();
     let missing = Math.min(runnable - starting, this.#options.maxWorkers - this.#workers.size);
     while (missing-- > 0) this.#spawn(false, []);
   }
@@ -257,7 +263,7 @@ export class WorkerPool {
    */
   #nextRunnable(): Job | undefined {
     for (;;) {
-      const job = this.#queue.peek(this.#options.maxWorkersPerLane);
+      const job = this.#queue.peek();
       if (job === undefined) return undefined;
       const left = job.timer === undefined ? (job.remainingMs ?? 0) : job.deadlineAt - performance.now();
       if (left >= 1) {

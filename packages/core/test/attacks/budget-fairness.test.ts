@@ -80,6 +80,24 @@ describe("budget lanes", () => {
     expect((await next).message).toMatch(/the budget was closed/);
   });
 
+  it("a lane alone may use every worker; the cap holds while another lane is present", async () => {
+    const limited = budget({ maxWorkers: 2, timeoutMs: 300 });
+    await Promise.all([limited.run(shout, { text: "a" }), limited.run(shout, { text: "b" })]);
+    // Both warm-up jobs were of one lane, shout's; they are done and a whole timeoutMs passes.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const solo = [1, 2].map(() => limited.run(sleep, { ms: 200 }, { lane: "solo", timeoutMs: 20_000 }));
+    expect(limited.stats()).toMatchObject({ busy: 2, queued: 0 });
+    await Promise.all(solo);
+    const again = [1, 2].map(() => limited.run(sleep, { ms: 200 }, { lane: "solo", timeoutMs: 20_000 }));
+    const other = limited.run(shout, { text: "other" }, { lane: "other", timeoutMs: 20_000 });
+    await Promise.all(again);
+    await expect(other).resolves.toBe("OTHER");
+    // "other" is present now: "solo" gets one worker, "other" the other.
+    const capped = [1, 2].map(() => limited.run(sleep, { ms: 200 }, { lane: "solo", timeoutMs: 20_000 }));
+    expect(limited.stats()).toMatchObject({ busy: 1, queued: 1 });
+    await Promise.all(capped);
+  });
+
   it("one lane may not fill the whole queue", async () => {
     const limited = budget({ maxWorkers: 1, maxQueue: 4, timeoutMs: 20_000 });
     await limited.run(shout, { text: "warm" });
