@@ -34,6 +34,7 @@ export default defineConfig({
       project("mcp", "packages/mcp"),
       project("otel", "packages/otel"),
       project("console", "packages/console"),
+      project("cli", "packages/cli"),
       project("examples", "examples"),
     ],
   },

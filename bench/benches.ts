@@ -16,6 +16,7 @@ export const BENCHES: Record<string, () => Promise<(options: BenchOptions) => Pr
   amqp: async () => (await import("./amqp.js")).runAmqpBench,
   http: async () => (await import("./http.js")).runHttpBench,
   stores: async () => (await import("./stores.js")).runStoresBench,
+  durable: async () => (await import("./durable.js")).runDurableBench,
   otel: async () => (await import("./otel.js")).runOtelBench,
   peers: async () => (await import("./peers.js")).runPeersBench,
 };

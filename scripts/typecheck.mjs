@@ -19,6 +19,7 @@ const projects = [
   "packages/mcp",
   "packages/console",
   "packages/console/web",
+  "packages/cli",
   "examples",
   "bench",
 ];

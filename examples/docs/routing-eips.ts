@@ -116,10 +116,10 @@ class EnrichRoutes extends RouteBuilder {
     // #region enrich
     this.from("direct:order").enrich("direct:customer"); // the reply becomes the body
 
-    this.from<object>("direct:order-priced").enrich("direct:price", (original, resource) => {
-      original.body = { ...original.body, price: resource.body };
-      return original;
-    });
+    this.from<{ sku: string }>("direct:order-priced").enrich(
+      "direct:price",
+      (original, resource: Exchange<number>) => ({ body: { ...original.body, price: resource.body } }),
+    ); // the body is now { sku: string; price: number }
     // #endregion enrich
   }
 }
@@ -189,7 +189,7 @@ export async function main(): Promise<void> {
   assert.equal(context.endpoint("mock:a").receivedCount + context.endpoint("mock:b").receivedCount, 2);
 
   assert.equal(await context.request("direct:order", { id: 1 }), "customer 7");
-  assert.deepEqual(await context.request("direct:order-priced", { id: 1 }), { id: 1, price: 12 });
+  assert.deepEqual(await context.request("direct:order-priced", { sku: "a" }), { sku: "a", price: 12 });
 
   assert.deepEqual(await context.request("direct:drain", [1, 2, 3]), []);
   await context.request("direct:backoff", "now", { waitMs: 0 });

@@ -1,5 +1,10 @@
 import { type Exchange, type Headers, wireBodyOf } from "@routekit/core";
-import { copyRecord } from "@routekit/core/internal";
+import {
+  checkJsonDepth,
+  copyRecord,
+  DEFAULT_MAX_JSON_DEPTH,
+  jsonDepthMessage,
+} from "@routekit/core/internal";
 import { AmqpError } from "./amqp-error.js";
 import { isReservedHeader } from "./amqp-headers.js";
 
@@ -55,9 +60,14 @@ export function encodeExchangeBody(exchange: Exchange, contentType?: string): En
   return encodeBody(exchange.body, contentType);
 }
 
-/** `decodeBody` as a `WireBody`'s decode: a delivery's body is decoded by its first read. */
-export function decodeWireBody(content: Uint8Array, contentType: string | undefined): unknown {
-  return decodeBody(asBuffer(content), contentType);
+/**
+ * `decodeBody` as a `WireBody`'s decode (a delivery's body is decoded by its first read), with the
+ * consuming endpoint's `maxJsonDepth`.
+ */
+export function wireBodyDecoder(
+  maxJsonDepth: number,
+): (content: Uint8Array, contentType: string | undefined) => unknown {
+  return (content, contentType) => decodeBody(asBuffer(content), contentType, maxJsonDepth);
 }
 
 function asBuffer(bytes: Uint8Array): Buffer {
@@ -69,21 +79,35 @@ function asBuffer(bytes: Uint8Array): Buffer {
  * text/* to strings (honouring the charset), anything else to the Buffer itself. An empty body
  * without a content type is `undefined`. Throws DECODE_FAILED for invalid JSON or an unknown charset.
  */
-export function decodeBody(content: Buffer, contentType: unknown): unknown {
+export function decodeBody(
+  content: Buffer,
+  contentType: unknown,
+  maxJsonDepth: number = DEFAULT_MAX_JSON_DEPTH,
+): unknown {
   if (typeof contentType !== "string" || contentType === "") {
     return content.length === 0 ? undefined : content;
   }
   // The type routekit sends itself needs no parsing.
-  if (contentType === JSON_TYPE) return decodeJson(content, contentType);
+  if (contentType === JSON_TYPE) return decodeJson(content, contentType, maxJsonDepth);
   const [mediaType = "", ...parameters] = contentType.split(";").map((part) => part.trim().toLowerCase());
-  if (mediaType === JSON_TYPE || mediaType.endsWith("+json")) return decodeJson(content, contentType);
+  if (mediaType === JSON_TYPE || mediaType.endsWith("+json")) {
+    return decodeJson(content, contentType, maxJsonDepth);
+  }
   if (mediaType.startsWith("text/")) return content.toString(encodingOf(parameters, contentType));
   return content;
 }
 
-function decodeJson(content: Buffer, contentType: string): unknown {
+function decodeJson(content: Buffer, contentType: string, maxJsonDepth: number): unknown {
+  const text = content.toString("utf8");
+  const excess = checkJsonDepth(text, maxJsonDepth);
+  if (excess !== undefined) {
+    throw new AmqpError(
+      "DECODE_FAILED",
+      `The message has content type '${contentType}' but its body is refused (${content.length} bytes): ${jsonDepthMessage(excess)} (endpoint option 'maxJsonDepth')`,
+    );
+  }
   try {
-    return JSON.parse(content.toString("utf8"));
+    return JSON.parse(text);
   } catch (error) {
     throw new AmqpError(
       "DECODE_FAILED",

@@ -5,6 +5,7 @@ import {
   type OptionsOf,
   RoutekitError,
 } from "@routekit/core";
+import { truncateForMessage } from "@routekit/core/internal";
 
 /** The options an `amqp:` URI accepts. */
 export const amqpOptionSchema = {
@@ -29,6 +30,13 @@ export const amqpOptionSchema = {
     description: "Delete the queue when its last consumer leaves",
   },
   maxRedeliveries: { type: "integer", default: 3, min: 0, description: "Redeliveries of a failed message" },
+  maxJsonDepth: {
+    type: "integer",
+    default: 128,
+    min: 1,
+    max: 100000,
+    description: "Deepest nesting of a received JSON body; a deeper one fails to decode",
+  },
   deadLetter: {
     type: "boolean",
     default: true,
@@ -107,13 +115,13 @@ export function resolveAmqpEndpoint(address: EndpointAddress<AmqpEndpointOptions
   if (kind !== "queue" && kind !== "exchange") {
     throw new RoutekitError(
       "URI_INVALID",
-      `Endpoint '${uri}': expected 'amqp:queue:NAME' or 'amqp:exchange:NAME' (found path '${path}')`,
+      `Endpoint '${truncateForMessage(uri)}': expected 'amqp:queue:NAME' or 'amqp:exchange:NAME' (found path '${truncateForMessage(path)}')`,
     );
   }
   if (name === "" || name.length > 255) {
     throw new RoutekitError(
       "URI_INVALID",
-      `Endpoint '${uri}': the ${kind} name must be 1 to 255 characters (found '${name}')`,
+      `Endpoint '${truncateForMessage(uri)}': the ${kind} name must be 1 to 255 characters (found '${truncateForMessage(name)}')`,
     );
   }
   if (kind === "queue") {

@@ -1,4 +1,4 @@
-import type { Exchange } from "@routekit/core";
+import { EFFECT_KEY_HEADER, type Exchange } from "@routekit/core";
 import type { ConsumeMessage, Options } from "amqplib";
 import { decodeBody, encodeExchangeBody, fromAmqpHeaders, toAmqpHeaders } from "./amqp-codec.js";
 import { AmqpError } from "./amqp-error.js";
@@ -36,7 +36,7 @@ export function createAmqpSend(
       headers: toAmqpHeaders(exchange.headers),
       persistent: options.persistent,
       mandatory: options.mandatory,
-      messageId: nextMessageId(),
+      messageId: messageIdOf(exchange),
     };
     if (encoded.contentType !== undefined) publishOptions.contentType = encoded.contentType;
     return {
@@ -108,6 +108,12 @@ function applyReply(exchange: Exchange, reply: ConsumeMessage, config: AmqpEndpo
       `The consumer of '${config.uri}'${route} failed: ${String(headers[amqpHeader.error] ?? "no error text")}`,
     );
   }
-  exchange.body = decodeBody(reply.content, reply.properties.contentType);
+  exchange.body = decodeBody(reply.content, reply.properties.contentType, config.options.maxJsonDepth);
   Object.assign(exchange.headers, headers);
+}
+
+/** An effect's key when the exchange carries one (the receiver deduplicates by it), else a new id. */
+function messageIdOf(exchange: Exchange): string {
+  const effectKey = exchange.headers[EFFECT_KEY_HEADER];
+  return typeof effectKey === "string" && effectKey !== "" ? effectKey : nextMessageId();
 }

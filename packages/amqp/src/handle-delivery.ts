@@ -2,11 +2,12 @@ import {
   type Exchange,
   type RouteContext,
   type RouteProcessor,
+  reportConsumerFailure,
   type WireBody,
   wireBodyOf,
 } from "@routekit/core";
 import type { ConfirmChannel, ConsumeMessage } from "amqplib";
-import { decodeWireBody, type EncodedBody, encodeExchangeBody, toAmqpHeaders } from "./amqp-codec.js";
+import { type EncodedBody, encodeExchangeBody, toAmqpHeaders, wireBodyDecoder } from "./amqp-codec.js";
 import { AmqpError } from "./amqp-error.js";
 import { type AmqpPropertyName, amqpHeader, ERROR_REPLY_TYPE } from "./amqp-headers.js";
 import type { AmqpEndpointConfig } from "./amqp-options.js";
@@ -48,6 +49,7 @@ export async function handleDelivery(
   message: ConsumeMessage,
   target: DeliveryTarget,
 ): Promise<void> {
+  let exchange: Exchange | undefined;
   try {
     const redeliveries = redeliveryCount(message);
     const replyTo = message.properties.replyTo;
@@ -57,9 +59,9 @@ export async function handleDelivery(
     const wire: WireBody = {
       content: message.content,
       contentType: typeof contentType === "string" ? contentType : undefined,
-      decode: decodeWireBody,
+      decode: wireBodyDecoder(target.config.options.maxJsonDepth),
     };
-    const exchange = target.context.createExchange({
+    exchange = target.context.createExchange({
       wire,
       headers: message.properties.headers,
       pattern: typeof replyTo === "string" ? "InOut" : "InOnly",
@@ -76,8 +78,10 @@ export async function handleDelivery(
       // Stopped mid-message: hand it back untouched, for the next consumer.
       return acks.nack(message, true);
     }
+    const source = target.config.uri;
     if (typeof replyTo === "string") {
       await replyError(channel, replyTo, message, error, target);
+      reportConsumerFailure(target.context, exchange, source, { kind: "answered", how: "error reply sent" });
       return acks.ack(message);
     }
     // A dead-letter queue is the end of the line: its messages are not redelivered again; nor
@@ -88,13 +92,31 @@ export async function handleDelivery(
     if (redeliverable && redeliveries < target.config.options.maxRedeliveries) {
       const options = republishOptions(message, { [amqpHeader.redeliveries]: redeliveries + 1 });
       await publishConfirmed(channel, "", queue, message.content, options);
+      reportConsumerFailure(target.context, exchange, source, {
+        kind: "redelivering",
+        redelivery: redeliveries + 1,
+        maxRedeliveries: target.config.options.maxRedeliveries,
+      });
       return acks.ack(message);
     }
-    await deadLetter(channel, acks, queue, message, target, error, redeliveries);
+    const deadLetterQueue = await deadLetter(channel, acks, queue, message, target, error, redeliveries);
+    reportConsumerFailure(
+      target.context,
+      exchange,
+      source,
+      deadLetterQueue === undefined
+        ? { kind: "rejected", why: "no dead-letter queue" }
+        : { kind: "dead-lettered", to: deadLetterQueue },
+    );
   } catch (error) {
     // The channel is gone (the broker redelivers what was not acked), or the broker refused a
     // re-publish (e.g. a full dead-letter queue): give the message back so it is not lost,
     // after a pause so that a lasting refusal does not spin.
+    if (exchange !== undefined)
+      reportConsumerFailure(target.context, exchange, target.config.uri, {
+        kind: "requeued",
+        why: `the broker refused its retry or dead letter: ${error instanceof Error ? error.message : String(error)}`,
+      });
     if (!isTransientFailure(error)) await pause(REFUSAL_PAUSE_MS);
     try {
       acks.nack(message, true);
@@ -138,13 +160,14 @@ async function deadLetter(
   target: DeliveryTarget,
   error: unknown,
   redeliveries: number,
-): Promise<void> {
+): Promise<string | undefined> {
   // Declared again first: a temporary dead-letter queue is deleted when its consumers stop,
   // and other processes may still be consuming the queue.
   const deadLetterQueue = await declareDeadLetterQueue(channel, target.config);
   if (deadLetterQueue === undefined) {
     // Dead-lettering is off: reject, so the broker drops it or applies the queue's own policy.
-    return acks.nack(message, false);
+    acks.nack(message, false);
+    return undefined;
   }
   const options = republishOptions(message, {
     [amqpHeader.redeliveries]: redeliveries,
@@ -155,6 +178,7 @@ async function deadLetter(
   });
   await publishConfirmed(channel, "", deadLetterQueue, message.content, options);
   acks.ack(message);
+  return deadLetterQueue;
 }
 
 async function reply(

@@ -1,3 +1,5 @@
+import type { RunStatus } from "./run-outcome.js";
+
 /** One model turn or one tool call of an agent run. */
 export interface AgentCall {
   readonly kind: "model" | "tool";
@@ -31,7 +33,8 @@ export interface AgentRun {
   readonly startedAt: number;
   readonly startTime: number;
   durationMs: number | undefined;
-  status: "running" | "completed" | "failed";
+  /** `cancelled`: its caller stopped it (stopped reading the stream, closed the connection). */
+  status: RunStatus;
   error: string | undefined;
   model: string | undefined;
   inputTokens: number;

@@ -2,6 +2,7 @@ import type { EventBus, Exchange, Processor } from "@routekit/core";
 import type { AgentCall, AgentRun } from "./agent-run.js";
 import type { ResolvedConsoleOptions } from "./console-options.js";
 import { RingBuffer } from "./ring-buffer.js";
+import { outcomeOf, streamResult } from "./run-outcome.js";
 import type { StepStats } from "./step-stats.js";
 
 function errorText(error: unknown): string {
@@ -41,15 +42,6 @@ const LLM_EVENTS: readonly LlmEventType[] = [
   "tool-call-completed",
 ];
 
-/** Has a `result` promise: the streaming llm step's body (`llm(...).stream()`). */
-function streamResult(body: unknown): PromiseLike<unknown> | undefined {
-  if (typeof body !== "object" || body === null || !("result" in body)) return undefined;
-  const result = (body as { result: unknown }).result;
-  return typeof result === "object" && result !== null && "then" in result
-    ? (result as PromiseLike<unknown>)
-    : undefined;
-}
-
 /**
  * Agent runs from the llm step's events: each run of an llm step becomes a list of model turns
  * and tool calls. The console listens to those events only while an llm step runs, so routes
@@ -85,16 +77,16 @@ export class AgentRuns {
       try {
         result = next(exchange);
       } catch (error) {
-        this.#end(run, error);
+        this.#end(run, error, exchange.signal);
         throw error;
       }
       const settle = (): void => {
         const pending = exchange.error === undefined ? streamResult(exchange.body) : undefined;
-        if (pending === undefined) this.#end(run, exchange.error);
+        if (pending === undefined) this.#end(run, exchange.error, exchange.signal);
         else
           pending.then(
             () => this.#end(run, undefined),
-            (error: unknown) => this.#end(run, error),
+            (error: unknown) => this.#end(run, error, exchange.signal),
           );
       };
       if (result === undefined) {
@@ -102,7 +94,7 @@ export class AgentRuns {
         return;
       }
       return result.then(settle, (error: unknown) => {
-        this.#end(run, error);
+        this.#end(run, error, exchange.signal);
         throw error;
       });
     };
@@ -141,9 +133,9 @@ export class AgentRuns {
     return run;
   }
 
-  #end(run: AgentRun, error: unknown): void {
+  #end(run: AgentRun, error: unknown, signal?: AbortSignal): void {
     if (run.status !== "running") return;
-    run.status = error === undefined ? "completed" : "failed";
+    run.status = outcomeOf(error, signal);
     run.error = error === undefined ? undefined : errorText(error);
     run.durationMs = performance.now() - run.startTime;
     if (this.#open.get(run.exchangeId) === run) this.#open.delete(run.exchangeId);

@@ -9,11 +9,12 @@ import { type ExchangeRecord, recordJson, recordMatches, summarise } from "./exc
 import { sendBody, sendError, sendJson } from "./http-replies.js";
 import { pageHtml } from "./page-html.js";
 import { buildGraph } from "./route-graph.js";
+import type { RunStatus } from "./run-outcome.js";
 import { tokenOf } from "./token-check.js";
 
 /** Longest search text and route id accepted. */
 export const MAX_QUERY_LENGTH = 200;
-const STATUSES = new Set(["running", "completed", "failed"]);
+const STATUSES = new Set<string>(["running", "completed", "failed", "cancelled"] satisfies RunStatus[]);
 
 /** A request's handler: answers and returns, or returns a promise for the answer. */
 type Handler = (
@@ -48,7 +49,7 @@ export function createApi(store: ConsoleStore, streams: EventStreams) {
       return sendError(
         response,
         400,
-        `status must be running, completed or failed, found '${status.slice(0, 40)}'`,
+        `status must be running, completed, failed or cancelled, found '${status.slice(0, 40)}'`,
       );
     }
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {

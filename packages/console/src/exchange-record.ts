@@ -1,3 +1,4 @@
+import type { RunStatus } from "./run-outcome.js";
 import type { MessageSnapshot } from "./snapshot.js";
 
 /** One run of one step inside a recorded exchange. */
@@ -41,8 +42,10 @@ export interface ExchangeRecord {
   readonly startedAt: number;
   /** `performance.now()` at the start (not sent to the page). */
   readonly startTime: number;
+  /** Until the reply's stream ended, when the route's reply streams (`llm(...).stream()`). */
   durationMs: number | undefined;
-  status: "running" | "completed" | "failed";
+  /** `cancelled`: its caller stopped it (stopped reading the reply's stream, closed the connection). */
+  status: RunStatus;
   error: string | undefined;
   /** The message as the first step received it. */
   readonly input: MessageSnapshot;

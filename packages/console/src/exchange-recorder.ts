@@ -3,6 +3,7 @@ import type { ResolvedConsoleOptions } from "./console-options.js";
 import type { ExchangeRecord, PartRun, StepRun } from "./exchange-record.js";
 import type { StepEnd, StepListener, StepStart } from "./recording-switch.js";
 import { RingBuffer } from "./ring-buffer.js";
+import { outcomeOf, streamResult } from "./run-outcome.js";
 import { snapshotMessage } from "./snapshot.js";
 import type { StatsRegistry, StepStats } from "./step-stats.js";
 
@@ -319,13 +320,26 @@ export class ExchangeRecorder implements StepListener {
     if (exchange === undefined) return;
     this.#finishParts(live, undefined);
     const error = exchange.error;
-    record.status = error === undefined ? "completed" : "failed";
-    record.error = error === undefined ? undefined : errorText(error);
-    record.durationMs = live.lastEnd - record.startTime;
-    record.output = this.#snapshot(exchange);
     for (const [routeId, visit] of live.visits) this.#routeDurations(routeId, visit.end - visit.start);
     live.visits.clear();
     this.#forget(live);
+    const stream = error === undefined ? streamResult(exchange.body) : undefined;
+    if (stream === undefined) {
+      this.#close(record, exchange, error, live.lastEnd);
+      return;
+    }
+    // The reply streams on after the route: the exchange runs until its stream ends.
+    stream.then(
+      () => this.#close(record, exchange, undefined, performance.now()),
+      (streamError: unknown) => this.#close(record, exchange, streamError, performance.now()),
+    );
+  }
+
+  #close(record: ExchangeRecord, exchange: Exchange, error: unknown, end: number): void {
+    record.status = outcomeOf(error, exchange.signal);
+    record.error = error === undefined ? undefined : errorText(error);
+    record.durationMs = end - record.startTime;
+    record.output = this.#snapshot(exchange);
     this.#changed();
   }
 }

@@ -122,6 +122,7 @@ export {
   type RoutekitErrorCode,
   RouteStepError,
 } from "./errors/errors.js";
+export { type ConsumerFailureOutcome, reportConsumerFailure } from "./errors/report-consumer-failure.js";
 // Expressions: the simple language's compilers and helpers, and the JSONPath and XPath engines
 // The simple language's compilers
 export {
@@ -135,10 +136,14 @@ export {
   evaluateJsonPath,
   evaluateXPath,
   header,
+  INLINE_DOCUMENT_DEFAULTS,
+  type InlineDocumentLimits,
   jsonpath,
   simple,
   xpath,
 } from "./expressions/index.js";
+// Durable state: versioned checkpoint records with leases (durable llm runs keep their state here)
+export type { CheckpointQuery, CheckpointRecord, CheckpointStore } from "./model/checkpoint-store.js";
 // context.describe(): the routes as JSON-serialisable data
 export type {
   BlockDescription,
@@ -152,6 +157,7 @@ export type {
   RouteEdge,
   StepDescription,
 } from "./model/description.js";
+export { EFFECT_KEY_HEADER } from "./model/effect-key.js";
 // Exchange and processors
 export type { Exchange, ExchangePattern, Headers, Processor, WireBody } from "./model/exchange.js";
 export type {
@@ -225,8 +231,11 @@ export {
 // Exchanges: what a component that creates and sends its own exchanges needs
 export { abortExchange, releaseExchange } from "./runtime/exchange-deadline.js";
 export { createConsoleLogger, type Logger } from "./runtime/logger.js";
+export { createMemoryCheckpointStore } from "./runtime/memory-checkpoint-store.js";
 export type { Producer } from "./runtime/producer.js";
 export { copyExchange } from "./runtime/runtime-exchange.js";
 export { wireBodyOf } from "./runtime/wire-exchange.js";
+// Which endpoints dynamic sends (toD, recipientList) may resolve
+export type { AllowedEndpoints, DynamicEndpointTarget } from "./support/endpoint-allowlist.js";
 // Secrets: one redaction for every error, log line and excerpt
 export { createRedactor, REDACTED, redactSecrets } from "./support/redact-secrets.js";

@@ -12,6 +12,8 @@ export { type ParsedUri, parseUri } from "./components/uri.js";
 export { type CompileScope, defineVerb, type Recorder } from "./dsl/verbs.js";
 // The shared stores' idempotency key limit (redis, postgres)
 export { checkMaxKeyChars, DEFAULT_KEY_RETENTION_MS } from "./eips/resilience/idempotent-key.js";
+// Caches of compiled untrusted text, bounded in entries and estimated bytes
+export { BoundedCache, type CacheWeight } from "./expressions/bounded-cache.js";
 // JSONPath and XPath over untrusted paths and documents (the json_path and xpath tools)
 export {
   checkJsonPath,
@@ -32,12 +34,30 @@ export { createDeadline, type Deadline } from "./runtime/deadline.js";
 // Exchanges under a caller's own deadline (an MCP call's), and that deadline in the context's shutdown
 export { createExchangeUnder, shutdownDeadlinesOf } from "./runtime/deadline-under-caller.js";
 export type { Abortable, DeadlineSet, SignalSource } from "./runtime/exchange-deadline.js";
+// The selection rule of checkpoint stores' list (every store applies the same)
+export { matchesQuery } from "./runtime/memory-checkpoint-store.js";
 export { STOP_GRACE_MS } from "./runtime/stop-clock.js";
+// Bounding the nesting of JSON from outside before parsing it
+export {
+  checkJsonDepth,
+  DEFAULT_MAX_JSON_DEPTH,
+  type JsonDepthExcess,
+  jsonDepthMessage,
+} from "./support/check-json-depth.js";
 // Copying headers and properties (not by spread: see copy-record.ts)
 export { copyRecord } from "./support/copy-record.js";
+// "Did you mean" hints and echoes of input in error messages, bounded in cost and length
+export {
+  type DidYouMeanOptions,
+  didYouMean,
+  MAX_SUGGESTED_NAME_CHARS,
+  MAX_SUGGESTION_CANDIDATES,
+  nearestName,
+} from "./support/did-you-mean.js";
 // Option checks of the shared stores (redis, postgres)
 export {
   STORE_NAME_PATTERN,
   type StoreOptionChecks,
   storeOptionChecks,
 } from "./support/store-option-checks.js";
+export { MESSAGE_ECHO_CHARS, truncateForMessage } from "./support/truncate-for-message.js";

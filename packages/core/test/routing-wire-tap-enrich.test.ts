@@ -113,18 +113,19 @@ describe("enrich", () => {
       r.from("direct:price")
         .setBody(() => 12)
         .setHeader("pricing", () => "v2");
-      r.from<{ sku: string }>("direct:merge").enrich<number, { sku: string; price: number }>(
-        "direct:price",
-        (original, resource) => {
-          const merged = original as unknown as Exchange<{ sku: string; price: number }>;
-          merged.body = { sku: original.body.sku, price: resource.body };
-          return merged;
-        },
-      );
+      r.from<{ sku: string }>("direct:merge")
+        .enrich("direct:price", (original, resource: Exchange<number>) => ({
+          body: { sku: original.body.sku, price: resource.body },
+        }))
+        .transform((exchange) => ({ ...exchange.body, merged: exchange.headers.merged }));
       r.from("direct:take").enrich("direct:price", (_original, resource) => resource);
     });
     await context.start();
-    expect(await context.request("direct:merge", { sku: "a" })).toEqual({ sku: "a", price: 12 });
+    expect(await context.request("direct:merge", { sku: "a" }, { merged: "original header" })).toEqual({
+      sku: "a",
+      price: 12,
+      merged: "original header",
+    });
     const taken = await context.requestExchange("direct:take", { body: "x", headers: { a: 1 } });
     expect(taken.body).toBe(12);
     expect(taken.headers).toEqual({ a: 1, pricing: "v2" });
@@ -152,13 +153,19 @@ describe("enrich", () => {
       r.from("direct:garbage")
         .routeId("garbage")
         .enrich("mock:x", () => "nope" as never);
+      r.from("direct:bad-headers")
+        .routeId("bad-headers")
+        .enrich("mock:x", () => ({ body: 1, headers: "tagged" as never }));
     });
     await context.start();
     await expect(context.request("direct:main", "k")).rejects.toThrow(
       "Route 'broken' failed at step #1 process: Error: lookup failed",
     );
     await expect(context.request("direct:garbage", "k")).rejects.toThrow(
-      "Route 'garbage' failed at step #1 enrich: RoutekitError: enrich aggregate strategy must return an exchange (original or resource), found string \"nope\"",
+      "Route 'garbage' failed at step #1 enrich: RoutekitError: enrich aggregate strategy must return { body, headers? } or an exchange (original or resource), found string \"nope\"",
+    );
+    await expect(context.request("direct:bad-headers", "k")).rejects.toThrow(
+      "Route 'bad-headers' failed at step #1 enrich: RoutekitError: enrich aggregate strategy returned headers that are not an object: string \"tagged\"",
     );
   });
 });

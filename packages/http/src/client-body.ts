@@ -1,4 +1,5 @@
 import type { Exchange } from "@routekit/core";
+import { checkJsonDepth, DEFAULT_MAX_JSON_DEPTH, jsonDepthMessage } from "@routekit/core/internal";
 import { HttpError } from "./http-error.js";
 import { isJsonMediaType, mediaTypeOf } from "./read-request-body.js";
 
@@ -50,6 +51,13 @@ export function decodeResponseBody(bytes: Buffer, contentType: string | undefine
   const mediaType = mediaTypeOf(contentType);
   if (isJsonMediaType(mediaType)) {
     const text = bytes.toString("utf8");
+    const excess = checkJsonDepth(text, DEFAULT_MAX_JSON_DEPTH);
+    if (excess !== undefined) {
+      throw new HttpError(
+        "HTTP_RESPONSE_INVALID",
+        `${where}: the response is refused: ${jsonDepthMessage(excess)}`,
+      );
+    }
     try {
       return JSON.parse(text) as unknown;
     } catch (error) {

@@ -7,6 +7,7 @@ import {
   type RouteProcessor,
   RouteStepError,
   releaseExchange,
+  reportConsumerFailure,
 } from "@routekit/core";
 import { HttpError } from "./http-error.js";
 import { HTTP_HEADERS } from "./http-headers.js";
@@ -28,6 +29,7 @@ export interface RequestEnvironment {
   readonly context: RouteContext;
   readonly table: RouteTable<HttpRouteTarget>;
   readonly maxBodyBytes: number;
+  readonly maxJsonDepth: number;
   readonly requestTimeoutMs: number;
   readonly timeoutStatus: number;
   readonly errorDetail: "message" | "none";
@@ -79,7 +81,7 @@ export async function handleRequest(
     );
     return;
   }
-  const read = await readRequestBody(request, environment.maxBodyBytes);
+  const read = await readRequestBody(request, environment.maxBodyBytes, environment.maxJsonDepth);
   if (read.kind === "aborted") return;
   if (read.kind === "too-large") {
     writeReply(
@@ -95,6 +97,11 @@ export async function handleRequest(
       environment,
       jsonReply(400, { error: `Request body is not valid JSON: ${read.message}` }),
     );
+    return;
+  }
+  if (read.kind === "too-deep") {
+    const error = `Request body refused: ${read.message}; the server accepts up to ${environment.maxJsonDepth} levels (option 'maxJsonDepth')`;
+    reply(response, environment, jsonReply(400, { error }));
     return;
   }
   const headers = requestHeaders(request, method, target, match.parameters);
@@ -117,7 +124,9 @@ export async function handleRequest(
   releaseExchange(exchange);
   if (clientGone) return;
   if (!finished) {
-    reply(response, environment, abortReply(exchange, environment));
+    const parts = abortReply(exchange, environment);
+    report(exchange, exchange.signal.reason, environment, `HTTP ${parts.status} sent`);
+    reply(response, environment, parts);
     return;
   }
   if (exchange.error !== undefined) {
@@ -128,7 +137,7 @@ export async function handleRequest(
   if (isStreamBody(exchange.body)) {
     await writeStreamReply(response, exchange, exchange.body, {
       close: environment.stopping(),
-      describeError: (error) => errorBody(exchange, error, environment),
+      describeError: (error) => errorBody(exchange, error, environment, "the reply stream ended"),
       failBeforeStart: (error) =>
         reply(response, environment, jsonReply(500, errorBody(exchange, error, environment))),
     });
@@ -238,6 +247,17 @@ function abortReply(exchange: Exchange, environment: RequestEnvironment): ReplyP
   });
 }
 
+/** Longest request path a log line quotes. */
+const MAX_LOGGED_PATH = 200;
+
+/** The consumer's failure line (the same as every consumer's), naming the request. */
+function report(exchange: Exchange, error: unknown, environment: RequestEnvironment, how: string): void {
+  const path = String(exchange.headers[HTTP_HEADERS.path]);
+  const shown = path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}...` : path;
+  const source = `${exchange.fromEndpoint ?? "http"} (${String(exchange.headers[HTTP_HEADERS.method])} ${shown})`;
+  reportConsumerFailure(environment.context, exchange, source, { kind: "answered", how }, error);
+}
+
 /**
  * `{ error, exchangeId }`. The full detail (route, step, message) always goes to the log with the
  * exchange id; the client gets a fixed text, or with `errorDetail: "message"` the innermost
@@ -247,11 +267,9 @@ function errorBody(
   exchange: Exchange,
   error: unknown,
   environment: RequestEnvironment,
+  how = "HTTP 500 sent",
 ): { error: string; exchangeId: string } {
-  const detail = error instanceof Error ? error.message : String(error);
-  environment.context.logger.error(
-    `http: ${String(exchange.headers[HTTP_HEADERS.method])} ${String(exchange.headers[HTTP_HEADERS.path])} (route from '${exchange.fromEndpoint ?? "?"}') failed, exchange ${exchange.id}: ${detail}`,
-  );
+  report(exchange, error, environment, how);
   if (environment.errorDetail === "none") return { error: "Internal Server Error", exchangeId: exchange.id };
   let innermost = error;
   while (innermost instanceof RouteStepError && innermost.cause !== undefined) innermost = innermost.cause;

@@ -1,6 +1,6 @@
 import type { Exchange, Processor } from "@routekit/core";
-import { createRedactor } from "@routekit/core";
-import { createDeadline } from "@routekit/core/internal";
+import { createRedactor, EFFECT_KEY_HEADER } from "@routekit/core";
+import { createDeadline, truncateForMessage } from "@routekit/core/internal";
 import { type Dispatcher, request } from "undici";
 import { decodeResponseBody, encodeRequestBody, excerpt } from "./client-body.js";
 import { HttpError, HttpOperationFailedError } from "./http-error.js";
@@ -49,8 +49,11 @@ export function createHttpClient(
         headers,
         body: encoded.body,
         signal,
+        // Redirects are never followed, whatever redirect interceptor a given dispatcher has.
+        maxRedirections: 0,
         ...(dispatcher === undefined ? {} : { dispatcher }),
-      });
+      } as Parameters<typeof request>[1]);
+      refuseFollowedRedirect(response.context, response.body, where);
       status = response.statusCode;
       responseHeaders = response.headers;
       bytes = await readLimited(response.body, options.maxResponseBytes, where);
@@ -112,7 +115,7 @@ function targetUrl(uri: string, target: string, query: unknown): string {
         if (typeof item === "object") {
           throw new HttpError(
             "HTTP_REQUEST_INVALID",
-            `Endpoint '${uri}': header '${HTTP_HEADERS.outgoingQuery}' parameter '${name}' must be a string, number or boolean (found an object)`,
+            `Endpoint '${uri}': header '${HTTP_HEADERS.outgoingQuery}' parameter '${truncateForMessage(name)}' must be a string, number or boolean (found an object)`,
           );
         }
         parameters.append(name, String(item));
@@ -142,10 +145,14 @@ function outgoingHeaders(exchange: Exchange, uri: string): Record<string, string
     } else {
       throw new HttpError(
         "HTTP_REQUEST_INVALID",
-        `Endpoint '${uri}': header '${key}' must be a string, number, boolean or string[] (found ${typeof value})`,
+        `Endpoint '${truncateForMessage(uri)}': header '${truncateForMessage(key)}' must be a string, number, boolean or string[] (found ${typeof value})`,
       );
     }
   }
+  // An effect's key goes along so the server can deduplicate the request (unless one was set).
+  const effectKey = exchange.headers[EFFECT_KEY_HEADER];
+  if (typeof effectKey === "string" && headers["idempotency-key"] === undefined)
+    headers["idempotency-key"] = effectKey;
   return headers;
 }
 
@@ -219,4 +226,25 @@ function describeFailure(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
   return `${typeof code === "string" ? `${code}: ` : ""}${error.message}${cause}`;
+}
+
+/**
+ * Fails when the dispatcher followed a redirect on its own (one that ignores `maxRedirections`):
+ * the client promises that a 3xx comes back as it is, so a reply from another URL is refused.
+ */
+function refuseFollowedRedirect(
+  context: unknown,
+  body: { destroy(): unknown; on(event: "error", listener: () => void): unknown },
+  where: string,
+): void {
+  if (typeof context !== "object" || context === null) return;
+  const history: unknown = Reflect.get(context, "history");
+  if (!Array.isArray(history) || history.length <= 1) return;
+  body.on("error", () => undefined);
+  body.destroy();
+  throw new HttpError(
+    "HTTP_REQUEST_FAILED",
+    `${where}: the dispatcher followed ${history.length - 1} redirect(s) on its own; the http: client ` +
+      "never follows redirects (a 3xx is the reply), so the reply from another URL was refused",
+  );
 }

@@ -7,7 +7,7 @@ import {
   type OptionsOf,
   type RouteContext,
 } from "@routekit/core";
-import { parseUri } from "@routekit/core/internal";
+import { parseUri, truncateForMessage } from "@routekit/core/internal";
 import type { Dispatcher } from "undici";
 import { createHttpClient } from "./http-client.js";
 import { HttpError } from "./http-error.js";
@@ -113,7 +113,7 @@ function parseRange(uri: string, text: string): [number, number] {
     throw new EndpointOptionError(
       uri,
       "okStatusCodeRange",
-      `Endpoint '${uri}': option 'okStatusCodeRange' expects a range like 200-299 within 100-599 (found '${text}')`,
+      `Endpoint '${uri}': option 'okStatusCodeRange' expects a range like 200-299 within 100-599 (found '${truncateForMessage(text)}')`,
     );
   }
   return [low, high];
@@ -136,7 +136,10 @@ function clientEndpoint(
   try {
     parsed = new URL(target);
   } catch {
-    throw new HttpError("HTTP_OPTION_INVALID", `Endpoint '${uri}': '${target}' is not a valid URL`);
+    throw new HttpError(
+      "HTTP_OPTION_INVALID",
+      `Endpoint '${truncateForMessage(uri)}': '${truncateForMessage(target)}' is not a valid URL`,
+    );
   }
   if (parsed.hostname === "" || parsed.search !== "" || parsed.hash !== "") {
     throw new HttpError(

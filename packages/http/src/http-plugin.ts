@@ -1,4 +1,5 @@
 import type { Plugin } from "@routekit/core";
+import { DEFAULT_MAX_JSON_DEPTH } from "@routekit/core/internal";
 import type { Dispatcher } from "undici";
 import { createHttpComponent, createHttpsComponent } from "./http-component.js";
 import { HttpError } from "./http-error.js";
@@ -13,6 +14,11 @@ export interface HttpPluginOptions {
   port?: number;
   /** Largest request body accepted, in bytes (default 1 MiB); larger bodies get 413. */
   maxBodyBytes?: number;
+  /**
+   * Deepest nesting of arrays and objects accepted in a JSON request body (default 128); a deeper
+   * body gets 400 before it is parsed (parsing and walking deep nesting costs many times a flat body).
+   */
+  maxJsonDepth?: number;
   /** Deadline for a route to answer, in ms (default 30000); then the exchange is aborted. */
   requestTimeoutMs?: number;
   /** Status sent when a request times out (default 503; 504 is the other usual choice). */
@@ -50,6 +56,7 @@ function settingsOf(options: HttpPluginOptions): HttpServerSettings {
     "host",
     "port",
     "maxBodyBytes",
+    "maxJsonDepth",
     "requestTimeoutMs",
     "timeoutStatus",
     "errorDetail",
@@ -83,6 +90,7 @@ function settingsOf(options: HttpPluginOptions): HttpServerSettings {
     host,
     port: checkInteger("port", options.port ?? 0, 0, 65_535),
     maxBodyBytes: checkInteger("maxBodyBytes", options.maxBodyBytes ?? 1024 * 1024, 0, 2 ** 31),
+    maxJsonDepth: checkInteger("maxJsonDepth", options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH, 1, 100_000),
     requestTimeoutMs,
     headersTimeoutMs: checkInteger(
       "headersTimeoutMs",

@@ -12,6 +12,7 @@ export interface HttpServerSettings {
   readonly host: string;
   readonly port: number;
   readonly maxBodyBytes: number;
+  readonly maxJsonDepth: number;
   readonly requestTimeoutMs: number;
   readonly timeoutStatus: number;
   readonly errorDetail: "message" | "none";
@@ -44,6 +45,7 @@ export class HttpServer {
       context,
       table: this.#table,
       maxBodyBytes: settings.maxBodyBytes,
+      maxJsonDepth: settings.maxJsonDepth,
       requestTimeoutMs: settings.requestTimeoutMs,
       timeoutStatus: settings.timeoutStatus,
       errorDetail: settings.errorDetail,

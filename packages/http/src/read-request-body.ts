@@ -1,10 +1,12 @@
 import type { IncomingMessage } from "node:http";
+import { checkJsonDepth, jsonDepthMessage } from "@routekit/core/internal";
 
 /** The outcome of reading a request body. */
 export type RequestBodyResult =
   | { kind: "ok"; body: unknown }
   | { kind: "too-large"; limit: number }
   | { kind: "invalid-json"; message: string }
+  | { kind: "too-deep"; message: string }
   | { kind: "aborted" };
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
@@ -21,10 +23,14 @@ export function isJsonMediaType(mediaType: string): boolean {
 
 /**
  * Reads the body, stopping at `limit` bytes (a declared content-length above it is refused before
- * reading). JSON content types are parsed; `application/octet-stream` stays a Buffer; anything
- * else is UTF-8 text. An empty body is `undefined`.
+ * reading). JSON content types are parsed, after a scan refuses nesting deeper than `maxJsonDepth`;
+ * `application/octet-stream` stays a Buffer; anything else is UTF-8 text. An empty body is `undefined`.
  */
-export function readRequestBody(request: IncomingMessage, limit: number): Promise<RequestBodyResult> {
+export function readRequestBody(
+  request: IncomingMessage,
+  limit: number,
+  maxJsonDepth: number,
+): Promise<RequestBodyResult> {
   const declared = Number(request.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ kind: "too-large", limit });
   return new Promise((resolve) => {
@@ -54,16 +60,20 @@ export function readRequestBody(request: IncomingMessage, limit: number): Promis
     request.on("data", onData);
     request.once("error", gone);
     request.once("close", gone);
-    request.once("end", () => finish(decode(Buffer.concat(chunks, size), request.headers["content-type"])));
+    request.once("end", () =>
+      finish(decode(Buffer.concat(chunks, size), request.headers["content-type"], maxJsonDepth)),
+    );
   });
 }
 
-function decode(bytes: Buffer, contentType: string | undefined): RequestBodyResult {
+function decode(bytes: Buffer, contentType: string | undefined, maxJsonDepth: number): RequestBodyResult {
   if (bytes.length === 0) return { kind: "ok", body: undefined };
   const mediaType = mediaTypeOf(contentType);
   if (mediaType === "application/octet-stream") return { kind: "ok", body: bytes };
   const text = bytes.toString("utf8");
   if (!isJsonMediaType(mediaType)) return { kind: "ok", body: text };
+  const excess = checkJsonDepth(text, maxJsonDepth);
+  if (excess !== undefined) return { kind: "too-deep", message: jsonDepthMessage(excess) };
   try {
     return { kind: "ok", body: JSON.parse(text) as unknown };
   } catch (error) {

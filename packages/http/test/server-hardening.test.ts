@@ -54,7 +54,7 @@ describe("http server hardening", () => {
     expect(body.error).toBe("Internal Server Error");
     expect(text).not.toContain("hunter2");
     const logged = lines.find((line) => line.includes(body.exchangeId));
-    expect(logged).toMatch(/GET \/fail .*hunter2/);
+    expect(logged).toMatch(/GET \/fail\).*hunter2/);
   });
 
   it("closes a connection that sends its headers too slowly within headersTimeoutMs plus a second", {

@@ -146,7 +146,7 @@ describe("http server lifecycle", () => {
       `httpPlugin: option 'errorDetail' expects "message" or "none" (found "stack")`,
     );
     expect(() => httpPlugin({ prot: 8080 } as object)).toThrow(
-      "httpPlugin: unknown option 'prot'; valid options: host, port, maxBodyBytes, requestTimeoutMs, timeoutStatus, errorDetail, headersTimeoutMs, dispatcher",
+      "httpPlugin: unknown option 'prot'; valid options: host, port, maxBodyBytes, maxJsonDepth, requestTimeoutMs, timeoutStatus, errorDetail, headersTimeoutMs, dispatcher",
     );
   });
 });

@@ -1,5 +1,6 @@
 import { defineDefaultPlugin, type RouteContext, RoutekitError } from "@routekit/core";
 import { defineVerb } from "@routekit/core/internal";
+import { AgentRuns } from "./durable/agent-runs.js";
 import { LlmError } from "./errors.js";
 import { createRouteTool, type LlmToolAspect } from "./route-tool.js";
 import { validateSchema } from "./schema/compile-schema.js";
@@ -8,7 +9,7 @@ import type { SchemaOutput, ToolInputSchema } from "./schema/schema-type.js";
 import { toJsonSchema } from "./schema/standard-schema.js";
 import { createToolInputGuard, rememberRouteTool } from "./tool-input-guard.js";
 import { ToolRegistry } from "./tool-registry.js";
-import { type JsonSchema, TOOL_NAME_PATTERN } from "./tool-types.js";
+import { type JsonSchema, TOOL_NAME_PATTERN, type ToolDurability } from "./tool-types.js";
 
 /** Options of `asLlmTool`. */
 export interface AsLlmToolOptions<TInput extends ToolInputSchema = ToolInputSchema> {
@@ -26,6 +27,11 @@ export interface AsLlmToolOptions<TInput extends ToolInputSchema = ToolInputSche
    * `"model-only"` (only calls from an llm step; direct callers reach the route unchecked).
    */
   validate?: "always" | "model-only";
+  /**
+   * What a durable run does with the tool beyond calling it: `needsApproval` parks the run until a
+   * person answers, `effect: "once"` never repeats a call whose outcome a crash left unknown.
+   */
+  durability?: ToolDurability;
 }
 
 /**
@@ -55,6 +61,8 @@ declare module "@routekit/core" {
   interface RouteContext {
     /** The context's tool registry: route tools register themselves; others via `register(x)`. */
     readonly tools: ToolRegistry;
+    /** Durable agent runs of every instance sharing the store of `llmPlugin({ durable })`: list, approve, resume. */
+    readonly agents: AgentRuns;
   }
 }
 
@@ -107,6 +115,7 @@ defineVerb("asLlmTool", (recorder, name: string, options: AsLlmToolOptions) => {
     inputSchema,
     validate,
     ...(options.input === undefined ? {} : { input: options.input }),
+    ...(options.durability === undefined ? {} : { durability: options.durability }),
   };
   route.aspects.llmTool = aspect;
   if (validate === "model-only") return undefined;
@@ -119,7 +128,7 @@ defineVerb("asLlmTool", (recorder, name: string, options: AsLlmToolOptions) => {
  */
 defineDefaultPlugin({
   name: "routekit-llm-tools",
-  properties: { tools: () => new ToolRegistry() },
+  properties: { tools: () => new ToolRegistry(), agents: (context) => new AgentRuns(context) },
   aspects: {
     llmTool: {
       added(context, route, aspect) {

@@ -12,7 +12,10 @@ export type LlmErrorCode =
   | "API_KEY_MISSING"
   | "LOOP_LIMIT"
   | "OPTION_INVALID"
-  | "OUTPUT_INVALID";
+  | "OUTPUT_INVALID"
+  | "RUN_CONFLICT"
+  | "RUN_NOT_FOUND"
+  | "RUN_STATE_INVALID";
 
 /** Every code of `LlmErrorCode`, for checks at run time. */
 export const LLM_ERROR_CODES: readonly LlmErrorCode[] = [
@@ -29,6 +32,9 @@ export const LLM_ERROR_CODES: readonly LlmErrorCode[] = [
   "LOOP_LIMIT",
   "OPTION_INVALID",
   "OUTPUT_INVALID",
+  "RUN_CONFLICT",
+  "RUN_NOT_FOUND",
+  "RUN_STATE_INVALID",
 ];
 
 /** The one error base class of @routekit/llm; `code` says what kind of failure it is. */

@@ -1,6 +1,15 @@
 // @routekit/llm: the tool model (also on its own as "@routekit/llm/tool"), the llm: step, its loop
 // and the providers.
 
+// Durable runs: checkpoints, leases, approvals, recovery
+export { AgentRuns, type ApprovalAnswer } from "./durable/agent-runs.js";
+export { LLM_RUN_ID_HEADER, LLM_RUN_STATUS_HEADER } from "./durable/durable-runner.js";
+export type { DurableRunOptions } from "./durable/durable-settings.js";
+export { type ApprovalRequest, type DurableOutcome, effectKey } from "./durable/run-durable-loop.js";
+export { AGENT_RUN_EVENT_TYPES, type AgentRunEventBase } from "./durable/run-events.js";
+export type { ApprovalState, DurableRunState, RunStatus, ThreadMemory } from "./durable/run-state.js";
+export type { RunRecord } from "./durable/run-store.js";
+export { DEFAULT_THREAD_TOKENS, LLM_THREAD_ID_HEADER, trimToBudget } from "./durable/thread-memory.js";
 export { LLM_HEADERS, LLM_MESSAGES_PROPERTY } from "./llm-component.js";
 export { LLM_EVENT_TYPES } from "./llm-events.js";
 export { type LlmPluginOptions, llmPlugin } from "./llm-plugin.js";
@@ -42,6 +51,8 @@ export {
 // Tool model and routes as tools
 export {
   type AnthropicToolDefinition,
+  type ApprovalContext,
+  type ApprovalRule,
   type ArgumentsValidation,
   type AsLlmToolOptions,
   boundedByCaller,
@@ -66,6 +77,7 @@ export {
   type SchemaOutput,
   type StandardSchemaV1,
   TOOL_CALL_ID_HEADER,
+  TOOL_EFFECT_KEY_HEADER,
   TOOL_NAME_HEADER,
   TOOL_NAME_PATTERN,
   type Tool,
@@ -74,6 +86,7 @@ export {
   type ToolCallArguments,
   type ToolCallContext,
   type ToolDefinition,
+  type ToolDurability,
   ToolExecutionError,
   type ToolInputSchema,
   type ToolObject,

@@ -6,6 +6,15 @@ import {
   type RoutekitEvents,
 } from "@routekit/core";
 import "./as-llm-tool.js";
+import { type DurableLoopSettings, DurableRunner, LLM_RUN_STATUS_HEADER } from "./durable/durable-runner.js";
+import { requireDurable } from "./durable/durable-settings.js";
+import type { ThreadMemory } from "./durable/run-state.js";
+import {
+  appendToThread,
+  DEFAULT_THREAD_TOKENS,
+  LLM_THREAD_ID_HEADER,
+  readThread,
+} from "./durable/thread-memory.js";
 import { LlmError } from "./errors.js";
 import { LLM_EVENT_TYPES } from "./llm-events.js";
 import { LLM_STREAM_PROPERTY } from "./llm-stream-of.js";
@@ -93,6 +102,16 @@ export const llmComponent = defineComponent({
     output: { type: "string", description: "a schema registered in llmPlugin({ schemas })" },
     maxOutputRetries: { type: "integer", default: 2, min: 0, max: 10 },
     stream: { type: "boolean", default: false, description: "hand the answer on as an LlmStream" },
+    durable: {
+      type: "boolean",
+      default: false,
+      description: "checkpoint the run in llmPlugin's durable store",
+    },
+    threadTokens: {
+      type: "integer",
+      min: 1,
+      description: "budget of a kept conversation (header llm.thread.id), in estimated tokens",
+    },
   },
   createEndpoint(address, context) {
     const options = address.options;
@@ -144,6 +163,22 @@ export const llmComponent = defineComponent({
     };
     // Streams still running after their route ended: cancelled when the context stops.
     const live = new Set<LlmStream>();
+    const durable =
+      options.durable === true
+        ? createDurable(context, address.uri, options, output !== undefined, () => ({
+            model,
+            tools: toolsOfRun(),
+            system: options.systemPrompt,
+            maxIterations: options.maxIterations,
+            temperature: options.temperature,
+            maxTokens: options.maxTokens,
+            parallelToolCalls: options.parallelToolCalls,
+            toolTimeoutMs: options.toolTimeout,
+            timeoutMs: options.timeout,
+            toolErrors: (options.toolErrors as ToolErrorPolicy | undefined) ?? settings.toolErrors,
+            onToolError: toolErrorLogger(undefined),
+          }))
+        : undefined;
     return {
       uri: address.uri,
       start() {
@@ -161,7 +196,9 @@ export const llmComponent = defineComponent({
           stream.cancel(new DOMException(`${address.uri}: the context stopped`, "AbortError"));
       },
       async send(exchange) {
-        const input = readInput(exchange, address.uri);
+        const thread = await threadOf(context, exchange, address.uri, options.threadTokens);
+        const given = readInput(exchange, address.uri);
+        const input = thread === undefined ? given : [...thread.history, ...asMessages(given)];
         const events = context.events;
         const routeId = exchange.routeId;
         const forward = hasListener(events, LLM_EVENT_TYPES)
@@ -191,6 +228,18 @@ export const llmComponent = defineComponent({
           ...(output !== undefined && { output, maxOutputRetries: options.maxOutputRetries }),
           onToolError: toolErrorLogger(routeId),
         };
+        if (durable !== undefined) {
+          const outcome = await durable.run(exchange, input, loopOptions, thread?.memory);
+          if (outcome.status === "parked") {
+            exchange.headers[LLM_RUN_STATUS_HEADER] = "parked";
+            exchange.body = { runId: outcome.runId, status: "parked", pending: outcome.pending };
+            return;
+          }
+          exchange.headers[LLM_RUN_STATUS_HEADER] = "completed";
+          exchange.body = outcome.result.text;
+          setResultHeaders(exchange, outcome.result);
+          return;
+        }
         if (options.stream === true) {
           if (events.has("llm-stream-part")) {
             loopOptions.onPart = (part) =>
@@ -203,6 +252,12 @@ export const llmComponent = defineComponent({
           stream.result.then(
             (result) => {
               live.delete(stream);
+              thread?.keep(result.messages).catch((error: unknown) => {
+                const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+                context.logger.warn(
+                  `Route '${routeId}' ${address.uri}: the thread's messages were not kept: ${reason}`,
+                );
+              });
               // The answer replaces the stream unless a later step already replaced it.
               if (exchange.body === stream)
                 exchange.body = output === undefined ? result.text : result.output;
@@ -219,12 +274,66 @@ export const llmComponent = defineComponent({
           return;
         }
         const result = await runToolLoop(loopOptions);
+        if (thread !== undefined) await thread.keep(result.messages);
         exchange.body = output === undefined ? result.text : result.output;
         setResultHeaders(exchange, result);
       },
     };
   },
 });
+
+/** The durable side of an endpoint with `durable=true`, refused with streaming or an output schema. */
+function createDurable(
+  context: RouteContext,
+  uri: string,
+  options: { stream?: boolean },
+  hasOutput: boolean,
+  settings: () => DurableLoopSettings,
+): DurableRunner {
+  if (options.stream === true || hasOutput) {
+    throw new LlmError(
+      "OPTION_INVALID",
+      `Endpoint '${uri}': durable=true cannot be combined with ${options.stream === true ? "stream=true" : "output"} (a durable run checkpoints whole turns and answers text)`,
+    );
+  }
+  return new DurableRunner(context, uri, settings);
+}
+
+/** A prompt as the first message of a conversation; a message list as it is. */
+function asMessages(input: string | ChatMessage[]): ChatMessage[] {
+  return typeof input === "string" ? [{ role: "user", content: input }] : input;
+}
+
+/** The kept conversation of the exchange's `llm.thread.id`, and how to keep the run's messages in it. */
+async function threadOf(
+  context: RouteContext,
+  exchange: Exchange,
+  uri: string,
+  tokens: number | undefined,
+): Promise<
+  { history: ChatMessage[]; memory: ThreadMemory; keep(messages: ChatMessage[]): Promise<void> } | undefined
+> {
+  const threadId = exchange.headers[LLM_THREAD_ID_HEADER];
+  if (threadId === undefined) return undefined;
+  if (typeof threadId !== "string" || threadId === "" || threadId.length > 256) {
+    throw new LlmError(
+      "OPTION_INVALID",
+      `Endpoint '${uri}': header '${LLM_THREAD_ID_HEADER}' must be a non-empty string of at most 256 characters (found ${typeof threadId === "string" ? `${threadId.length} characters` : typeof threadId})`,
+    );
+  }
+  const { store } = requireDurable(context, `Endpoint '${uri}': header '${LLM_THREAD_ID_HEADER}'`);
+  const history = await readThread(store, threadId);
+  const memory: ThreadMemory = {
+    id: threadId,
+    known: history.length,
+    tokens: tokens ?? DEFAULT_THREAD_TOKENS,
+  };
+  return {
+    history,
+    memory,
+    keep: (messages) => appendToThread(store, threadId, messages, memory.known, memory.tokens),
+  };
+}
 
 /** True when any of `types` has a listener. */
 function hasListener(events: RouteContext["events"], types: readonly (keyof RoutekitEvents)[]): boolean {

@@ -1,4 +1,10 @@
 import type { Plugin } from "@routekit/core";
+import {
+  checkDurableOptions,
+  type DurableRunOptions,
+  durableSettingsOf,
+} from "./durable/durable-settings.js";
+import { recoveryLifecycle } from "./durable/recovery-lifecycle.js";
 import { LlmError } from "./errors.js";
 import { llmComponent, modelsOf, settingsOf } from "./llm-component.js";
 import type { LanguageModel } from "./model-types.js";
@@ -23,6 +29,12 @@ export interface LlmPluginOptions {
    * final answer a validated object of schema `order` (the name is also what the model sees).
    */
   schemas?: Record<string, ToolInputSchema>;
+  /**
+   * Durable runs for steps made with `.durable()`: their state in `store` after every turn and tool
+   * result, leases so one instance at a time works on a run, approvals, and recovery of runs whose
+   * instance died (see the durable agents guide).
+   */
+  durable?: DurableRunOptions;
 }
 
 /** Installs the `llm:` component and the models; the tool registry is `context.tools`. */
@@ -65,6 +77,7 @@ export function llmPlugin(options: LlmPluginOptions): Plugin {
       `llmPlugin: option 'schemas' expects output schemas by name, e.g. { order: orderSchema } (found ${Array.isArray(schemas) ? "an array" : JSON.stringify(schemas)})`,
     );
   }
+  const durable = options.durable === undefined ? undefined : checkDurableOptions(options.durable);
   const outputs: StructuredOutput[] = [];
   for (const [name, schema] of Object.entries(schemas ?? {})) {
     outputs.push(defineStructuredOutput(schema, { name }, `llmPlugin: schemas.${name}`));
@@ -77,6 +90,10 @@ export function llmPlugin(options: LlmPluginOptions): Plugin {
       const models = modelsOf(context);
       for (const [name, model] of Object.entries(options.models)) models.set(name, model);
       context.addComponent(llmComponent);
+      if (durable !== undefined) {
+        durableSettingsOf(context).settings = durable;
+        context.addLifecycle(recoveryLifecycle(context, durable.recoverEveryMs));
+      }
     },
   };
 }

@@ -42,6 +42,10 @@ export interface LlmStepOptions {
   maxOutputRetries?: number;
   /** Hand the answer on as an `LlmStream` while it is written (see `.stream()`). */
   stream?: boolean;
+  /** Checkpoint the run in the durable store of `llmPlugin({ durable })` (see `.durable()`). */
+  durable?: boolean;
+  /** Budget of a conversation kept across requests (header `llm.thread.id`), in estimated tokens; default 8000. */
+  threadTokens?: number;
 }
 
 /**
@@ -99,6 +103,26 @@ export class LlmStepBuilder<TReply = string> {
    */
   stream(): LlmStepBuilder<LlmStream> {
     return this.#with<LlmStream>({ stream: true });
+  }
+
+  /**
+   * Makes the run durable: its state is written to the store of `llmPlugin({ durable: { store } })`
+   * after every model turn and tool result, so it resumes on any instance after a crash, can wait
+   * for a person's approval, and never repeats a recorded turn or tool result. The header
+   * `llm.run.id` names the run (set it so a redelivered message resumes its run); a run that
+   * parks hands on `{ runId, status: "parked", pending }` with header `llm.run.status` = "parked".
+   */
+  durable(enabled = true): LlmStepBuilder<TReply> {
+    return this.#with({ durable: enabled });
+  }
+
+  /**
+   * The budget of a conversation kept across requests: an exchange with header `llm.thread.id`
+   * continues that thread's messages (from the store of `llmPlugin({ durable })`) and adds its own;
+   * the oldest exchanges are dropped past `tokens` (estimated as a quarter of the JSON's length).
+   */
+  threadTokens(tokens: number): LlmStepBuilder<TReply> {
+    return this.#with({ threadTokens: tokens });
   }
 
   /** The tools the model may call, by registry name. */

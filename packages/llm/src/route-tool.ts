@@ -1,12 +1,12 @@
 import type { RouteContext, RouteDefinition } from "@routekit/core";
-import { releaseExchange } from "@routekit/core";
+import { EFFECT_KEY_HEADER, releaseExchange } from "@routekit/core";
 import { copyRecord, createExchangeUnder } from "@routekit/core/internal";
 import { createTool } from "./adapter/create-tool.js";
 import { settledHandler } from "./adapter/run-tool-handler.js";
 import { errorResult, errorText, withValue } from "./adapter/tool-result.js";
 import { callerDeadlineOf, isBoundedByCaller } from "./bounded-call.js";
 import type { ToolInputSchema } from "./schema/schema-type.js";
-import type { JsonSchema, Tool, ToolCallContext } from "./tool-types.js";
+import type { JsonSchema, Tool, ToolCallContext, ToolDurability } from "./tool-types.js";
 
 /** What `asLlmTool` records on a route (its `llmTool` aspect). */
 export interface LlmToolAspect {
@@ -17,11 +17,15 @@ export interface LlmToolAspect {
   readonly input?: ToolInputSchema;
   /** Who is checked against the schema: every caller (default) or only calls from an llm step. */
   readonly validate?: "always" | "model-only";
+  /** What a durable run does with the tool beyond calling it (approval, effects once). */
+  readonly durability?: ToolDurability;
 }
 
 /** Headers a tool route always receives. */
 export const TOOL_NAME_HEADER = "llm.tool.name";
 export const TOOL_CALL_ID_HEADER = "llm.tool.call_id";
+/** The effect key of a durable run's call (run id, turn, call id): producers send it as `Idempotency-Key`. */
+export const TOOL_EFFECT_KEY_HEADER = EFFECT_KEY_HEADER;
 
 /** Renders a route's reply as tool output: strings as they are, other values as JSON. */
 export function renderToolOutput(body: unknown): string {
@@ -47,6 +51,7 @@ export function createRouteTool(context: RouteContext, route: RouteDefinition, a
       const headers: Record<string, unknown> = copyRecord(call.headers ?? {});
       headers[TOOL_NAME_HEADER] = aspect.name;
       if (call.callId !== undefined) headers[TOOL_CALL_ID_HEADER] = call.callId;
+      if (call.effectKey !== undefined) headers[TOOL_EFFECT_KEY_HEADER] = call.effectKey;
       // Under the caller's own deadline when it hands one over (one deadline per call, not two).
       const deadline = callerDeadlineOf(call);
       const exchange =
@@ -90,5 +95,6 @@ export function createRouteTool(context: RouteContext, route: RouteDefinition, a
     source: "route",
     original: { routeId: route.id, uri },
     execute,
+    ...(aspect.durability === undefined ? {} : { durability: aspect.durability }),
   });
 }

@@ -38,6 +38,7 @@ export {
   type LlmToolAspect,
   renderToolOutput,
   TOOL_CALL_ID_HEADER,
+  TOOL_EFFECT_KEY_HEADER,
   TOOL_NAME_HEADER,
 } from "./route-tool.js";
 export type { JsonSchemaDraft } from "./schema/compile-schema.js";
@@ -62,5 +63,14 @@ export {
   type ToolRegistryChange,
   type ToolTypes,
 } from "./tool-registry.js";
-export type { JsonSchema, Tool, ToolCallContext, ToolResult, ToolSource } from "./tool-types.js";
+export type {
+  ApprovalContext,
+  ApprovalRule,
+  JsonSchema,
+  Tool,
+  ToolCallContext,
+  ToolDurability,
+  ToolResult,
+  ToolSource,
+} from "./tool-types.js";
 export { TOOL_NAME_PATTERN } from "./tool-types.js";

@@ -1,3 +1,4 @@
+import { didYouMean, truncateForMessage } from "@routekit/core/internal";
 import type { ToolCallArguments, ToolValue } from "./adapter/create-tool.js";
 import { describeValue } from "./adapter/describe-value.js";
 import {
@@ -11,6 +12,10 @@ import { LlmError } from "./errors.js";
 import type { FromToolParams, ToolParams } from "./schema/params-shorthand.js";
 import type { SchemaInput, ToolInputSchema } from "./schema/schema-type.js";
 import { callTool } from "./tool-call.js";
+
+/** Unknown names listed one by one in a TOOL_NOT_FOUND message; the rest are counted. */
+const MAX_NAMED_MISSING = 10;
+
 import type { Tool, ToolCallContext } from "./tool-types.js";
 
 /**
@@ -197,38 +202,11 @@ export class ToolRegistry {
   #notFound(missing: readonly string[]): LlmError {
     const known = this.names();
     const knownText = known.length === 0 ? "no tools are registered" : `known tools: ${known.join(", ")}`;
-    const details = missing.map((name) => {
-      const match = nearestName(name, known);
-      return match === undefined ? `'${name}'` : `'${name}' (did you mean '${match}'?)`;
+    const details = missing.slice(0, MAX_NAMED_MISSING).map((name) => {
+      return `'${truncateForMessage(name)}'${didYouMean(name, known, { quoted: true })}`;
     });
     const noun = missing.length === 1 ? "unknown tool" : "unknown tools";
-    return new LlmError("TOOL_NOT_FOUND", `${noun} ${details.join(", ")}; ${knownText}`);
+    const more = missing.length > MAX_NAMED_MISSING ? ` and ${missing.length - MAX_NAMED_MISSING} more` : "";
+    return new LlmError("TOOL_NOT_FOUND", `${noun} ${details.join(", ")}${more}; ${knownText}`);
   }
-}
-
-/** The candidate nearest to `name` by edit distance (case-insensitive), when it is close enough. */
-function nearestName(name: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const candidate of candidates) {
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
-}
-
-function editDistance(from: string, to: string): number {
-  let previous = Array.from({ length: to.length + 1 }, (_, index) => index);
-  for (let row = 1; row <= from.length; row++) {
-    const current = [row];
-    for (let column = 1; column <= to.length; column++) {
-      const substitution = (previous[column - 1] ?? 0) + (from[row - 1] === to[column - 1] ? 0 : 1);
-      current[column] = Math.min((previous[column] ?? 0) + 1, (current[column - 1] ?? 0) + 1, substitution);
-    }
-    previous = current;
-  }
-  return previous[to.length] ?? 0;
 }

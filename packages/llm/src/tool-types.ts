@@ -37,6 +37,43 @@ export interface ToolCallContext {
   callId?: string;
   /** Caller headers the LLM step allowed through to tools. */
   headers?: Record<string, unknown>;
+  /**
+   * A durable run's key for this call's effect (run id, turn and call id): the same on every retry
+   * of the call, so the system receiving the effect can deduplicate it (`Idempotency-Key`).
+   */
+  effectKey?: string;
+}
+
+/** Whether a call may run: true, false, or decided per call from its arguments. */
+export type ApprovalRule =
+  | boolean
+  | ((args: unknown, context: ApprovalContext) => boolean | Promise<boolean>);
+
+/** What a `needsApproval` function learns of the call. */
+export interface ApprovalContext {
+  readonly runId: string;
+  readonly callId: string;
+  readonly toolName: string;
+}
+
+/**
+ * What a durable run does with a tool beyond calling it: ask a person first, and run an effect at
+ * most once (a call whose outcome a crash left unknown goes to \`reconcile\`, never runs again).
+ */
+export interface ToolDurability {
+  /** Park the run until a person approves the call (see the durable agents guide). */
+  readonly needsApproval?: ApprovalRule;
+  /** "once": the call's effect must not be repeated; "repeatable" (default): retrying is harmless. */
+  readonly effect?: "once" | "repeatable";
+  /**
+   * For an "once" tool whose call started but whose result was never recorded (the process died):
+   * finds out what happened, by the call's effect key, and answers the result — or undefined when
+   * nothing happened, so the call runs. Without it the model reads that the outcome is unknown.
+   */
+  readonly reconcile?: (
+    args: unknown,
+    context: { effectKey: string; callId: string },
+  ) => Promise<ToolResult | undefined>;
 }
 
 /**
@@ -52,6 +89,8 @@ export interface Tool<TInput = Record<string, unknown>, TOutput = unknown> {
   /** What this tool was adapted from (the route id, the original object, the options). */
   readonly original?: unknown;
   execute(args: TInput, context?: ToolCallContext): Promise<ToolResult<TOutput>>;
+  /** What a durable run does with this tool beyond calling it (approval, effects once). */
+  readonly durability?: ToolDurability;
 }
 
 /** Tool names accepted by OpenAI and Anthropic alike. */

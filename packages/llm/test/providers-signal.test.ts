@@ -1,5 +1,5 @@
 import { getEventListeners } from "node:events";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { anthropicMessages, openAiChat } from "../src/providers/index.js";
 import { type LoopbackServer, startLoopbackServer } from "./support/loopback-server.js";
 import { openAiTextReply } from "./support/openai-server.js";
@@ -40,9 +40,14 @@ describe("a model call and the caller's signal", () => {
     const model = anthropicMessages({ model: "m", baseURL: server.url, apiKey: "k", maxRetries: 2 });
     const controller = new AbortController();
     const reason = new Error("caller left");
-    setTimeout(() => controller.abort(reason), 50);
+    const generated = model.generate({ ...ask, signal: controller.signal });
+    // Abort once the 503 has been answered: the provider then waits out retry-after (30 s). A fixed
+    // 50 ms timer could fire during the first request on a loaded machine.
+    await vi.waitFor(() => expect(server?.requests).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    controller.abort(reason);
 
-    await expect(model.generate({ ...ask, signal: controller.signal })).rejects.toBe(reason);
+    await expect(generated).rejects.toBe(reason);
     expect(server.requests).toHaveLength(1);
   });
 

@@ -73,6 +73,18 @@ describe("routekit-mcp serve with a JavaScript routes function", () => {
     );
   }, 60_000);
 
+  it("refuses a tool name the routes do not define, with the nearest one, instead of serving fewer tools", async () => {
+    const failure = await promisify(execFile)(
+      process.execPath,
+      [BIN, "serve", ROUTES_FUNCTION, "--tools", "helo,hello"],
+      { cwd: PACKAGE_DIR, timeout: 60_000 },
+    ).catch((error: { code?: number; stderr?: string }) => error);
+    expect(failure).toMatchObject({ code: 1 });
+    expect((failure as { stderr: string }).stderr).toContain(
+      "routekit-mcp: --tools: unknown tool 'helo' (did you mean 'hello'?); known tools: hello\n",
+    );
+  }, 60_000);
+
   it("serves the named tools", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,

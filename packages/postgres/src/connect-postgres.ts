@@ -1,9 +1,11 @@
+import type { CheckpointStore } from "@routekit/core";
 import pg from "pg";
 import {
   createPostgresAggregationRepository,
   type PostgresAggregationRepository,
   type PostgresAggregationRepositoryOptions,
 } from "./postgres-aggregation-repository.js";
+import { createPostgresCheckpointStore } from "./postgres-checkpoint-store.js";
 import {
   createPostgresIdempotentRepository,
   type PostgresIdempotentRepository,
@@ -33,6 +35,8 @@ export interface PostgresStore {
     name: string,
     options?: PostgresAggregationRepositoryOptions,
   ): PostgresAggregationRepository;
+  /** A checkpoint store (durable llm runs) in the `checkpoint` table; `name` separates its records from other stores'. */
+  checkpointStore(name: string): CheckpointStore;
   /** Closes every connection of the pool. */
   close(): Promise<void>;
 }
@@ -81,6 +85,7 @@ export async function connectPostgres(options: PostgresStoreOptions = {}): Promi
       createPostgresIdempotentRepository(pool, where, tables.idempotent, name, repositoryOptions),
     aggregationRepository: (name, repositoryOptions) =>
       createPostgresAggregationRepository(pool, where, tables, name, repositoryOptions),
+    checkpointStore: (name) => createPostgresCheckpointStore(pool, where, tables.checkpoints, name),
     close: () => {
       closed ??= pool.end();
       return closed;

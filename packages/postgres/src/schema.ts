@@ -6,6 +6,7 @@ export interface TableNames {
   readonly idempotent: string;
   readonly groups: string;
   readonly completed: string;
+  readonly checkpoints: string;
 }
 
 export function tableNames(prefix: string): TableNames {
@@ -13,6 +14,7 @@ export function tableNames(prefix: string): TableNames {
     idempotent: `${prefix}idempotent`,
     groups: `${prefix}aggregation_group`,
     completed: `${prefix}aggregation_completed`,
+    checkpoints: `${prefix}checkpoint`,
   };
 }
 
@@ -48,6 +50,18 @@ export function schemaStatements(prefix: string): string[] {
       claimed_at bigint NOT NULL
     )`,
     `CREATE INDEX IF NOT EXISTS ${tables.completed}_claimed ON ${tables.completed} (repository, claimed_at)`,
+    `CREATE TABLE IF NOT EXISTS ${tables.checkpoints} (
+      store text NOT NULL,
+      id text NOT NULL,
+      version integer NOT NULL,
+      status text NOT NULL,
+      owner text,
+      lease_until bigint,
+      updated_at bigint NOT NULL,
+      state text NOT NULL,
+      PRIMARY KEY (store, id)
+    )`,
+    `CREATE INDEX IF NOT EXISTS ${tables.checkpoints}_status ON ${tables.checkpoints} (store, status, lease_until)`,
   ];
 }
 
@@ -73,6 +87,6 @@ export async function dropSchema(where: string, pool: Pool, prefix: string): Pro
     where,
     "dropping the tables",
     pool,
-    `DROP TABLE IF EXISTS ${tables.idempotent}, ${tables.groups}, ${tables.completed}`,
+    `DROP TABLE IF EXISTS ${tables.idempotent}, ${tables.groups}, ${tables.completed}, ${tables.checkpoints}`,
   );
 }

@@ -1,9 +1,11 @@
+import type { CheckpointStore } from "@routekit/core";
 import { Redis } from "ioredis";
 import {
   createRedisAggregationRepository,
   type RedisAggregationRepository,
   type RedisAggregationRepositoryOptions,
 } from "./redis-aggregation-repository.js";
+import { createRedisCheckpointStore } from "./redis-checkpoint-store.js";
 import {
   createRedisIdempotentRepository,
   type RedisIdempotentRepository,
@@ -23,6 +25,8 @@ export interface RedisStore {
     name: string,
     options?: RedisAggregationRepositoryOptions,
   ): RedisAggregationRepository;
+  /** A checkpoint store (durable llm runs); `name` separates its records from other stores'. */
+  checkpointStore(name: string): CheckpointStore;
   /** Closes the connection (commands sent after it fail). */
   close(): Promise<void>;
 }
@@ -71,6 +75,7 @@ export async function connectRedis(options: RedisStoreOptions = {}): Promise<Red
       createRedisIdempotentRepository(client, where, resolved.keyPrefix, name, repositoryOptions),
     aggregationRepository: (name, repositoryOptions) =>
       createRedisAggregationRepository(client, where, resolved.keyPrefix, name, repositoryOptions),
+    checkpointStore: (name) => createRedisCheckpointStore(client, where, resolved.keyPrefix, name),
     async close() {
       try {
         await client.quit();

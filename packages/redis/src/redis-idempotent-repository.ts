@@ -48,12 +48,21 @@ end
 return 0`;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
+// Replaces this repository's own stale claim ARGV[1] with the new claim ARGV[2].
+const TAKE_OVER = `if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0`;
 
 /**
  * Keys live at `<prefix>:idempotent:<name>:<key>`: a claim (`claimed:<token>`, expiring after
  * `claimTimeoutMs`) while the exchange is processed, then `done` (expiring after `expireAfterMs`
  * when set). A key claimed by another consumer fails `add` with KEY_IN_PROGRESS, so the message
  * is delivered again later instead of being dropped while its first delivery may still fail.
+ * A claim that timed out client-side never holds the key unnoticed: it is released right behind
+ * the claim on the same connection, and should it run anyway (the connection was replaced), this
+ * repository recognises it as its own (`claimed:<repository id>:<n>`) and takes it over.
  */
 export function createRedisIdempotentRepository(
   client: Redis,
@@ -76,47 +85,111 @@ export function createRedisIdempotentRepository(
   const stored = (key: string): string => idempotentStoreKey(key, maxKeyChars);
   const prefix = `${keyPrefix}:idempotent:${name}:`;
   const tokens = new Map<string, string>();
+  /** Keys an `add` of this process is claiming right now. */
+  const claiming = new Set<string>();
+  // Every claim of this repository object starts with its own id: a claim whose command timed out
+  // but still ran on the server when bytes flowed again is then recognised as this consumer's.
+  const ownClaim = `${CLAIM}${randomUUID()}:`;
+  let claims = 0;
   const at = `${where}, idempotent repository '${name}'`;
 
-  const classify = async (key: string, redisKey: string): Promise<boolean | undefined> => {
-    const [value, ttl] = await redisCommand(at, `reading key '${redisKey}'`, async () => {
+  const inProgress = (key: string, ttl: number): never => {
+    throw new RedisStoreError(
+      "KEY_IN_PROGRESS",
+      `${at}: key '${key}' is claimed by a consumer that has not finished with it (the claim expires in ${ttl} ms); the exchange fails so that the message is delivered again`,
+    );
+  };
+
+  /** The key's value and the ms its claim has left (GET and PTTL in one transaction). */
+  const read = (redisKey: string): Promise<[string | null, number]> =>
+    redisCommand(at, `reading key '${redisKey}'`, async () => {
       const results = await client.multi().get(redisKey).pttl(redisKey).exec();
       if (results === null) throw new Error("the transaction was aborted");
       for (const [error] of results) if (error !== null) throw error;
       return [results[0]?.[1], results[1]?.[1]] as [string | null, number];
     });
+
+  const classify = async (key: string, redisKey: string): Promise<boolean | undefined> => {
+    const [value, ttl] = await read(redisKey);
     if (value === null) return undefined;
     if (value === DONE) return false;
-    if (value.startsWith(CLAIM)) {
-      throw new RedisStoreError(
-        "KEY_IN_PROGRESS",
-        `${at}: key '${key}' is claimed by a consumer that has not finished with it (the claim expires in ${ttl} ms); the exchange fails so that the message is delivered again`,
-      );
-    }
+    if (value.startsWith(CLAIM)) return inProgress(key, ttl);
     throw new RedisStoreError(
       "VALUE_CORRUPT",
       `${at}: Redis key '${redisKey}' holds ${preview(value)}, expected '${DONE}' or a claim written by routekit`,
     );
   };
 
+  /**
+   * Sets a new claim on a free key (SET NX), or takes over a claim of this repository that no
+   * exchange of this process holds: one whose command timed out, or whose release failed.
+   */
+  const claim = async (key: string, redisKey: string): Promise<boolean> => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const token = `${ownClaim}${++claims}`;
+      const set = await sendClaim(redisKey, token, () =>
+        client.set(redisKey, token, "PX", claimTimeoutMs, "NX"),
+      );
+      if (set === "OK") {
+        tokens.set(key, token);
+        return true;
+      }
+      const [value] = await read(redisKey);
+      if (value?.startsWith(ownClaim)) {
+        const taken = await sendClaim(redisKey, token, () =>
+          client.eval(TAKE_OVER, 1, redisKey, value, token, String(claimTimeoutMs)),
+        );
+        if (taken === 1) {
+          tokens.set(key, token);
+          return true;
+        }
+        continue;
+      }
+      const seen = await classify(key, redisKey);
+      if (seen !== undefined) return seen;
+      // The key expired or changed between the calls: claim again.
+    }
+    throw new RedisStoreError("COMMAND_FAILED", `${at}: key '${key}' kept changing while it was claimed`);
+  };
+
+  /**
+   * Sends a command that may set claim `token`. When it fails (timed out on a frozen connection,
+   * say) it may still run once bytes flow again: a release of that token follows it on the same
+   * connection, so that a late claim is undone at once instead of holding the key until it
+   * expires. Redis runs one connection's commands in order; the release's own failure is ignored.
+   */
+  const sendClaim = async <TResult>(
+    redisKey: string,
+    token: string,
+    send: () => Promise<TResult>,
+  ): Promise<TResult> => {
+    try {
+      return await redisCommand(at, `claiming key '${redisKey}'`, send);
+    } catch (error) {
+      client.eval(RELEASE, 1, redisKey, token).catch(() => {});
+      throw error;
+    }
+  };
+
   return {
     async add(given) {
       const key = stored(given);
       const redisKey = prefix + key;
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const token = `${CLAIM}${randomUUID()}`;
-        const set = await redisCommand(at, `claiming key '${redisKey}'`, () =>
-          client.set(redisKey, token, "PX", claimTimeoutMs, "NX"),
-        );
-        if (set === "OK") {
-          tokens.set(key, token);
-          return true;
-        }
+      if (claiming.has(key) || tokens.has(key)) {
+        // Another exchange of this process is claiming or holds the key.
         const seen = await classify(key, redisKey);
         if (seen !== undefined) return seen;
-        // The key expired between the two calls: claim again.
+        throw new RedisStoreError(
+          "KEY_IN_PROGRESS",
+          `${at}: key '${key}' is being claimed by another exchange of this consumer; the exchange fails so that the message is delivered again`,
+        );
       }
-      throw new RedisStoreError("COMMAND_FAILED", `${at}: key '${key}' kept changing while it was claimed`);
+      claiming.add(key);
+      try {
+        return await claim(key, redisKey);
+      } finally {
+        claiming.delete(key);
+      }
     },
     async contains(given) {
       const key = stored(given);

@@ -1,5 +1,5 @@
 import { RoutekitError } from "../errors/errors.js";
-import { reportUnhandledFailure } from "../errors/report-failure.js";
+import { reportConsumerFailure } from "../errors/report-consumer-failure.js";
 import type { Exchange, RouteContext } from "../model/exchange.js";
 import type { RouteDefinition } from "../model/route-definition.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
@@ -236,6 +236,6 @@ class ObservableConsumer {
   }
 
   #report(exchange: Exchange): void {
-    reportUnhandledFailure(this.#context, exchange, this.#uri);
+    reportConsumerFailure(this.#context, exchange, this.#uri, { kind: "dropped" });
   }
 }

@@ -1,5 +1,5 @@
 import { RoutekitError } from "../errors/errors.js";
-import { reportUnhandledFailure } from "../errors/report-failure.js";
+import { reportConsumerFailure } from "../errors/report-consumer-failure.js";
 import type { Exchange } from "../model/exchange.js";
 import type { ContextInternals, ShutdownParticipant } from "../runtime/context-internals.js";
 import { copyExchange } from "../runtime/runtime-exchange.js";
@@ -115,7 +115,7 @@ function drop(
   copy.routeId = undefined;
   const settled = (): void => {
     context.trackPending(-1);
-    reportUnhandledFailure(context, copy, `seda:${channel.name}`);
+    reportConsumerFailure(context, copy, `seda:${channel.name}`, { kind: "dropped" });
   };
   const result = reject(copy, error);
   if (result === undefined) settled();

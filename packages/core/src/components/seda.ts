@@ -1,5 +1,5 @@
 import { RoutekitError } from "../errors/errors.js";
-import { reportUnhandledFailure } from "../errors/report-failure.js";
+import { reportConsumerFailure } from "../errors/report-consumer-failure.js";
 import type { Exchange } from "../model/exchange.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
 import type { RouteContext } from "../runtime/context-types.js";
@@ -200,7 +200,7 @@ export const sedaComponent = defineComponent({
               const outcome = settle(processor(item.exchange), () => {
                 internals.trackPending(-1);
                 if (item.done !== undefined) item.done(item.exchange);
-                else reportUnhandledFailure(internals, item.exchange, `seda:${name}`);
+                else reportConsumerFailure(internals, item.exchange, `seda:${name}`, { kind: "dropped" });
               });
               if (outcome !== undefined) {
                 outcome.then(pump, pump);

@@ -1,7 +1,6 @@
 import type { Subscription } from "rxjs";
 import { RoutekitError } from "../errors/errors.js";
-import { reportUnhandledFailure } from "../errors/report-failure.js";
-import type { ContextInternals } from "../runtime/context-internals.js";
+import { reportConsumerFailure } from "../errors/report-consumer-failure.js";
 import { defineComponent } from "./component.js";
 
 /**
@@ -51,7 +50,7 @@ export const timerComponent = defineComponent({
                 });
                 exchange.fromEndpoint = address.uri;
                 const report = () =>
-                  reportUnhandledFailure(context as ContextInternals, exchange, address.uri);
+                  reportConsumerFailure(context, exchange, address.uri, { kind: "dropped" });
                 const result = processor(exchange);
                 if (result === undefined) {
                   report();

@@ -1,5 +1,6 @@
 import { EndpointOptionError, RoutekitError } from "../errors/errors.js";
-import { didYouMean } from "../support/nearest.js";
+import { didYouMean } from "../support/did-you-mean.js";
+import { truncateForMessage } from "../support/truncate-for-message.js";
 import type { OptionSchema, OptionSpec, OptionsOf } from "./endpoint-options.js";
 
 /** An endpoint URI split into its parts; option values are still text. */
@@ -17,19 +18,22 @@ export function parseUri(uri: string): ParsedUri {
   if (typeof uri !== "string" || uri.trim() === "") {
     throw new RoutekitError(
       "URI_INVALID",
-      `Endpoint URI must be a non-empty string like 'direct:name' (found ${JSON.stringify(uri)})`,
+      `Endpoint URI must be a non-empty string like 'direct:name' (found ${truncateForMessage(JSON.stringify(uri))})`,
     );
   }
   const colon = uri.indexOf(":");
   if (colon <= 0) {
     throw new RoutekitError(
       "URI_INVALID",
-      `Endpoint URI '${uri}' has no scheme: expected 'scheme:path', e.g. 'direct:orders'`,
+      `Endpoint URI '${truncateForMessage(uri)}' has no scheme: expected 'scheme:path', e.g. 'direct:orders'`,
     );
   }
   const scheme = uri.slice(0, colon);
   if (!SCHEME.test(scheme)) {
-    throw new RoutekitError("URI_INVALID", `Endpoint URI '${uri}' has an invalid scheme '${scheme}'`);
+    throw new RoutekitError(
+      "URI_INVALID",
+      `Endpoint URI '${truncateForMessage(uri)}' has an invalid scheme '${truncateForMessage(scheme)}'`,
+    );
   }
   const rest = uri.slice(colon + 1);
   const questionMark = rest.indexOf("?");
@@ -42,7 +46,11 @@ export function parseUri(uri: string): ParsedUri {
       const name = decode(uri, equals === -1 ? part : part.slice(0, equals));
       const value = equals === -1 ? "" : decode(uri, part.slice(equals + 1));
       if (query.has(name)) {
-        throw new EndpointOptionError(uri, name, `Endpoint '${uri}': option '${name}' is given twice`);
+        throw new EndpointOptionError(
+          uri,
+          name,
+          `Endpoint '${truncateForMessage(uri)}': option '${truncateForMessage(name)}' is given twice`,
+        );
       }
       query.set(name, value);
     }
@@ -54,7 +62,10 @@ function decode(uri: string, text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, " "));
   } catch {
-    throw new RoutekitError("URI_INVALID", `Endpoint URI '${uri}' has a malformed escape in '${text}'`);
+    throw new RoutekitError(
+      "URI_INVALID",
+      `Endpoint URI '${truncateForMessage(uri)}' has a malformed escape in '${truncateForMessage(text)}'`,
+    );
   }
 }
 
@@ -75,7 +86,7 @@ export function parseOptions<TSchema extends OptionSchema>(
       throw new EndpointOptionError(
         parsed.uri,
         name,
-        `Endpoint '${parsed.uri}': unknown option '${name}'${didYouMean(name, names)}; ${valid}`,
+        `Endpoint '${truncateForMessage(parsed.uri)}': unknown option '${truncateForMessage(name)}'${didYouMean(name, names)}; ${valid}`,
       );
     }
     options[name] = convert(parsed.uri, name, text, spec);
@@ -88,7 +99,7 @@ function convert(uri: string, name: string, text: string, spec: OptionSpec): unk
     throw new EndpointOptionError(
       uri,
       name,
-      `Endpoint '${uri}': option '${name}' expects ${expected} (found '${text}')`,
+      `Endpoint '${truncateForMessage(uri)}': option '${truncateForMessage(name)}' expects ${expected} (found '${truncateForMessage(text)}')`,
     );
   };
   switch (spec.type) {

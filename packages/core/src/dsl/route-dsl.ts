@@ -1,5 +1,6 @@
 import type { Exchange, Processor } from "../model/exchange.js";
 import type { LogLevel } from "../model/route-definition.js";
+import type { AllowedEndpoints } from "../support/endpoint-allowlist.js";
 
 /** An expression over an exchange carrying `TBody`: a `${...}` string, a constant string, or a function. */
 export type ExpressionOf<TBody, TValue = unknown> = string | ((exchange: Exchange<TBody>) => TValue);
@@ -18,6 +19,12 @@ export interface ToDynamicOptions {
   raw?: boolean;
   /** Endpoints this step keeps, least recently used dropped first (Camel's `cacheSize`). Default 1000; 0 keeps none. */
   cacheSize?: number;
+  /**
+   * The endpoints this step may send to, checked on each built URI (scheme, path and options)
+   * before any endpoint is made: patterns such as `"seda:*"`, `"http://api.example/*"` or a
+   * predicate (see `AllowedEndpoints`). Default: the context's `allowedEndpoints`, if any.
+   */
+  allowedEndpoints?: AllowedEndpoints;
 }
 
 /** Options of the `log` verb. */

@@ -2,7 +2,8 @@ import type { Recorder } from "../dsl/verbs.js";
 import { RoutekitError } from "../errors/errors.js";
 import type { ExpressionInput, PredicateInput, StepDefinition } from "../model/route-definition.js";
 import { describeValue } from "../support/describe-value.js";
-import { didYouMean } from "../support/nearest.js";
+import { didYouMean } from "../support/did-you-mean.js";
+import { truncateForMessage } from "../support/truncate-for-message.js";
 
 /** Where a verb was called, for error messages: `Route 'orders': throttle()`. */
 export interface OptionSite {
@@ -56,7 +57,10 @@ export function checkOptionKeys<TOptions extends object = Record<string, unknown
   }
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
-      throw invalid(site, `has no option '${key}'${didYouMean(key, known)}; options: ${known.join(", ")}`);
+      throw invalid(
+        site,
+        `has no option '${truncateForMessage(key)}'${didYouMean(key, known)}; options: ${known.join(", ")}`,
+      );
     }
   }
   return options as Partial<TOptions>;

@@ -3,12 +3,16 @@ import { defineVerb } from "../dsl/verbs.js";
 import { RoutekitError } from "../errors/errors.js";
 import type { ExpressionInput } from "../model/route-definition.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
+import { compileAllowedEndpoints } from "../support/endpoint-allowlist.js";
+import { truncateForMessage } from "../support/truncate-for-message.js";
 import {
   type DynamicEndpoint,
   DynamicEndpointCache,
   TO_DYNAMIC_CACHE_SIZE,
 } from "./dynamic/dynamic-endpoint-cache.js";
 import { compileDynamicUri } from "./dynamic/dynamic-uri.js";
+
+const TO_DYNAMIC_OPTIONS: readonly string[] = ["raw", "cacheSize", "allowedEndpoints"];
 
 const where = (route: { id: string; from: string }): string => `Route '${route.id || route.from}'`;
 
@@ -28,13 +32,17 @@ defineVerb(
         `${route}: toD() options must be an object (found ${typeof options})`,
       );
     }
-    const unknown = Object.keys(options).find((key) => key !== "raw" && key !== "cacheSize");
+    const unknown = Object.keys(options).find((key) => !TO_DYNAMIC_OPTIONS.includes(key));
     if (unknown !== undefined) {
       throw new RoutekitError(
         "ROUTE_INVALID",
-        `${route}: toD() has no option '${unknown}' (expected raw or cacheSize)`,
+        `${route}: toD() has no option '${truncateForMessage(unknown)}' (expected raw, cacheSize or allowedEndpoints)`,
       );
     }
+    const { allowedEndpoints } = options;
+    // Checked now, so a bad list fails when the route is added.
+    if (allowedEndpoints !== undefined)
+      compileAllowedEndpoints(allowedEndpoints, `${route}: toD() option 'allowedEndpoints'`);
     const raw = options.raw ?? false;
     if (typeof raw !== "boolean") {
       throw new RoutekitError(
@@ -49,16 +57,29 @@ defineVerb(
         `${route}: toD() option 'cacheSize' must be a whole number >= 0 (found ${String(cacheSize)})`,
       );
     }
-    return { type: "toD", uri, raw, cacheSize };
+    return {
+      type: "toD",
+      uri,
+      raw,
+      cacheSize,
+      ...(allowedEndpoints === undefined ? {} : { allowedEndpoints }),
+    };
   },
   (definition, scope) => {
     const location = `Route '${scope.routeId}' step ${scope.label}`;
     const build = compileDynamicUri(definition.uri, definition.raw, location);
     // Each endpoint is sent to through its send as the interceptors wrapped it (`wrapSend`).
-    const cache = new DynamicEndpointCache(scope.context as ContextInternals, definition.cacheSize, {
-      routeId: scope.routeId,
-      path: scope.label,
-    });
+    const context = scope.context as ContextInternals;
+    const check =
+      definition.allowedEndpoints === undefined
+        ? context.allowedEndpoints
+        : compileAllowedEndpoints(definition.allowedEndpoints, "the step's option 'allowedEndpoints'");
+    const cache = new DynamicEndpointCache(
+      context,
+      definition.cacheSize,
+      { routeId: scope.routeId, path: scope.label },
+      check === undefined ? undefined : { check, where: location },
+    );
     return (exchange) => {
       const uri = build(exchange);
       let resolved: DynamicEndpoint;
@@ -88,7 +109,7 @@ defineVerb(
  * without its query (option values may hold credentials), and names the route and step.
  */
 function withoutQuery(error: unknown, uri: string, location: string, raw: boolean): unknown {
-  if (!(error instanceof RoutekitError)) return error;
+  if (!(error instanceof RoutekitError) || error.code === "ENDPOINT_NOT_ALLOWED") return error;
   const question = uri.indexOf("?");
   const shown = question === -1 ? uri : `${uri.slice(0, question)}?…`;
   const message = question === -1 ? error.message : error.message.replaceAll(uri, shown);

@@ -1,4 +1,5 @@
 export type { CompiledExpression, Expression, ExpressionExchange } from "./expression-exchange.js";
+export { INLINE_DOCUMENT_DEFAULTS, type InlineDocumentLimits } from "./inline-document.js";
 export { type CheckedJsonPath, checkJsonPath, evaluateJsonPath, MAX_JSONPATH_LENGTH } from "./jsonpath.js";
 export { checkUntrustedJsonPath, MAX_UNTRUSTED_DESCENTS } from "./jsonpath-dialect.js";
 export { isMultiMatchPath } from "./jsonpath-syntax.js";

@@ -8,6 +8,11 @@ import { scanJsonPath } from "./jsonpath-syntax.js";
 export const MAX_JSONPATH_LENGTH = 4096;
 /** Distinct paths remembered before the caches (ours and the library's global one) are dropped. */
 const PATH_CACHE_LIMIT = 1000;
+/**
+ * Characters of the paths remembered before the caches are dropped: the library keeps each path's
+ * parsed form too, several times the text, so 1000 paths of 4096 characters would hold tens of MB.
+ */
+const PATH_CACHE_CHARS = 256 * 1024;
 
 /** A JSONPath that passed `checkJsonPath`. */
 export interface CheckedJsonPath {
@@ -18,6 +23,7 @@ export interface CheckedJsonPath {
 /** jsonpath-plus, loaded on the first evaluation. */
 const jsonPathPlus = lazyModule<typeof JsonPathPlus>("jsonpath-plus", import.meta.url);
 const checkedPaths = new Map<string, CheckedJsonPath>();
+let checkedChars = 0;
 const textDecoder = new TextDecoder();
 
 type JsonDocument = null | boolean | number | string | object;
@@ -51,10 +57,12 @@ export function checkJsonPath(path: string): CheckedJsonPath {
     : path.startsWith("[") || path.startsWith(".")
       ? `$${path}`
       : `$.${path}`;
-  if (checkedPaths.size >= PATH_CACHE_LIMIT) {
+  if (checkedPaths.size >= PATH_CACHE_LIMIT || checkedChars + path.length > PATH_CACHE_CHARS) {
     checkedPaths.clear();
+    checkedChars = 0;
     jsonPathPlus().JSONPath.cache = {};
   }
+  checkedChars += path.length;
   const checked = { normalized, multiMatch: scan.multiMatch };
   checkedPaths.set(path, checked);
   return checked;

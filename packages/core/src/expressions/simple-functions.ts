@@ -2,6 +2,7 @@ import type * as Crypto from "node:crypto";
 import { RoutekitError } from "../errors/errors.js";
 import { describeValue } from "../support/describe-value.js";
 import { lazyModule } from "../support/lazy-module.js";
+import { checkInlineDocument, INLINE_DOCUMENT_DEFAULTS } from "./inline-document.js";
 import { checkJsonPath, evaluateJsonPath } from "./jsonpath.js";
 import { toXmlInput } from "./parse-xml.js";
 import { asNumber, textMatches, toText } from "./simple-values.js";
@@ -130,6 +131,12 @@ const FUNCTIONS: Readonly<Record<string, SimpleFunction>> = {
     ...fixed(1, 2, (path, document) => {
       if (typeof path !== "string")
         throw failure("jpath", `expects a path text, found ${describeValue(path)}`);
+      checkInlineDocument(
+        document,
+        "json",
+        { label: `JSONPath "${path}"`, helper: "jsonpath" },
+        INLINE_DOCUMENT_DEFAULTS,
+      );
       return evaluateJsonPath(document, path);
     }),
     documentLast: true,
@@ -143,7 +150,14 @@ const FUNCTIONS: Readonly<Record<string, SimpleFunction>> = {
         throw failure("xpath", `expects an XPath text, found ${describeValue(expression)}`);
       }
       if (document === null || document === undefined) return null;
-      return evaluateXPath(toXmlInput(document, "xpath()"), expression);
+      const xml = toXmlInput(document, "xpath()");
+      checkInlineDocument(
+        xml,
+        "xml",
+        { label: `XPath "${expression}"`, helper: "xpath" },
+        INLINE_DOCUMENT_DEFAULTS,
+      );
+      return evaluateXPath(xml, expression);
     }),
     documentLast: true,
     checkLiteral: checkXPathSyntax,

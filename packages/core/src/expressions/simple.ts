@@ -3,6 +3,7 @@ import { describeValue } from "../support/describe-value.js";
 import { BoundedCache } from "./bounded-cache.js";
 import { evaluationError } from "./expression-errors.js";
 import type { CompiledExpression, Expression, ExpressionExchange } from "./expression-exchange.js";
+import { checkInlineDocument, type InlineDocumentLimits, resolveInlineLimits } from "./inline-document.js";
 import { checkJsonPath, evaluateJsonPath } from "./jsonpath.js";
 import { toXmlInput } from "./parse-xml.js";
 import { compileNode, type Evaluator } from "./simple-compiler.js";
@@ -138,18 +139,35 @@ export function body(): CompiledExpression {
   return (exchange) => exchange.body;
 }
 
-/** An expression yielding a JSONPath over the body (see `evaluateJsonPath`); the path is checked now. */
-export function jsonpath(path: string): CompiledExpression {
+/**
+ * An expression yielding a JSONPath over the body (see `evaluateJsonPath`); the path is checked
+ * now. The body is queried on the route's thread, so it is bounded first (`limits`, default 16384
+ * characters and 64 levels; see `InlineDocumentLimits`): a larger body fails the exchange.
+ */
+export function jsonpath(path: string, limits?: InlineDocumentLimits): CompiledExpression {
   checkJsonPath(path);
-  return (exchange) => evaluateJsonPath(exchange.body, path);
+  const resolved = resolveInlineLimits(limits, `jsonpath("${path}")`);
+  const query = { label: `JSONPath "${path}"`, helper: "jsonpath" } as const;
+  return (exchange) => {
+    checkInlineDocument(exchange.body, "json", query, resolved);
+    return evaluateJsonPath(exchange.body, path);
+  };
 }
 
-/** An expression yielding an XPath over the body as XML (see `evaluateXPath`); the syntax is checked now. */
-export function xpath(expression: string): CompiledExpression<string | null> {
+/**
+ * An expression yielding an XPath over the body as XML (see `evaluateXPath`); the syntax is checked
+ * now. The body is queried on the route's thread, so it is bounded first (`limits`, default 16384
+ * characters and 64 levels; see `InlineDocumentLimits`): a larger body fails the exchange.
+ */
+export function xpath(expression: string, limits?: InlineDocumentLimits): CompiledExpression<string | null> {
   checkXPathSyntax(expression);
+  const resolved = resolveInlineLimits(limits, `xpath("${expression}")`);
+  const query = { label: `XPath "${expression}"`, helper: "xpath" } as const;
   return (exchange) => {
     const document = exchange.body;
     if (document === null || document === undefined) return null;
-    return evaluateXPath(toXmlInput(document, `XPath "${expression}"`), expression);
+    const xml = toXmlInput(document, `XPath "${expression}"`);
+    checkInlineDocument(xml, "xml", query, resolved);
+    return evaluateXPath(xml, expression);
   };
 }

@@ -18,6 +18,11 @@ interface XPathEngine {
   readonly api: typeof FontoXPath;
   readonly allResults: typeof FontoXPath.evaluateXPath.ALL_RESULTS_TYPE;
   readonly options: { language: typeof FontoXPath.evaluateXPath.XPATH_3_1_LANGUAGE };
+  /** The same, with fontoxpath's cache of compiled expressions off (see `XPATH_CACHE_CHARS`). */
+  readonly uncachedOptions: {
+    language: typeof FontoXPath.evaluateXPath.XPATH_3_1_LANGUAGE;
+    disableCache: true;
+  };
 }
 let loaded: XPathEngine | undefined;
 
@@ -25,17 +30,29 @@ let loaded: XPathEngine | undefined;
 function engine(): XPathEngine {
   if (loaded === undefined) {
     const api = require("fontoxpath") as typeof FontoXPath;
+    const language = api.evaluateXPath.XPATH_3_1_LANGUAGE;
     loaded = {
       api,
       allResults: api.evaluateXPath.ALL_RESULTS_TYPE,
-      options: { language: api.evaluateXPath.XPATH_3_1_LANGUAGE },
+      options: { language },
+      uncachedOptions: { language, disableCache: true },
     };
   }
   return loaded;
 }
 
+/**
+ * Characters of distinct expressions fontoxpath may keep compiled: its cache, keyed by text, has
+ * no bound of its own, and it never forgets. Past this, new expressions compile on every call (a
+ * process fed distinct untrusted expressions, as a json_path worker is, stays bounded).
+ */
+const XPATH_CACHE_CHARS = 256 * 1024;
+let cachedChars = 0;
+
 /** What we know about one expression; fontoxpath caches the compiled form itself, keyed by text. */
 interface XPathPlan {
+  /** Whether fontoxpath may cache it (and its rewrite): decided once, within `XPATH_CACHE_CHARS`. */
+  readonly cached: boolean;
   /** The first-item rewrite (see xpath-first-item.ts); `null` when there is none, `undefined` until needed. */
   rewritten: string | null | undefined;
   /** Set once the original raised XPTY0004: the rewrite gives the same result wherever the original succeeds. */
@@ -97,34 +114,36 @@ function planFor(expression: string): XPathPlan {
         `XPath is ${expression.length} characters long; the limit is ${MAX_XPATH_LENGTH}`,
       );
     }
-    plan = { rewritten: undefined, preferRewritten: false };
+    const cached = cachedChars + expression.length <= XPATH_CACHE_CHARS;
+    if (cached) cachedChars += expression.length;
+    plan = { cached, rewritten: undefined, preferRewritten: false };
     plans.set(expression, plan);
   }
   return plan;
 }
 
-function run(expression: string, document: Document): unknown[] {
-  const { api, allResults, options } = engine();
-  return api.evaluateXPath(expression, document, null, null, allResults, options);
+function run(expression: string, document: Document, cached: boolean): unknown[] {
+  const { api, allResults, options, uncachedOptions } = engine();
+  return api.evaluateXPath(expression, document, null, null, allResults, cached ? options : uncachedOptions);
 }
 
 function evaluateItems(expression: string, document: Document): unknown[] {
   const plan = planFor(expression);
   if (plan.preferRewritten && typeof plan.rewritten === "string") {
     try {
-      return run(plan.rewritten, document);
+      return run(plan.rewritten, document, plan.cached);
     } catch {
       // fall through: the original's own result or error is the one to report
     }
   }
   try {
-    return run(expression, document);
+    return run(expression, document, plan.cached);
   } catch (error) {
     if (errorCode(error) !== "XPTY0004") throw toXPathError(expression, error);
     if (plan.rewritten === undefined) plan.rewritten = rewriteForFirstItem(expression) ?? null;
     if (plan.rewritten === null) throw toXPathError(expression, error);
     try {
-      const items = run(plan.rewritten, document);
+      const items = run(plan.rewritten, document, plan.cached);
       plan.preferRewritten = true;
       return items;
     } catch {

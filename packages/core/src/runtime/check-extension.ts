@@ -1,6 +1,6 @@
 import type { Component } from "../components/component.js";
 import { RoutekitError } from "../errors/errors.js";
-import { didYouMean } from "../support/nearest.js";
+import { didYouMean } from "../support/did-you-mean.js";
 import type { Plugin } from "./context-types.js";
 
 /** A short description of what was passed where an object was expected. */

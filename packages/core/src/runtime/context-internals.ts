@@ -1,6 +1,7 @@
 import type { StepInterceptor } from "../compile/step-interceptor.js";
 import type { Endpoint } from "../components/component.js";
 import type { Exchange } from "../model/exchange.js";
+import type { EndpointCheck } from "../support/endpoint-allowlist.js";
 import type { ExchangeInit, RouteContext, RouteContextBase } from "./context-types.js";
 import type { DeadlineSet, SignalSource } from "./exchange-deadline.js";
 import type { Logger } from "./logger.js";
@@ -39,6 +40,8 @@ export interface ContextInternalsBase extends RouteContextBase {
    * the exchanges' own, and any a caller adds for work it runs under its own deadline.
    */
   readonly shutdownDeadlines: DeadlineSet;
+  /** The context's `allowedEndpoints` for dynamic sends whose step sets none; undefined = any. */
+  readonly allowedEndpoints: EndpointCheck | undefined;
   /** The step interceptors added so far, in order (the compiler wraps each step in them). */
   readonly interceptors: readonly StepInterceptor[];
 }

@@ -15,6 +15,11 @@ import type { ContextDescription } from "../model/description.js";
 import type { Exchange, Headers, Processor } from "../model/exchange.js";
 import type { LogLevel } from "../model/route-definition.js";
 import type { RouteSource } from "../model/route-source.js";
+import {
+  type AllowedEndpoints,
+  compileAllowedEndpoints,
+  type EndpointCheck,
+} from "../support/endpoint-allowlist.js";
 import type { ContextInternals, ContextInternalsBase, ShutdownParticipant } from "./context-internals.js";
 import { ContextLifecycle } from "./context-lifecycle.js";
 import { ContextPlugins } from "./context-plugins.js";
@@ -51,6 +56,12 @@ export interface ContextOptions {
    * default): `true` keeps the most recent 1000 entries per exchange, `{ maxEntries }` that many.
    */
   messageHistory?: MessageHistoryOption;
+  /**
+   * The endpoints dynamic sends (`toD`, `recipientList`) may resolve when the step gives no
+   * `allowedEndpoints` of its own: patterns such as `"seda:*"` or a predicate (see
+   * `AllowedEndpoints`). Default: no restriction beyond toD's encoding of `${...}` values.
+   */
+  allowedEndpoints?: AllowedEndpoints;
 }
 
 /** What the context needs of the DSL, handed in by `createContext` (the runtime never imports the DSL). */
@@ -93,10 +104,15 @@ class RoutekitContext implements ContextInternalsBase {
   });
   readonly #routes: ContextRoutes;
   readonly #sends = new ContextSends(this, this.#lifecycle, this.#senders);
+  readonly allowedEndpoints: EndpointCheck | undefined;
 
   constructor(options: ContextOptions, wiring: ContextWiring) {
     this.name = options.name ?? "routekit";
     this.logger = options.logger ?? createConsoleLogger(options.logLevel);
+    this.allowedEndpoints =
+      options.allowedEndpoints === undefined
+        ? undefined
+        : compileAllowedEndpoints(options.allowedEndpoints, "the context's option 'allowedEndpoints'");
     this.#routes = new ContextRoutes({
       context: this,
       toRouteSource: (routes) => wiring.toRouteSource(routes),

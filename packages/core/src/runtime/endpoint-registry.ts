@@ -2,8 +2,9 @@ import type { Component, Endpoint } from "../components/component.js";
 import { parseOptions, parseUri } from "../components/uri.js";
 import { RoutekitError } from "../errors/errors.js";
 import type { RouteContext } from "../model/exchange.js";
+import { didYouMean } from "../support/did-you-mean.js";
 import { firstPartySchemeHint } from "../support/first-party.js";
-import { didYouMean } from "../support/nearest.js";
+import { truncateForMessage } from "../support/truncate-for-message.js";
 import { checkComponent } from "./check-extension.js";
 
 /**
@@ -51,7 +52,7 @@ export class EndpointRegistry {
       const known = [...this.#components.keys()];
       throw new RoutekitError(
         "COMPONENT_UNKNOWN",
-        `Endpoint '${uri}': no component for scheme '${parsed.scheme}'${firstPartySchemeHint(parsed.scheme) || didYouMean(parsed.scheme, known)}; known schemes: ${known.join(", ")} (a package adds more with context.use(plugin))`,
+        `Endpoint '${truncateForMessage(uri)}': no component for scheme '${truncateForMessage(parsed.scheme)}'${firstPartySchemeHint(parsed.scheme) || didYouMean(parsed.scheme, known)}; known schemes: ${known.join(", ")} (a package adds more with context.use(plugin))`,
       );
     }
     const options = parseOptions(parsed, component.options);

@@ -1,7 +1,8 @@
 import { RoutekitError } from "../errors/errors.js";
 import type { RouteContext } from "../model/exchange.js";
 import type { RouteDefinition } from "../model/route-definition.js";
-import { didYouMean } from "../support/nearest.js";
+import { didYouMean } from "../support/did-you-mean.js";
+import { truncateForMessage } from "../support/truncate-for-message.js";
 import type { ContextInternals } from "./context-internals.js";
 import type { RouteAspectHandler, RouteStatus } from "./context-types.js";
 import type { EventBus } from "./events.js";
@@ -49,7 +50,7 @@ export class RouteTable {
       const known = [...this.#routes.keys()];
       throw new RoutekitError(
         "ROUTE_INVALID",
-        `No route with id '${routeId}'${didYouMean(routeId, known)}; routes: ${known.join(", ") || "(none)"}`,
+        `No route with id '${truncateForMessage(routeId)}'${didYouMean(routeId, known)}; routes: ${known.join(", ") || "(none)"}`,
       );
     }
     return route;

@@ -150,7 +150,7 @@ describe("toD encodes interpolated values", () => {
     ).rejects.toThrow("toD() option 'raw' must be true or false");
     await expect(
       context.addRoutes((r) => r.from("direct:c").toD("mock:x", { cachesize: 2 } as never)),
-    ).rejects.toThrow("toD() has no option 'cachesize' (expected raw or cacheSize)");
+    ).rejects.toThrow("toD() has no option 'cachesize' (expected raw, cacheSize or allowedEndpoints)");
   });
 });
 

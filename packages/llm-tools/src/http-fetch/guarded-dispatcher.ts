@@ -61,9 +61,33 @@ export function createGuardedDispatcher(options: GuardedDispatcherOptions = {}):
     lookup: options.lookup,
     connect: options.connect,
   });
-  return new Agent({ connect }).compose(
-    createHopCheck(allowlist, allowPrivateNetwork, toolName),
-    interceptors.redirect({ maxRedirections }),
+  return guardRedirects(new Agent({ connect }), {
+    allowlist,
+    allowPrivateNetwork,
+    maxRedirections,
+    toolName,
+  });
+}
+
+/** Options of `guardRedirects`. */
+export interface RedirectGuardOptions {
+  readonly allowlist: HostAllowlist;
+  /** When false, a hop to an IP literal outside the public address space is refused too. */
+  readonly allowPrivateNetwork: boolean;
+  readonly maxRedirections: number;
+  readonly toolName: string;
+}
+
+/**
+ * `dispatcher` with redirects followed by routekit, each hop (the first request and every
+ * redirect) checked by its origin before it is dispatched. Every hop goes to `dispatcher` with
+ * `maxRedirections: 0`, so a redirect interceptor inside it passes the 3xx back instead of
+ * following it unchecked: the check holds whatever dispatcher is given.
+ */
+export function guardRedirects(dispatcher: Dispatcher, options: RedirectGuardOptions): Dispatcher {
+  return dispatcher.compose(
+    createHopCheck(options.allowlist, options.allowPrivateNetwork, options.toolName),
+    interceptors.redirect({ maxRedirections: options.maxRedirections }),
   );
 }
 
@@ -85,7 +109,8 @@ function createHopCheck(
       toolName,
       redirected,
     );
-    if (refusal === undefined) return dispatch(dispatchOptions, handler);
+    // No redirect interceptor below this one may follow a hop this check has not seen.
+    if (refusal === undefined) return dispatch(withoutRedirects(dispatchOptions), handler);
     handler.onResponseError?.(refusedController(refusal), refusal);
     return true;
   };
@@ -140,4 +165,9 @@ function refusedController(reason: Error): Dispatcher.DispatchController {
     pause: () => undefined,
     resume: () => undefined,
   };
+}
+
+/** The options of one hop with `maxRedirections: 0`, which undici's redirect interceptor passes through. */
+function withoutRedirects(options: Dispatcher.DispatchOptions): Dispatcher.DispatchOptions {
+  return { ...options, maxRedirections: 0 } as Dispatcher.DispatchOptions;
 }

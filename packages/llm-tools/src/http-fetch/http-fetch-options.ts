@@ -2,7 +2,7 @@ import type { LookupFunction } from "node:net";
 import type { Dispatcher } from "undici";
 import { LlmToolsError } from "../errors.js";
 import { resolveOncePerObject } from "../resolve-once.js";
-import { createGuardedDispatcher } from "./guarded-dispatcher.js";
+import { createGuardedDispatcher, guardRedirects } from "./guarded-dispatcher.js";
 import { type HostAllowlist, prepareHostAllowlist } from "./host-allowlist.js";
 import { checkKnownOptions, dispatcherOption, integerOption, optionError } from "./option-checks.js";
 
@@ -18,7 +18,11 @@ export interface HttpFetchOptions {
   allowPrivateNetwork?: boolean;
   /** Redirects followed (each hop re-checked). Default 5; 0 disables redirects. */
   maxRedirects?: number;
-  /** Replaces the guarded dispatcher. The connect-time address guard is then the caller's business. */
+  /**
+   * Replaces the guarded dispatcher: the connect-time address guard is then the caller's business,
+   * but redirects are still followed by http_fetch (up to `maxRedirects`) with `hostAllowlist`
+   * checked on every hop, whatever redirect handling the dispatcher has of its own.
+   */
   dispatcher?: Dispatcher;
   /** The DNS lookup the connect-time guard checks; defaults to `dns.lookup`. */
   lookup?: LookupFunction;
@@ -67,9 +71,7 @@ function resolveOptions(options: HttpFetchOptions): ResolvedHttpFetchOptions {
   if (!Array.isArray(hostAllowlist))
     throw optionError(TOOL, "hostAllowlist", "an array of host names", hostAllowlist);
   const custom = dispatcherOption<Dispatcher>(options.dispatcher, "dispatcher", TOOL);
-  const guardOnly = (["allowPrivateNetwork", "maxRedirects", "lookup"] as const).find(
-    (key) => options[key] !== undefined,
-  );
+  const guardOnly = (["allowPrivateNetwork", "lookup"] as const).find((key) => options[key] !== undefined);
   if (custom !== undefined && guardOnly !== undefined) {
     throw new LlmToolsError(
       "TOOL_OPTION_INVALID",
@@ -79,22 +81,30 @@ function resolveOptions(options: HttpFetchOptions): ResolvedHttpFetchOptions {
     );
   }
   const maxRedirects = integerOption(options.maxRedirects, "maxRedirects", 0, DEFAULTS.maxRedirects, TOOL);
+  const allowlist = prepareHostAllowlist(hostAllowlist, TOOL);
   const result: ResolvedHttpFetchOptions = {
-    hostAllowlist: prepareHostAllowlist(hostAllowlist, TOOL),
+    hostAllowlist: allowlist,
     maxBytes: integerOption(options.maxBytes, "maxBytes", 1, DEFAULTS.maxBytes, TOOL),
     timeoutMs: integerOption(options.timeoutMs, "timeoutMs", 1, DEFAULTS.timeoutMs, TOOL),
     maxRedirects,
+    // A given dispatcher still has every hop checked against the allowlist (its addresses are its own business).
     dispatcher:
-      custom ??
-      createGuardedDispatcher({
-        hostAllowlist,
-        maxRedirections: maxRedirects,
-        toolName: TOOL,
-        ...(options.allowPrivateNetwork === undefined
-          ? {}
-          : { allowPrivateNetwork: options.allowPrivateNetwork }),
-        ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
-      }),
+      custom === undefined
+        ? createGuardedDispatcher({
+            hostAllowlist,
+            maxRedirections: maxRedirects,
+            toolName: TOOL,
+            ...(options.allowPrivateNetwork === undefined
+              ? {}
+              : { allowPrivateNetwork: options.allowPrivateNetwork }),
+            ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
+          })
+        : guardRedirects(custom, {
+            allowlist,
+            allowPrivateNetwork: true,
+            maxRedirections: maxRedirects,
+            toolName: TOOL,
+          }),
   };
   return result;
 }

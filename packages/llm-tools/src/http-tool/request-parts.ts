@@ -1,3 +1,4 @@
+import { truncateForMessage } from "@routekit/core/internal";
 import type { HttpToolBodyMode } from "./http-tool-options.js";
 
 /** What goes on the wire for one call, apart from the headers. */
@@ -39,6 +40,8 @@ export function buildRequestParts(
     if (routing.queryOnly || routing.queryNames.has(name)) queryArgs.set(name, value);
     else bodyArgs.set(name, value);
   }
+  const override = fixedParameterOverride(filledUrl, queryArgs);
+  if (override !== undefined) return override;
   const query = encodePairs(queryArgs);
   const url = query === "" ? filledUrl : `${filledUrl}${filledUrl.includes("?") ? "&" : "?"}${query}`;
   if (routing.queryOnly) return { url };
@@ -60,12 +63,14 @@ function encodeBody(
     return {
       problem:
         `body 'raw' sends exactly one argument as the body, found ${entries.length} ` +
-        `(${entries.map(([name]) => name).join(", ")})`,
+        `(${truncateForMessage(entries.map(([name]) => name).join(", "))})`,
     };
   }
   const [name, value] = first;
   if (typeof value !== "string")
-    return { problem: `body 'raw' sends argument '${name}' as is, so it must be a string` };
+    return {
+      problem: `body 'raw' sends argument '${truncateForMessage(name)}' as is, so it must be a string`,
+    };
   return value;
 }
 
@@ -83,4 +88,27 @@ function encodePairs(args: ReadonlyMap<string, unknown>): string {
 
 function sortedEntries(args: ReadonlyMap<string, unknown>): [string, unknown][] {
   return [...args].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
+}
+
+/**
+ * The problem when an argument bound for the query string has the name of a query parameter the
+ * URL template fixes (compared case-insensitively, as some servers do): the template's value wins,
+ * so such an argument is refused rather than sent beside it (where a server might read it instead).
+ */
+function fixedParameterOverride(
+  filledUrl: string,
+  queryArgs: ReadonlyMap<string, unknown>,
+): string | undefined {
+  if (queryArgs.size === 0) return undefined;
+  const fixed = new Set([...new URL(filledUrl).searchParams.keys()].map((name) => name.toLowerCase()));
+  if (fixed.size === 0) return undefined;
+  for (const name of queryArgs.keys()) {
+    if (fixed.has(name.toLowerCase())) {
+      return (
+        `argument '${truncateForMessage(name)}' would override the query parameter the tool's URL fixes; ` +
+        "leave it out (the URL's own value is always sent)"
+      );
+    }
+  }
+  return undefined;
 }

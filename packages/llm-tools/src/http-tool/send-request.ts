@@ -43,6 +43,7 @@ export async function sendWithinOrigin(outgoing: OutgoingRequest): Promise<SendO
       maxRedirections: 0,
     };
     const response = await request(url, options as Parameters<typeof request>[1]);
+    refuseFollowedRedirect(response);
     const location = single(response.headers.location);
     if (!REDIRECT_STATUSES.has(response.statusCode) || location === undefined) return { response };
     const next = new URL(location, url);
@@ -76,4 +77,20 @@ export async function sendPlain(outgoing: OutgoingRequest): Promise<SendOutcome>
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Throws when the dispatcher followed a redirect on its own, ignoring `maxRedirections: 0` (a
+ * hand-written redirect handler): the reply may come from another origin, so it is not used.
+ */
+function refuseFollowedRedirect(response: Dispatcher.ResponseData<unknown>): void {
+  const context: unknown = response.context;
+  const history: unknown =
+    typeof context === "object" && context !== null ? Reflect.get(context, "history") : undefined;
+  if (!Array.isArray(history) || history.length <= 1) return;
+  discardBody(response.body);
+  throw new Error(
+    `the dispatcher followed ${history.length - 1} redirect(s) on its own, which a tool sending ` +
+      "headers filled from the environment never does; the reply was not used",
+  );
 }

@@ -21,6 +21,9 @@ export interface CompiledPattern {
   readonly groupNames: readonly string[];
 }
 
+/** What a worker learned compiling a pattern: everything but the compiled object, and the time it took. */
+export type PatternFacts = Omit<CompiledPattern, "re2"> & { readonly compileMs: number };
+
 const TOOL_NAME = "regex_extract";
 
 /**

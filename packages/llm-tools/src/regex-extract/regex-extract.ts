@@ -3,7 +3,8 @@ import type { RE2JS } from "re2js";
 import { LlmToolsError } from "../errors.js";
 import { resolveOncePerObject } from "../resolve-once.js";
 import { runToolJob } from "../tool-budget.js";
-import { type CompiledPattern, compilePattern } from "./compile-pattern.js";
+import type { CompiledPattern } from "./compile-pattern.js";
+import { cachedPattern } from "./pattern-cache.js";
 import {
   checkRegexExtractInput,
   type RegexExtractInput,
@@ -24,8 +25,6 @@ const TOOL_NAME = "regex_extract";
 const INLINE_WORK_LIMIT = 1 << 17;
 /** Longest time an inline match may take before the job moves to a worker. */
 const INLINE_SLICE_MS = 25;
-const PATTERN_CACHE_SIZE = 256;
-const patternCache = new Map<string, CompiledPattern>();
 const REGEX_TASK = defineBudgetTask<RegexJob, string[]>(
   new URL("./regex-task.js", import.meta.url),
   "regexJob",
@@ -102,24 +101,46 @@ function extract(
     request.pattern === options.pattern &&
     request.group === options.group &&
     request.all === (options.all ?? false);
-  let plan = fixed ? fixedPlans.get(options) : undefined;
+  const plan = fixed ? fixedPlans.get(options) : undefined;
   if (plan === undefined) {
     checkLength("pattern", request.pattern, options.maxPatternChars, "maxPatternChars");
   }
   checkLength("text", request.text, options.maxTextChars, "maxTextChars");
-  if (plan === undefined) {
-    const pattern = cachedPattern(request.pattern);
-    const selection = {
-      group: selectGroup(request.group, pattern),
-      all: request.all,
-      maxMatches: options.maxMatches,
-    };
-    plan = { pattern, selection };
-    if (fixed) fixedPlans.set(options, plan);
-  }
+  if (plan !== undefined) return runPlan(plan, request.text, options, signal);
+  const trusted = request.pattern === options.pattern;
+  const pattern = cachedPattern(request.pattern, trusted, options, signal);
+  if (!(pattern instanceof Promise))
+    return runPlan(planOf(pattern, request, fixed, options), request.text, options, signal);
+  return pattern.then((compiled) =>
+    runPlan(planOf(compiled, request, fixed, options), request.text, options, signal),
+  );
+}
+
+function planOf(
+  pattern: CompiledPattern,
+  request: RegexExtractRequest,
+  fixed: boolean,
+  options: ResolvedRegexExtractOptions,
+): MatchPlan {
+  const selection = {
+    group: selectGroup(request.group, pattern),
+    all: request.all,
+    maxMatches: options.maxMatches,
+  };
+  const plan = { pattern, selection };
+  if (fixed) fixedPlans.set(options, plan);
+  return plan;
+}
+
+function runPlan(
+  plan: MatchPlan,
+  text: string,
+  options: ResolvedRegexExtractOptions,
+  signal: AbortSignal | undefined,
+): string | Promise<string> {
   const { all } = plan.selection;
   const { maxOutputBytes } = options;
-  const found = findValues(plan.pattern, request.text, plan.selection, options, signal);
+  const found = findValues(plan.pattern, text, plan.selection, options, signal);
   if (Array.isArray(found)) return render(found, all, maxOutputBytes);
   return found.then((values) => render(values, all, maxOutputBytes));
 }
@@ -202,19 +223,6 @@ function collectRe2Values(
 
 /** Resolved options per options object: a step resolves its fixed options once, not per call. */
 const resolveOnce = resolveOncePerObject(resolveRegexExtractOptions);
-
-/** Compiled patterns in a bounded cache; the oldest entry leaves first (hits do not reorder). */
-function cachedPattern(source: string): CompiledPattern {
-  const cached = patternCache.get(source);
-  if (cached !== undefined) return cached;
-  const compiled = compilePattern(source);
-  patternCache.set(source, compiled);
-  if (patternCache.size > PATTERN_CACHE_SIZE) {
-    const oldest = patternCache.keys().next();
-    if (oldest.done !== true) patternCache.delete(oldest.value);
-  }
-  return compiled;
-}
 
 function checkLength(key: string, value: string, limit: number, option: string): void {
   if (value.length > limit) {

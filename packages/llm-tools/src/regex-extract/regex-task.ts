@@ -1,5 +1,6 @@
 // The regex_extract job a budget worker runs (a module of its own: functions cannot cross threads).
 import { LlmToolsError } from "../errors.js";
+import { compilePattern, type PatternFacts } from "./compile-pattern.js";
 import { re2js } from "./re2js-module.js";
 
 /** One matching job: the pattern as its engine reads it, the text, and what to keep. */
@@ -48,4 +49,27 @@ export function outputLimitError(maxOutputBytes: number): LlmToolsError {
     "regex_extract",
     `regex_extract: the matches add up to more than maxOutputBytes (${maxOutputBytes}) bytes of JSON`,
   );
+}
+
+/** A first compile slower than this is not repeated to measure a warm one: it cannot be cheap. */
+const REMEASURE_BELOW_MS = 50;
+
+/**
+ * Compiles a pattern the calling thread has not yet seen and reports what it is (engine, groups,
+ * program size) and how long compiling took here, warm (a fresh worker's first compile runs cold
+ * code, so a quick one is repeated and the repeat timed): the calling thread compiles it again
+ * only when that was cheap. A pattern neither engine accepts throws the same input error as on the
+ * calling thread.
+ */
+export function patternFactsJob(job: { readonly pattern: string }): PatternFacts {
+  re2js(); // loaded before the clock starts: the calling thread has its own copy loaded already
+  let startedAt = performance.now();
+  const { re2: _compiled, ...facts } = compilePattern(job.pattern);
+  let compileMs = performance.now() - startedAt;
+  if (compileMs < REMEASURE_BELOW_MS) {
+    startedAt = performance.now();
+    compilePattern(job.pattern);
+    compileMs = performance.now() - startedAt;
+  }
+  return { ...facts, compileMs };
 }

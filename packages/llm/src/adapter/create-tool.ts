@@ -8,6 +8,7 @@ import {
   TOOL_NAME_PATTERN,
   type Tool,
   type ToolCallContext,
+  type ToolDurability,
   type ToolResult,
   type ToolSource,
 } from "../tool-types.js";
@@ -30,6 +31,8 @@ export interface ToolDefinition<
   execute: (args: ToolArguments<TSchema>, context: ToolCallContext) => TOutput;
   source?: ToolSource;
   original?: unknown;
+  /** What a durable run does with the tool beyond calling it (approval, effects once). */
+  durability?: ToolDurability;
 }
 
 /** The arguments a tool's handler receives: validated against its schema (an object without one). */
@@ -101,6 +104,9 @@ export function createTool(definition: ToolDefinition): Tool {
       }
     },
   };
+  if (definition.durability !== undefined) {
+    Object.assign(tool, { durability: checkDurability(definition.durability, name) });
+  }
   Object.defineProperty(tool, CREATED, { value: true });
   if (standard !== undefined) attachStandardSchema(tool, standard);
   return Object.freeze(tool);
@@ -115,4 +121,32 @@ export function checkToolName(name: unknown): string {
     `invalid tool name ${found}: a tool name must match ${TOOL_NAME_PATTERN.source} ` +
       `(1 to 64 letters, digits, '_' or '-')`,
   );
+}
+
+/** `durability` as given, when its fields are what they must be; `TOOL_INVALID` saying which is not. */
+function checkDurability(durability: ToolDurability, name: string): ToolDurability {
+  const { needsApproval, effect, reconcile } = durability;
+  if (
+    needsApproval !== undefined &&
+    typeof needsApproval !== "boolean" &&
+    typeof needsApproval !== "function"
+  ) {
+    throw new LlmError(
+      "TOOL_INVALID",
+      `tool '${name}': durability.needsApproval must be a boolean or a function (args, context) => boolean, got ${typeof needsApproval}`,
+    );
+  }
+  if (effect !== undefined && effect !== "once" && effect !== "repeatable") {
+    throw new LlmError(
+      "TOOL_INVALID",
+      `tool '${name}': durability.effect must be "once" or "repeatable", got ${JSON.stringify(effect)}`,
+    );
+  }
+  if (reconcile !== undefined && typeof reconcile !== "function") {
+    throw new LlmError(
+      "TOOL_INVALID",
+      `tool '${name}': durability.reconcile must be a function (args, { effectKey, callId }), got ${typeof reconcile}`,
+    );
+  }
+  return Object.freeze({ ...durability });
 }

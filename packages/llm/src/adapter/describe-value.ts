@@ -1,3 +1,5 @@
+import { truncateForMessage } from "@routekit/core/internal";
+
 const MAX_KEYS = 6;
 const MAX_TEXT = 40;
 
@@ -30,7 +32,11 @@ function describeObject(value: object): string {
   const constructorName =
     prototype === null || prototype === Object.prototype ? undefined : nameOfConstructor(prototype);
   const keys = Object.keys(value);
-  const shown = keys.slice(0, MAX_KEYS).join(", ") + (keys.length > MAX_KEYS ? ", …" : "");
+  const shown =
+    keys
+      .slice(0, MAX_KEYS)
+      .map((key) => truncateForMessage(key, MAX_TEXT))
+      .join(", ") + (keys.length > MAX_KEYS ? ", …" : "");
   const body = keys.length === 0 ? "{}" : `{ ${shown} }`;
   return constructorName === undefined ? `object ${body}` : `${constructorName} instance ${body}`;
 }

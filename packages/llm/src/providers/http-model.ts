@@ -61,6 +61,8 @@ export function createHttpModel(spec: HttpModelSpec): LanguageModel {
         timeoutMs: request.timeoutMs ?? settings.timeoutMs,
         signal: request.signal,
         secrets,
+        maxResponseBytes: settings.maxResponseBytes,
+        factory: spec.defaults.factory,
       };
       const stream = spec.stream;
       if (stream === undefined) {

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Dispatcher, request } from "undici";
 import { LlmError, ModelRequestError } from "../errors.js";
+import { readErrorText, readReplyText } from "./read-reply.js";
 import { redactSecrets } from "./redact-secrets.js";
 import { parseRetryAfter, retryDelayMs } from "./retry-delay.js";
 
@@ -24,6 +25,10 @@ export interface JsonPostOptions {
   signal?: AbortSignal;
   /** Values removed from every error message (API key, secret header values). */
   secrets: readonly string[];
+  /** Largest reply body read, in bytes; see `readReplyText`. */
+  maxResponseBytes: number;
+  /** The factory whose option `maxResponseBytes` is, for messages ("openAiChat"). */
+  factory: string;
 }
 
 /** Why one attempt failed, and whether another may follow. */
@@ -75,11 +80,11 @@ export async function withRetries<TValue>(
 async function attemptPost(options: JsonPostOptions): Promise<AttemptOutcome<string>> {
   try {
     const response = await request(options.url, postRequestOptions(options));
-    const text = await response.body.text();
     const status = response.statusCode;
-    if (status >= 200 && status < 300) return { value: text };
-    return statusFailure(response, text, options);
+    if (status >= 200 && status < 300) return { value: await readReplyText(response.body, options) };
+    return statusFailure(response, await readErrorText(response.body, options), options);
   } catch (error) {
+    if (error instanceof LlmError) throw error;
     return transportFailure(error, options);
   }
 }

@@ -9,6 +9,7 @@ import {
   transportFailure,
   withRetries,
 } from "./http-retry.js";
+import { countBytes, readErrorText } from "./read-reply.js";
 import { redactSecrets } from "./redact-secrets.js";
 
 /** Reads a started stream's body. */
@@ -37,9 +38,11 @@ async function attemptStream<TValue>(
   try {
     const response = await request(options.url, postRequestOptions(options));
     const status = response.statusCode;
-    if (status < 200 || status >= 300) return statusFailure(response, await response.body.text(), options);
+    if (status < 200 || status >= 300)
+      return statusFailure(response, await readErrorText(response.body, options), options);
     started = true;
-    return { value: await read(response.body) };
+    // Counted over the whole stream: past maxResponseBytes the body is destroyed and the read fails.
+    return { value: await read(countBytes(response.body, options)) };
   } catch (error) {
     if (!started) return transportFailure(error, options);
     if (options.signal?.aborted) throw options.signal.reason;

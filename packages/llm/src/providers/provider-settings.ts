@@ -8,7 +8,16 @@ export interface HttpProviderOptions {
   headers?: Record<string, string>;
   maxRetries?: number;
   timeoutMs?: number;
+  /**
+   * Largest reply read, in bytes, counted as they arrive: a plain reply's body, or everything a
+   * streamed reply sends over the whole stream. A larger reply fails with `MODEL_RESPONSE_INVALID`
+   * and its connection is closed. Default 8 MiB.
+   */
+  maxResponseBytes?: number;
 }
+
+/** Default `maxResponseBytes` of every HTTP provider: 8 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 /** Where a provider finds its defaults. */
 export interface ProviderDefaults {
@@ -27,6 +36,7 @@ export interface ProviderSettings {
   apiKey: string | undefined;
   maxRetries: number;
   timeoutMs: number;
+  maxResponseBytes: number;
 }
 
 /** Validates the shared options and fills them from the environment and the defaults. */
@@ -55,6 +65,10 @@ export function resolveProviderSettings(
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw optionError(factory, "timeoutMs", "a number of milliseconds > 0", timeoutMs);
   }
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes < 1) {
+    throw optionError(factory, "maxResponseBytes", "a whole number of bytes >= 1", maxResponseBytes);
+  }
   if (options.apiKey !== undefined && typeof options.apiKey !== "string") {
     throw new LlmError(
       "OPTION_INVALID",
@@ -68,6 +82,7 @@ export function resolveProviderSettings(
     apiKey: nonEmpty(options.apiKey) ?? nonEmpty(process.env[defaults.apiKeyVariable]),
     maxRetries,
     timeoutMs,
+    maxResponseBytes,
   };
 }
 

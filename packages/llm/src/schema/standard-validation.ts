@@ -1,3 +1,4 @@
+import { truncateForMessage } from "@routekit/core/internal";
 import type { SchemaIssue } from "../errors.js";
 import type { Tool } from "../tool-types.js";
 import type { StandardSchemaV1, StandardSchemaV1Issue, StandardSchemaV1Result } from "./standard-schema.js";
@@ -98,6 +99,18 @@ export function toSchemaIssue(issue: StandardSchemaV1Issue): SchemaIssue {
 
 /** Issues as one text: `/a must be number; /b is required` (a repeated line said once). */
 export function describeIssues(issues: readonly SchemaIssue[]): string {
-  const lines = issues.map((issue) => (issue.path === "" ? issue.message : `${issue.path} ${issue.message}`));
-  return [...new Set(lines)].join("; ");
+  // Paths are made of the caller's keys: each is cut, and only the first issues are spelt out.
+  const lines = issues
+    .slice(0, MAX_DESCRIBED_ISSUES)
+    .map((issue) =>
+      issue.path === ""
+        ? truncateForMessage(issue.message, 300)
+        : `${truncateForMessage(issue.path)} ${truncateForMessage(issue.message, 300)}`,
+    );
+  const more =
+    issues.length > MAX_DESCRIBED_ISSUES ? `; and ${issues.length - MAX_DESCRIBED_ISSUES} more` : "";
+  return [...new Set(lines)].join("; ") + more;
 }
+
+/** Issues spelt out in a message; the rest are counted. */
+const MAX_DESCRIBED_ISSUES = 20;

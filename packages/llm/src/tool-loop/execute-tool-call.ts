@@ -1,3 +1,4 @@
+import { truncateForMessage } from "@routekit/core/internal";
 import { boundedByCaller, boundedCall } from "../bounded-call.js";
 import type { ToolCall, ToolCallResult } from "../model-types.js";
 import type { ArgumentsValidation } from "../schema/standard-validation.js";
@@ -24,6 +25,8 @@ export interface ToolCallEnvironment {
    * with no listener of its own. False for calls that must each settle at once on an abort.
    */
   racedBySignal: boolean;
+  /** A durable run's effect key of each call (see `ToolCallContext.effectKey`). */
+  effectKeyOf?: (call: ToolCall) => string;
 }
 
 /** The error behind a call's error result, kept for the call's completed event. */
@@ -173,7 +176,7 @@ async function runBoundedTool(
   );
   if (outcome.status === "aborted") throw outcome.reason;
   if (outcome.status === "timed-out") {
-    return errorResult(call, `tool '${call.name}' timed out after ${toolTimeoutMs} ms`);
+    return errorResult(call, `tool '${truncateForMessage(call.name)}' timed out after ${toolTimeoutMs} ms`);
   }
   if (outcome.status === "failed") return failedResult(call, asError(outcome.error), environment, failure);
   return doneResult(call, outcome.value, environment, failure);
@@ -213,6 +216,7 @@ function toolContext(call: ToolCall, environment: ToolCallEnvironment, signal: A
   if (signal !== undefined) context.signal = signal;
   if (environment.toolTimeoutMs !== undefined) context.timeoutMs = environment.toolTimeoutMs;
   if (environment.headers !== undefined) context.headers = environment.headers;
+  if (environment.effectKeyOf !== undefined) context.effectKey = environment.effectKeyOf(call);
   return boundedByCaller(context);
 }
 
@@ -233,7 +237,7 @@ function parseArgumentsText(call: ToolCall): unknown {
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return new InvalidArguments(
-      `arguments for tool '${call.name}' are not valid JSON (${reason}); send a JSON object`,
+      `arguments for tool '${truncateForMessage(call.name)}' are not valid JSON (${truncateForMessage(reason)}); send a JSON object`,
     );
   }
 }
@@ -242,7 +246,7 @@ function toCallResult(call: ToolCall, result: ToolResult): ToolCallResult {
   if (typeof result !== "object" || result === null || typeof result.output !== "string") {
     return errorResult(
       call,
-      `tool '${call.name}' returned ${result === null ? "null" : typeof result}, expected { output: string, isError: boolean }`,
+      `tool '${truncateForMessage(call.name)}' returned ${result === null ? "null" : typeof result}, expected { output: string, isError: boolean }`,
     );
   }
   return { callId: call.id, name: call.name, output: result.output, isError: result.isError === true };
@@ -255,8 +259,8 @@ function errorResult(call: ToolCall, output: string): ToolCallResult {
 function unknownToolMessage(name: string, tools: ReadonlyMap<string, Tool>): string {
   const known = Array.from(tools.keys());
   return known.length === 0
-    ? `unknown tool '${name}': no tools are available`
-    : `unknown tool '${name}'; known tools: ${known.join(", ")}`;
+    ? `unknown tool '${truncateForMessage(name)}': no tools are available`
+    : `unknown tool '${truncateForMessage(name)}'; known tools: ${known.join(", ")}`;
 }
 
 function asError(error: unknown): Error {

@@ -1,3 +1,4 @@
+import { truncateForMessage } from "@routekit/core/internal";
 /**
  * How much of a failed tool call the model reads. The model is an outside party: an error's text
  * can name internal hosts, addresses, paths and class names it should not learn. The full error
@@ -18,10 +19,12 @@ const MAX_ERROR_TEXT = 1000;
 /** What the model reads of `error` under `policy`. */
 export function describeToolError(error: Error, toolName: string, policy: ToolErrorPolicy): string {
   if (typeof policy === "function") return String(policy(error, toolName));
-  const full = error.message === "" ? error.name : `${error.name}: ${error.message}`;
+  // Cut before any scan: a message may be as long as the input that caused it.
+  const message = error.message.slice(0, MAX_ERROR_TEXT * 4);
+  const full = message === "" ? error.name : `${error.name}: ${message}`;
   if (policy === "message" || isExposed(error)) return truncate(full);
-  const cleaned = sanitizeErrorText(error.message);
-  return truncate(cleaned === "" ? `tool '${toolName}' failed` : cleaned);
+  const cleaned = sanitizeErrorText(message);
+  return truncate(cleaned === "" ? `tool '${truncateForMessage(toolName)}' failed` : cleaned);
 }
 
 /** True when the error says its message is meant for whoever sent the input (`expose: true`). */

@@ -18,12 +18,24 @@ export interface LoadedRoutes {
 
 const TYPESCRIPT = new Set([".ts", ".mts", ".cts", ".tsx"]);
 
+/** How `loadRoutes` makes the context of a module that exports routes (not a context of its own). */
+export interface LoadRoutesOptions {
+  /** The context's name; default "routekit-mcp". */
+  readonly name?: string;
+  /** Runs after the context is made, before the routes are added (plugins whose interceptors must see them). */
+  readonly prepare?: (context: RouteContext) => void | Promise<void>;
+}
+
 /**
  * Imports a routes module (TypeScript through tsx, JavaScript as is) and makes its context: the
  * module's `context` (a RouteContext or a function returning one), else a new context with its
  * `default` or `routes` export added (a RouteBuilder class or instance, or a routes function).
  */
-export async function loadRoutes(file: string, logger: Logger): Promise<LoadedRoutes> {
+export async function loadRoutes(
+  file: string,
+  logger: Logger,
+  loadOptions: LoadRoutesOptions = {},
+): Promise<LoadedRoutes> {
   const path = resolve(file);
   if (TYPESCRIPT.has(extname(path))) await registerTypeScript(path);
   let module: Record<string, unknown>;
@@ -61,7 +73,8 @@ export async function loadRoutes(file: string, logger: Logger): Promise<LoadedRo
         `or a RouteContext factory as 'context' (found ${routes === undefined ? "neither" : typeof routes})`,
     );
   }
-  const context = createContext({ name: "routekit-mcp", logger });
+  const context = createContext({ name: loadOptions.name ?? "routekit-mcp", logger });
+  await loadOptions.prepare?.(context);
   await context.addRoutes(added);
   return { context, options };
 }

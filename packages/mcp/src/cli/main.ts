@@ -1,4 +1,5 @@
 import { createConsoleLogger, type RouteContext } from "@routekit/core";
+import { didYouMean, truncateForMessage } from "@routekit/core/internal";
 import { RoutekitMcpError } from "../errors.js";
 import { serveMcpHttp } from "../server/serve-http.js";
 import { serveMcpStdio } from "../server/serve-stdio.js";
@@ -55,9 +56,18 @@ async function serve(command: ServeCommand): Promise<number> {
     ...(command.timeoutMs === undefined ? undefined : { toolTimeoutMs: command.timeoutMs }),
   };
   if (context.state === "created") await context.start();
-  const exposed = context.tools
-    .list()
-    .filter((tool) => (typeof tools === "function" ? tools(tool) : tools.includes(tool.name)));
+  const known = context.tools.list();
+  if (typeof tools !== "function") {
+    try {
+      refuseUnknownTools(tools, known, command.tools === undefined ? "the module's mcp.tools" : "--tools");
+    } catch (error) {
+      await context.stop({ timeoutMs: 5_000 }).catch(() => undefined);
+      throw error;
+    }
+  }
+  const exposed = known.filter((tool) =>
+    typeof tools === "function" ? tools(tool) : tools.includes(tool.name),
+  );
   const names = exposed.map((tool) => tool.name).join(", ") || "none yet";
 
   let close: () => Promise<void>;
@@ -98,6 +108,29 @@ async function serve(command: ServeCommand): Promise<number> {
 async function shutdown(close: () => Promise<void>, context: RouteContext): Promise<void> {
   await close().catch(() => undefined);
   await context.stop({ timeoutMs: 5_000 }).catch(() => undefined);
+}
+
+/**
+ * Throws for a tool name the context does not have, with the nearest known name: a typo must not
+ * serve fewer tools without a word.
+ */
+function refuseUnknownTools(
+  names: readonly string[],
+  known: readonly { readonly name: string }[],
+  where: string,
+): void {
+  const knownNames = known.map((tool) => tool.name);
+  const unknown = names.filter((name) => !knownNames.includes(name));
+  if (unknown.length === 0) return;
+  const listed =
+    knownNames.length === 0 ? "the routes define no tools" : `known tools: ${knownNames.join(", ")}`;
+  const each = unknown
+    .map((name) => `'${truncateForMessage(name)}'${didYouMean(name, knownNames, { quoted: true })}`)
+    .join(", ");
+  throw new RoutekitMcpError(
+    "OPTION_INVALID",
+    `${where}: unknown tool${unknown.length === 1 ? "" : "s"} ${each}; ${listed}`,
+  );
 }
 
 function messageOf(error: unknown): string {

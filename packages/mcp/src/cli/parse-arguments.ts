@@ -1,5 +1,5 @@
+import { didYouMean, truncateForMessage } from "@routekit/core/internal";
 import { RoutekitMcpError } from "../errors.js";
-import { didYouMean } from "../nearest.js";
 
 /** What `routekit-mcp serve` was asked to do. */
 export interface ServeCommand {
@@ -59,7 +59,10 @@ export function parseArguments(argv: readonly string[]): CliCommand {
   }
   if (argv.includes("--version")) return { command: "version" };
   const [command, ...rest] = argv;
-  if (command !== "serve") throw fail(`unknown command '${command}'${didYouMean(command ?? "", ["serve"])}`);
+  if (command !== "serve")
+    throw fail(
+      `unknown command '${truncateForMessage(command)}'${didYouMean(command ?? "", ["serve"], { quoted: true })}`,
+    );
   let file: string | undefined;
   let http: ServeCommand["http"];
   let tools: ServeCommand["tools"];
@@ -109,7 +112,10 @@ export function parseArguments(argv: readonly string[]): CliCommand {
         break;
       }
       default:
-        if (flag.startsWith("-")) throw fail(`unknown option '${flag}'${didYouMean(flag, FLAGS)}`);
+        if (flag.startsWith("-"))
+          throw fail(
+            `unknown option '${truncateForMessage(flag)}'${didYouMean(flag, FLAGS, { quoted: true })}`,
+          );
         if (file !== undefined) throw fail(`one routes file is served (found '${file}' and '${flag}')`);
         file = flag;
     }

@@ -1,6 +1,6 @@
 import { TOOL_NAME_PATTERN } from "@routekit/llm";
 import { RoutekitMcpError } from "../errors.js";
-import { refuseUnknownOptions } from "../nearest.js";
+import { refuseUnknownOptions } from "../refuse-unknown-options.js";
 import { describe } from "../server/server-options.js";
 
 /** How `mcpTools` reaches a server, and how its tools are registered. */

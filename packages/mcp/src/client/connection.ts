@@ -9,6 +9,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RouteContext } from "@routekit/core";
+import { truncateForMessage } from "@routekit/core/internal";
 import {
   createTool,
   TOOL_NAME_PATTERN,
@@ -253,7 +254,9 @@ export class McpConnection {
         this.#registered.set(name, entry);
       } catch (error) {
         if (initial) throw error;
-        this.context.logger.warn(`mcp '${this.name}': tool '${name}' is not registered: ${messageOf(error)}`);
+        this.context.logger.warn(
+          `mcp '${this.name}': tool '${truncateForMessage(name)}' is not registered: ${messageOf(error)}`,
+        );
       }
     }
   }

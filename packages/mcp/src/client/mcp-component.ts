@@ -1,6 +1,6 @@
 import { defineComponent, type Exchange, type RouteContext } from "@routekit/core";
+import { didYouMean, truncateForMessage } from "@routekit/core/internal";
 import { RoutekitMcpError } from "../errors.js";
-import { didYouMean } from "../nearest.js";
 import type { McpConnection } from "./connection.js";
 
 /** The connections `mcpTools` made in a context, by server name. */
@@ -35,7 +35,7 @@ export const mcpComponent = defineComponent({
       const known = [...connections.keys()];
       throw new RoutekitMcpError(
         "OPTION_INVALID",
-        `Endpoint '${address.uri}': no MCP server named '${serverName}'${didYouMean(serverName, known)}; ` +
+        `Endpoint '${address.uri}': no MCP server named '${truncateForMessage(serverName)}'${didYouMean(serverName, known, { quoted: true })}; ` +
           (known.length === 0
             ? "add one with context.use(mcpTools({ name, command | url }))"
             : `known servers: ${known.join(", ")}`),
@@ -50,8 +50,8 @@ export const mcpComponent = defineComponent({
           const known = [...connection.tools.keys()];
           throw new RoutekitMcpError(
             "TOOL_NOT_FOUND",
-            `Endpoint '${address.uri}': MCP server '${serverName}' has no tool '${toolName}'` +
-              `${didYouMean(toolName, known)}; its tools: ${known.join(", ") || "none (not connected yet?)"}`,
+            `Endpoint '${address.uri}': MCP server '${serverName}' has no tool '${truncateForMessage(toolName)}'` +
+              `${didYouMean(toolName, known, { quoted: true })}; its tools: ${truncateForMessage(known.join(", "), 1000) || "none (not connected yet?)"}`,
           );
         }
         exchange.body = await context.tools.call(tool, argumentsOf(exchange.body, address.uri), {

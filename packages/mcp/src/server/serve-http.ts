@@ -3,8 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { RouteContext } from "@routekit/core";
+import { DEFAULT_MAX_JSON_DEPTH } from "@routekit/core/internal";
 import { RoutekitMcpError } from "../errors.js";
 import { digest, type GuardSettings, guardRequest, isLoopback, loopbackNames } from "./http-guards.js";
+import { readJsonBody } from "./read-json-body.js";
 import { describe, type McpServerOptions, resolveServerOptions } from "./server-options.js";
 import { clientOf, type Session, SessionTable } from "./session-table.js";
 import { McpToolServer } from "./tool-server.js";
@@ -31,6 +33,11 @@ export interface McpHttpOptions extends McpServerOptions {
   allowedHosts?: readonly string[];
   /** Largest request body in bytes (default 4 MiB); bigger ones get 413. */
   maxBodyBytes?: number;
+  /**
+   * Deepest nesting of arrays and objects accepted in a request body (default 128); a deeper one
+   * gets 400 with JSON-RPC error -32602 before it is parsed.
+   */
+  maxJsonDepth?: number;
   /**
    * Most sessions kept at once (default 100). A new session past it closes the least recently
    * used idle session (see `sessionIdleMs`); when every session is in use it is refused with 503.
@@ -79,6 +86,7 @@ const HTTP_OPTIONS = [
   "maxSessions",
   "maxSessionsPerClient",
   "sessionIdleMs",
+  "maxJsonDepth",
 ];
 
 /**
@@ -187,11 +195,13 @@ function createHandler(
   const maxSessionsPerClient = options.maxSessionsPerClient ?? maxSessions;
   const sessionIdleMs = options.sessionIdleMs ?? 300_000;
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   for (const [key, value] of [
     ["maxSessions", maxSessions],
     ["maxSessionsPerClient", maxSessionsPerClient],
     ["sessionIdleMs", sessionIdleMs],
     ["maxBodyBytes", maxBodyBytes],
+    ["maxJsonDepth", maxJsonDepth],
   ] as const) {
     if (!Number.isInteger(value) || value < 1) {
       throw new RoutekitMcpError(
@@ -233,6 +243,9 @@ function createHandler(
       return refuse(response, 404, `no MCP endpoint at ${target.pathname}; it is at ${path}`);
     const refusal = guardRequest(request, guards);
     if (refusal !== undefined) return refuse(response, refusal.status, refusal.message, refusal.headers);
+    const read = await readJsonBody(request, maxBodyBytes, maxJsonDepth);
+    if (read.kind === "refused") return refuse(response, read.status, read.message, undefined, read.code);
+    const parsedBody = read.kind === "parsed" ? read.body : undefined;
     const sessionId = request.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       const session = sessions.get(sessionId);
@@ -242,7 +255,7 @@ function createHandler(
         posts.add(response);
         response.once("close", untrack);
       }
-      return session.transport.handleRequest(request, response);
+      return session.transport.handleRequest(request, response, parsedBody);
     }
     if (request.method !== "POST") {
       return refuse(response, 400, "Bad Request: no session; start one with an initialize POST");
@@ -251,13 +264,18 @@ function createHandler(
     const full = await sessions.admit(client);
     if (full !== undefined) return refuse(response, full.status, full.message, full.headers);
     try {
-      await openSession(request, response, client);
+      await openSession(request, response, client, parsedBody);
     } finally {
       sessions.settle(client);
     }
   };
 
-  const openSession = async (request: IncomingMessage, response: ServerResponse, client: string) => {
+  const openSession = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    client: string,
+    parsedBody: unknown,
+  ) => {
     let session: Session | undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -275,7 +293,7 @@ function createHandler(
     const sessionServer = await server.connect(transport);
     session = { transport, server: sessionServer, client, lastUsed: Date.now(), open: 0 };
     sessions.track(session, response);
-    await transport.handleRequest(request, response);
+    await transport.handleRequest(request, response, parsedBody);
     // Anything but a valid initialize leaves no session behind.
     if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await sessionServer.close();
   };

@@ -1,7 +1,7 @@
 import type { RouteContext } from "@routekit/core";
 import type { Tool, ToolErrorPolicy, ToolInputSchema } from "@routekit/llm";
 import { RoutekitMcpError } from "../errors.js";
-import { refuseUnknownOptions } from "../nearest.js";
+import { refuseUnknownOptions } from "../refuse-unknown-options.js";
 
 /** Which of the context's tools an MCP server exposes: names, or a test of each tool. */
 export type ToolSelection = readonly string[] | ((tool: Tool) => boolean);

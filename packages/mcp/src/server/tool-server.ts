@@ -9,8 +9,8 @@ import {
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RouteContext } from "@routekit/core";
+import { didYouMean, truncateForMessage } from "@routekit/core/internal";
 import type { Tool } from "@routekit/llm";
-import { didYouMean } from "../nearest.js";
 import { CallClock } from "./call-clock.js";
 import { ProgressForwarding } from "./forward-progress.js";
 import { outputOf, type ToolOutput } from "./output-schema.js";
@@ -158,11 +158,13 @@ export class McpToolServer {
       const tool = this.context.tools.get(name);
       if (tool === undefined || !options.isExposed(tool)) {
         const known = exposedTools(this.context, options).map((exposed) => exposed.name);
-        const message = `unknown tool '${name}'${didYouMean(name, known)}`;
+        const message = `unknown tool '${truncateForMessage(name)}'${didYouMean(name, known, { quoted: true })}`;
         return Promise.reject(protocolError(ErrorCode.InvalidParams, message));
       }
       if (this.#closed) {
-        return Promise.resolve(errorContent(`tool '${name}' was cancelled: the MCP server is closing`));
+        return Promise.resolve(
+          errorContent(`tool '${truncateForMessage(name)}' was cancelled: the MCP server is closing`),
+        );
       }
       const callId = `${CALL_ID_PREFIX}${(++callCount).toString(36)}`;
       const token = request.params._meta?.progressToken;

@@ -3,6 +3,7 @@ import type { Endpoint } from "../../components/component.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
 import type { Sender } from "../../runtime/exchange-dispatch.js";
+import type { EndpointCheck } from "../../support/endpoint-allowlist.js";
 
 /** Default number of endpoints one toD or recipientList step keeps (Camel's `cacheSize`). */
 export const TO_DYNAMIC_CACHE_SIZE = 1000;
@@ -23,6 +24,12 @@ export interface DynamicEndpoint {
    * own endpoint (never held, never stopped by the cache).
    */
   readonly created: boolean;
+}
+
+/** The `allowedEndpoints` check of a step, and where the step is (for refusals). */
+export interface DynamicEndpointGuard {
+  readonly check: EndpointCheck;
+  readonly where: string;
 }
 
 /** An endpoint as the cache keeps it. */
@@ -67,11 +74,17 @@ export class DynamicEndpointCache {
   readonly #held = new Map<Endpoint, Hold>();
   /** Endpoints created for capacity 0 and held, by URI: holders of one URI share one. */
   readonly #transient = new Map<string, Entry>();
+  readonly #guard: DynamicEndpointGuard | undefined;
 
-  constructor(context: ContextInternals, capacity: number, step: SendStep) {
+  /**
+   * With `guard`, every URI not already resolved by this step is checked before any endpoint is
+   * looked up or created for it: a refused URI throws `ENDPOINT_NOT_ALLOWED` and makes nothing.
+   */
+  constructor(context: ContextInternals, capacity: number, step: SendStep, guard?: DynamicEndpointGuard) {
     this.#context = context;
     this.#capacity = capacity;
     this.#step = step;
+    this.#guard = guard;
   }
 
   get size(): number {
@@ -93,6 +106,8 @@ export class DynamicEndpointCache {
       }
       return known;
     }
+    // Endpoints this step already resolved passed the check; every other URI is checked first.
+    if (this.#guard !== undefined && !this.#kept.has(uri)) this.#guard.check(uri, this.#guard.where);
     const kept = this.#context.hasEndpoint(uri);
     const endpoint = this.#context.endpoint(uri);
     if (kept) return this.#keptEntry(uri, endpoint);
@@ -117,6 +132,7 @@ export class DynamicEndpointCache {
     let transient = entry !== undefined;
     if (entry === undefined) {
       if (this.#capacity === 0 && !this.#context.hasEndpoint(uri)) {
+        this.#guard?.check(uri, this.#guard.where);
         entry = this.#entry(uri, this.#context.endpoint(uri), true);
         this.#transient.set(uri, entry);
         transient = true;

@@ -44,13 +44,19 @@ defineVerb(
       if (typeof result !== "object" || result === null || !("body" in result)) {
         throw new RoutekitError(
           "STEP_FAILED",
-          `enrich aggregate strategy must return an exchange (original or resource), found ${describeValue(result)}`,
+          `enrich aggregate strategy must return { body, headers? } or an exchange (original or resource), found ${describeValue(result)}`,
         );
       }
-      if (result !== exchange) {
-        exchange.body = (result as Exchange).body;
-        exchange.headers = (result as Exchange).headers;
+      if (result === exchange) return;
+      const headers: unknown = "headers" in result ? result.headers : undefined;
+      if (headers !== undefined && (typeof headers !== "object" || headers === null)) {
+        throw new RoutekitError(
+          "STEP_FAILED",
+          `enrich aggregate strategy returned headers that are not an object: ${describeValue(headers)}`,
+        );
       }
+      exchange.body = result.body;
+      if (headers !== undefined) exchange.headers = headers as Exchange["headers"];
     };
     return (exchange) => {
       const resource = copyExchange(exchange);
@@ -64,13 +70,16 @@ defineVerb(
 
 declare module "../../dsl/route-dsl.js" {
   interface RouteDsl<TBody> {
+    /** Request-reply to `uri` with a copy of the exchange; the reply's body (a `TResource`) replaces the body. */
+    enrich<TResource = unknown>(uri: string): RouteDsl<TResource>;
     /**
-     * Request-reply to `uri` with a copy of the exchange; the reply's body replaces the body, or
-     * `aggregate(original, resource)` returns the exchange whose body and headers continue.
+     * Request-reply to `uri` with a copy of the exchange; `aggregate(original, resource)` returns the
+     * body (and headers) that continue, and the body type follows what it returns. Type the
+     * resource on the strategy's parameter (`resource: Exchange<Price>`).
      */
-    enrich<TResource = unknown, TResult = TResource>(
+    enrich<TResource = unknown, TResult = unknown>(
       uri: string,
-      aggregate?: EnrichStrategy<TBody, TResource, TResult>,
+      aggregate: EnrichStrategy<TBody, TResource, TResult>,
     ): RouteDsl<TResult>;
   }
 }

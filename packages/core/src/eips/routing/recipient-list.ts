@@ -6,6 +6,7 @@ import type { RecipientListDefinition } from "../../model/steps/routing-steps.js
 import type { ContextInternals } from "../../runtime/context-internals.js";
 import type { Sender } from "../../runtime/exchange-dispatch.js";
 import { describeValue } from "../../support/describe-value.js";
+import { type AllowedEndpoints, compileAllowedEndpoints } from "../../support/endpoint-allowlist.js";
 import {
   type DynamicEndpoint,
   DynamicEndpointCache,
@@ -26,12 +27,25 @@ export interface RecipientListOptions<TResult = unknown> extends MulticastOption
    * `cacheSize`). Default 1000; 0 keeps none (each message creates and drops its endpoints).
    */
   cacheSize?: number;
+  /**
+   * The endpoints this step may send to, checked on each recipient URI (scheme, path and options)
+   * before any endpoint is made: patterns such as `"seda:*"`, `"http://api.example/*"` or a
+   * predicate (see `AllowedEndpoints`). Default: the context's `allowedEndpoints`, if any.
+   */
+  allowedEndpoints?: AllowedEndpoints;
 }
 
 /** What a recipient list expression may yield: "a,b" text, an array or iterable of URIs, or nothing. */
 export type Recipients = string | Iterable<string> | null | undefined;
 
-const OPTIONS = ["parallel", "aggregate", "stopOnError", "delimiter", "cacheSize"] as const;
+const OPTIONS = [
+  "parallel",
+  "aggregate",
+  "stopOnError",
+  "delimiter",
+  "cacheSize",
+  "allowedEndpoints",
+] as const;
 
 defineVerb(
   "recipientList",
@@ -56,20 +70,34 @@ defineVerb(
         `option 'cacheSize' must be a whole number >= 0, found ${describeValue(cacheSize)}`,
       );
     }
+    const allowedEndpoints = settings.allowedEndpoints as AllowedEndpoints | undefined;
+    // Checked now, so a bad list fails when the route is added.
+    if (allowedEndpoints !== undefined) {
+      const site = siteOf(recorder, "recipientList");
+      compileAllowedEndpoints(allowedEndpoints, `${site.where}: recipientList() option 'allowedEndpoints'`);
+    }
     return {
       type: "recipientList",
       expression: uris,
       delimiter,
       cacheSize,
+      ...(allowedEndpoints === undefined ? {} : { allowedEndpoints }),
       ...checkEndpointFanOut(recorder, "recipientList", settings),
     };
   },
   (definition, scope) => {
     const evaluate = scope.expression(definition.expression);
-    const cache = new DynamicEndpointCache(scope.context as ContextInternals, definition.cacheSize, {
-      routeId: scope.routeId,
-      path: scope.label,
-    });
+    const context = scope.context as ContextInternals;
+    const check =
+      definition.allowedEndpoints === undefined
+        ? context.allowedEndpoints
+        : compileAllowedEndpoints(definition.allowedEndpoints, "the step's option 'allowedEndpoints'");
+    const cache = new DynamicEndpointCache(
+      context,
+      definition.cacheSize,
+      { routeId: scope.routeId, path: scope.label },
+      check === undefined ? undefined : { check, where: `Route '${scope.routeId}' step ${scope.label}` },
+    );
     // Each copy is sent to the endpoint its recipient resolved, through its send as the
     // interceptors wrapped it (`wrapSend`), by one step run under the route's error handling (so a
     // failed send is redelivered on its own). The step finds the sender of the copy it runs for:

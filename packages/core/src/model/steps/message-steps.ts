@@ -1,3 +1,4 @@
+import type { AllowedEndpoints } from "../../support/endpoint-allowlist.js";
 import type { Processor } from "../exchange.js";
 import type { ExpressionInput, LogLevel } from "../step-inputs.js";
 
@@ -20,6 +21,8 @@ export interface ToDynamicDefinition {
   readonly uri: ExpressionInput<string>;
   readonly raw: boolean;
   readonly cacheSize: number;
+  /** The endpoints it may resolve (checked when recorded); undefined: the context's default. */
+  readonly allowedEndpoints?: AllowedEndpoints;
 }
 
 /** `setBody(expression)`. */

@@ -1,12 +1,25 @@
-import type { Exchange } from "../exchange.js";
+import type { AllowedEndpoints } from "../../support/endpoint-allowlist.js";
+import type { Exchange, Headers } from "../exchange.js";
 import type { AggregationRepository, SharedAggregationRepository } from "../repositories.js";
 import type { AggregationStrategy, ExpressionInput, PredicateInput } from "../step-inputs.js";
 
-/** Merges the enrichment resource into the original: returns the exchange whose body and headers continue. */
+/**
+ * What an enrich strategy returns: the body that continues, and the headers when they change
+ * (left out: the original's stay). An exchange is one (`original` after changing it, or `resource`).
+ */
+export interface EnrichResult<TResult = unknown> {
+  readonly body: TResult;
+  readonly headers?: Headers | undefined;
+}
+
+/**
+ * Merges the enrichment resource into the original: returns the body (and headers) that continue,
+ * e.g. `({ body: { ...original.body, price: resource.body } })`; the route's body type follows it.
+ */
 export type EnrichStrategy<TBody = unknown, TResource = unknown, TResult = unknown> = (
   original: Exchange<TBody>,
   resource: Exchange<TResource>,
-) => Exchange<TResult>;
+) => EnrichResult<TResult>;
 
 /** The options multicast and recipientList share, checked. */
 export interface EndpointFanOutSettings {
@@ -28,6 +41,8 @@ export interface RecipientListDefinition extends EndpointFanOutSettings {
   readonly expression: ExpressionInput;
   readonly delimiter: string;
   readonly cacheSize: number;
+  /** The endpoints it may resolve (checked when recorded); undefined: the context's default. */
+  readonly allowedEndpoints?: AllowedEndpoints;
 }
 
 /** `wireTap(uri)`: a copy to `uri`, fire and forget. */

@@ -1,0 +1,130 @@
+// The durable-agent example: two worker processes take agent runs from one RabbitMQ queue; each
+// run is 3 model turns with 2 tool calls in each of the first two (a lookup and a charge that must
+// happen once). Workers are killed (SIGKILL) at each boundary of a run in turn — during a model
+// call, after its reply, during a charge, after it — and started again. The program then counts:
+// every run completed, no model turn sent more than twice, no charge made twice.
+// Run from the repository root: pnpm exec tsx examples/durable-agent/main.ts
+// Needs RabbitMQ (127.0.0.1:5672) and PostgreSQL (127.0.0.1:5432).
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { amqpPlugin } from "@routekit/amqp";
+import { createContext } from "@routekit/core";
+import { connectPostgres } from "@routekit/postgres";
+import amqplib from "amqplib";
+import { type KillPoint, startEffects, startModel } from "./servers.js";
+
+const RUNS = 20;
+const prefix = `durable_agent_${process.pid}_`;
+const runsQueue = `durable-agent-runs-${process.pid}`;
+const workerScript = fileURLToPath(new URL("./worker.ts", import.meta.url));
+
+// Run k of the first four is cut off at boundary k; the rest run undisturbed.
+const POINTS: KillPoint[] = ["model-call", "after-model-reply", "tool-call", "after-tool-result"];
+const killAt = new Map(POINTS.map((point, index) => [`run-${index}`, point]));
+const killed: string[] = [];
+const plan = (point: KillPoint, runId: string, detail: string): boolean => {
+  if (killAt.get(runId) !== point) return false;
+  // Turn 2 of the run, or its second charge: the run has a checkpoint behind it.
+  if (
+    point.startsWith("model") || point === "after-model-reply"
+      ? detail !== "2"
+      : !detail.endsWith("call_charge_2")
+  )
+    return false;
+  killAt.delete(runId);
+  return true;
+};
+
+const workers = new Map<number, { child: ChildProcess; exited: Promise<void> }>();
+function startWorker(): Promise<void> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", workerScript, runsQueue, prefix, model.url, effects.url],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  workers.set(child.pid ?? 0, { child, exited });
+  return new Promise<void>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("ready")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`a worker exited (${code}) before it was ready`)));
+  });
+}
+const restarts: Promise<void>[] = [];
+const kill = (pid: number, point: KillPoint): void => {
+  const worker = workers.get(pid);
+  if (worker === undefined) return;
+  worker.child.kill("SIGKILL");
+  workers.delete(pid);
+  killed.push(point);
+  restarts.push(startWorker());
+};
+
+const model = await startModel(plan, kill);
+const effects = await startEffects(plan, kill);
+const postgres = await connectPostgres({
+  host: "127.0.0.1",
+  port: 5432,
+  database: "postgres",
+  user: "postgres",
+  tablePrefix: prefix,
+  migrate: true,
+});
+const runs = postgres.checkpointStore("runs");
+const context = createContext();
+context.use(amqpPlugin());
+await context.start();
+await Promise.all([startWorker(), startWorker()]);
+
+for (let index = 0; index < RUNS; index++) {
+  await context.send(`amqp:queue:${runsQueue}?durable=false`, {
+    runId: `run-${index}`,
+    prompt: `run-${index} charge the order twice`,
+  });
+}
+
+const deadline = Date.now() + 120_000;
+let completed = 0;
+while (Date.now() < deadline) {
+  completed = (await runs.list({ status: "completed", limit: RUNS })).length;
+  if (completed === RUNS) break;
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
+await Promise.all(restarts);
+
+const turnsSentTwice = [...model.requests.values()].filter((count) => count === 2).length;
+const turnsSentMore = [...model.requests.values()].filter((count) => count > 2).length;
+const charges = [...effects.applied.values()];
+const chargedTwice = charges.filter((count) => count > 1).length;
+console.log(`workers killed: ${killed.length} (${killed.join(", ")})`);
+console.log(`runs completed: ${completed} of ${RUNS}`);
+console.log(
+  `model turns: ${model.requests.size} of ${RUNS * 3}; sent twice: ${turnsSentTwice}; more than twice: ${turnsSentMore}`,
+);
+console.log(`charges made: ${charges.length} of ${RUNS * 2}; made more than once: ${chargedTwice}`);
+console.log(`requests without an Idempotency-Key: ${effects.withoutKey()}`);
+const ok =
+  completed === RUNS &&
+  turnsSentMore === 0 &&
+  charges.length === RUNS * 2 &&
+  chargedTwice === 0 &&
+  effects.withoutKey() === 0 &&
+  killed.length === POINTS.length;
+console.log(`every run survived its crash, no charge twice: ${ok ? "yes" : "NO"}`);
+
+for (const worker of workers.values()) worker.child.kill("SIGTERM");
+await Promise.all([...workers.values()].map((worker) => worker.exited));
+await context.stop();
+// The runs queue outlives its consumers (a worker killed while it is alone must not take the
+// queue's messages with it), so it is deleted here.
+const connection = await amqplib.connect("amqp://guest:guest@127.0.0.1:5672");
+const channel = await connection.createChannel();
+await channel.deleteQueue(runsQueue);
+await connection.close();
+await postgres.dropTables();
+await postgres.close();
+await Promise.all([model.close(), effects.close()]);
+process.exit(ok ? 0 : 1);

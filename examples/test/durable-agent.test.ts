@@ -1,0 +1,55 @@
+import { execFile } from "node:child_process";
+import { connect } from "node:net";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+/** True when something accepts connections on `port` on this machine. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.setTimeout(1000);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+    socket.once("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+const missing: string[] = [];
+for (const [name, port] of [
+  ["RabbitMQ", 5672],
+  ["PostgreSQL", 5432],
+] as const) {
+  if (!(await listening(port))) missing.push(`${name} on 127.0.0.1:${port}`);
+}
+if (missing.length > 0 && process.env.CI !== "true") {
+  console.warn(`examples/durable-agent: skipped, no ${missing.join(", ")}`);
+}
+
+describe.skipIf(missing.length > 0 && process.env.CI !== "true")("examples/durable-agent", () => {
+  it("completes every run once although workers are killed at each boundary, with no charge made twice", async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "examples/durable-agent/main.ts"],
+      {
+        cwd: root,
+        timeout: 170_000,
+      },
+    );
+    console.log(stdout);
+    expect(stdout).toContain("workers killed: 4");
+    expect(stdout).toContain("runs completed: 20 of 20");
+    expect(stdout).toMatch(/model turns: 60 of 60; sent twice: \d+; more than twice: 0/);
+    expect(stdout).toContain("charges made: 40 of 40; made more than once: 0");
+    expect(stdout).toContain("requests without an Idempotency-Key: 0");
+    expect(stdout).toContain("every run survived its crash, no charge twice: yes");
+  }, 180_000);
+});

@@ -1,0 +1,150 @@
+import type { Exchange, RouteContext } from "@routekit/core";
+import { LlmError } from "../errors.js";
+import type { ChatMessage } from "../model-types.js";
+import type { RunToolLoopOptions } from "../tool-loop/tool-loop-types.js";
+import { requireDurable } from "./durable-settings.js";
+import { type ApprovalRequest, type DurableOutcome, runDurableLoop } from "./run-durable-loop.js";
+import type { DurableRunState, ThreadMemory } from "./run-state.js";
+import { acquireRun, type RunHandle } from "./run-store.js";
+import { appendToThread } from "./thread-memory.js";
+
+/** The header naming a durable run: set it (e.g. from an order id) so a redelivered message resumes its run. */
+export const LLM_RUN_ID_HEADER = "llm.run.id";
+/** "completed" or "parked": how the durable run stood when the step handed the exchange on. */
+export const LLM_RUN_STATUS_HEADER = "llm.run.status";
+
+/** The loop options of one run of a durable endpoint, without its input (the checkpoint holds that). */
+export type DurableLoopSettings = Omit<RunToolLoopOptions, "input" | "onPart" | "output">;
+
+/**
+ * The durable side of one `llm:` endpoint: runs an exchange's run from its checkpoint (or a new
+ * one), and resumes runs by id for `context.agents` (after an approval, or a crash found by recovery).
+ */
+export class DurableRunner {
+  readonly #context: RouteContext;
+  readonly #uri: string;
+  readonly #settings: () => DurableLoopSettings;
+
+  constructor(context: RouteContext, uri: string, settings: () => DurableLoopSettings) {
+    requireDurable(context, `Endpoint '${uri}'`);
+    this.#context = context;
+    this.#uri = uri;
+    this.#settings = settings;
+    context.agents.resumers.set(uri, (runId) => this.resume(runId));
+  }
+
+  /** Runs the exchange's run: the body is the input of a new run; a run that exists goes on from its checkpoint. */
+  async run(
+    exchange: Exchange,
+    input: string | ChatMessage[],
+    loop: DurableLoopSettings,
+    thread?: ThreadMemory,
+  ): Promise<DurableOutcome> {
+    const named = exchange.headers[LLM_RUN_ID_HEADER];
+    const runId = typeof named === "string" && named !== "" ? named : crypto.randomUUID();
+    exchange.headers[LLM_RUN_ID_HEADER] = runId;
+    const settings = requireDurable(this.#context, `Endpoint '${this.#uri}'`);
+    const create = (): DurableRunState => ({
+      runId,
+      endpointUri: this.#uri,
+      routeId: exchange.routeId,
+      messages: typeof input === "string" ? [{ role: "user", content: input }] : input.slice(),
+      iteration: 0,
+      usage: { inputTokens: 0, outputTokens: 0 },
+      toolCalls: 0,
+      results: {},
+      started: {},
+      approvals: {},
+      ...(settings.replyTo === undefined ? {} : { replyTo: settings.replyTo }),
+      ...(thread === undefined ? {} : { thread }),
+    });
+    const acquired = await acquireRun(settings.store, runId, settings.instanceId, settings.leaseMs, create);
+    if (acquired === "busy") {
+      throw new LlmError(
+        "RUN_CONFLICT",
+        `Endpoint '${this.#uri}': durable run '${runId}' is held by another instance; try again when its lease (${settings.leaseMs} ms) ends`,
+      );
+    }
+    if (acquired === "ended") return this.#ended(runId);
+    this.#resumed(acquired);
+    return this.#loop(acquired, loop);
+  }
+
+  /** Takes run `runId` up here; its answer goes to the store and to `replyTo` when set. */
+  async resume(runId: string): Promise<DurableOutcome | "busy" | "ended"> {
+    const settings = requireDurable(this.#context, `Endpoint '${this.#uri}'`);
+    const acquired = await acquireRun(settings.store, runId, settings.instanceId, settings.leaseMs, () => {
+      throw new LlmError("RUN_NOT_FOUND", `Endpoint '${this.#uri}': no durable run '${runId}' in the store`);
+    });
+    if (typeof acquired === "string") return acquired;
+    this.#resumed(acquired);
+    const outcome = await this.#loop(acquired, this.#settings());
+    const replyTo = acquired.state.replyTo;
+    if (outcome.status === "completed" && replyTo !== undefined) {
+      await this.#context.send(replyTo, outcome.result.text, {
+        [LLM_RUN_ID_HEADER]: runId,
+        [LLM_RUN_STATUS_HEADER]: "completed",
+      });
+    }
+    return outcome;
+  }
+
+  async #loop(handle: RunHandle, loop: DurableLoopSettings): Promise<DurableOutcome> {
+    const settings = requireDurable(this.#context, `Endpoint '${this.#uri}'`);
+    const approvals = settings.approvals;
+    const outcome = await runDurableLoop({
+      handle,
+      loop,
+      context: this.#context,
+      requestApproval: (request: ApprovalRequest) =>
+        approvals === undefined
+          ? Promise.resolve()
+          : this.#context.send(approvals, request, { [LLM_RUN_ID_HEADER]: request.runId }),
+    });
+    const thread = handle.state.thread;
+    if (outcome.status === "completed" && thread !== undefined) {
+      await appendToThread(settings.store, thread.id, outcome.result.messages, thread.known, thread.tokens);
+    }
+    return outcome;
+  }
+
+  /** A run that ended before: its answer again, without calling the model (a redelivered message). */
+  async #ended(runId: string): Promise<DurableOutcome> {
+    const record = await this.#context.agents.get(runId);
+    const state = record?.state;
+    if (record === undefined || state === undefined || record.status !== "completed") {
+      throw new LlmError(
+        "RUN_STATE_INVALID",
+        `Endpoint '${this.#uri}': durable run '${runId}' ended as ${record?.status ?? "nothing"}: ${state?.error ?? "no answer recorded"}`,
+      );
+    }
+    const { model } = this.#settings();
+    return {
+      status: "completed",
+      result: {
+        text: state.text ?? "",
+        messages: state.messages,
+        stopReason: state.stopReason ?? "stop",
+        iterations: state.iteration,
+        usage: { ...state.usage },
+        provider: model.provider,
+        model: model.model,
+        toolCalls: state.toolCalls,
+      },
+    };
+  }
+
+  #resumed(handle: RunHandle): void {
+    // Version 1 is the run's creation; anything later is a run taken up again.
+    if (handle.version <= 1) return;
+    const events = this.#context.events;
+    if (!events.has("agent-run-resumed")) return;
+    const { state } = handle;
+    events.emit("agent-run-resumed", {
+      runId: state.runId,
+      routeId: state.routeId,
+      iteration: state.iteration,
+      version: handle.version,
+    });
+  }
+}
