@@ -11,6 +11,7 @@ export const BENCHES: Record<string, () => Promise<(options: BenchOptions) => Pr
   llm: async () => (await import("./llm.js")).runLlmBench,
   stream: async () => (await import("./stream.js")).runStreamBench,
   tools: async () => (await import("./tools.js")).runToolsBench,
+  "budget-fairness": async () => (await import("./budget-fairness.js")).runBudgetFairnessBench,
   mcp: async () => (await import("./mcp.js")).runMcpBench,
   amqp: async () => (await import("./amqp.js")).runAmqpBench,
   http: async () => (await import("./http.js")).runHttpBench,

@@ -86,6 +86,7 @@ export {
   IDEMPOTENT_DUPLICATE,
   type IdempotentConsumerOptions,
 } from "./eips/resilience/idempotent-consumer.js";
+export { DEFAULT_MAX_KEY_CHARS, idempotentStoreKey } from "./eips/resilience/idempotent-key.js";
 export {
   createMemoryIdempotentRepository,
   type IdempotentRepository,

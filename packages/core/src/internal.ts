@@ -10,6 +10,8 @@ export { BUDGET_DEFAULTS, type ResolvedBudgetOptions } from "./budget/budget-opt
 export { type ParsedUri, parseUri } from "./components/uri.js";
 // Declaring verbs with their own step definition (defineStep is the public way)
 export { type CompileScope, defineVerb, type Recorder } from "./dsl/verbs.js";
+// The shared stores' idempotency key limit (redis, postgres)
+export { checkMaxKeyChars, DEFAULT_KEY_RETENTION_MS } from "./eips/resilience/idempotent-key.js";
 // Caches of compiled untrusted text, bounded in entries and estimated bytes
 export { BoundedCache, type CacheWeight } from "./expressions/bounded-cache.js";
 // JSONPath and XPath over untrusted paths and documents (the json_path and xpath tools)

@@ -1,3 +1,6 @@
+import { createHash, randomBytes } from "node:crypto";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import {
   createContext,
   createMemoryIdempotentRepository,
@@ -7,6 +10,8 @@ import {
   RoutekitError,
 } from "@routekit/core";
 import { afterEach, describe, expect, it } from "vitest";
+
+setFlagsFromString("--expose-gc");
 
 let context: RouteContext;
 afterEach(async () => {
@@ -257,5 +262,35 @@ describe("createMemoryIdempotentRepository", () => {
     expect(() => createMemoryIdempotentRepository({ maximumSize: 0 })).toThrow(
       "createMemoryIdempotentRepository() option 'maximumSize' must be an integer >= 1 (found 0)",
     );
+    expect(() => createMemoryIdempotentRepository({ maxKeyChars: 70 })).toThrow(
+      "createMemoryIdempotentRepository() option 'maxKeyChars' must be an integer >= 71 (the length of a stored digest), found 70",
+    );
+  });
+
+  it("keeps a key longer than maxKeyChars as its digest: two hundred 256-KB keys (50 MB) do not stay in memory", () => {
+    const repository = createMemoryIdempotentRepository({ maximumSize: 200 });
+    const collect = runInNewContext("gc") as () => void;
+    collect();
+    const before = process.memoryUsage().heapUsed;
+    for (let index = 0; index < 200; index++) {
+      // A flat string of its own each time (not a slice or a rope over one shared string).
+      const key = randomBytes(128 * 1024).toString("hex");
+      expect(repository.add(key)).toBe(true);
+      expect(repository.add(key)).toBe(false);
+    }
+    collect();
+    const grownMb = (process.memoryUsage().heapUsed - before) / 1024 / 1024;
+    expect(repository.size).toBe(200);
+    expect(grownMb).toBeLessThan(20);
+    const huge = "y".repeat(100_000);
+    expect(repository.add(huge)).toBe(true);
+    expect(repository.contains(huge)).toBe(true);
+    expect(repository.contains("y".repeat(99_999))).toBe(false);
+    // The digest is not a key one can send: a key starting with "sha256:" is digested itself.
+    const digest = `sha256:${createHash("sha256").update(huge).digest("hex")}`;
+    expect(repository.add(digest)).toBe(true);
+    expect(repository.remove(huge)).toBe(true);
+    expect(repository.contains(huge)).toBe(false);
+    expect(repository.contains(digest)).toBe(true);
   });
 });

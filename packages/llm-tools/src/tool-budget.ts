@@ -26,6 +26,8 @@ export interface ToolJob<TInput, TResult> {
   readonly activity: string;
   readonly maxOutputBytes: number;
   readonly signal: AbortSignal | undefined;
+  /** The budget lane it queues in (default: the tool's name, so one tool's hostile input cannot take every worker). */
+  readonly lane?: string | undefined;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function runToolJob<TInput, TResult>(job: ToolJob<TInput, TResult>)
       timeoutMs: job.timeoutMs,
       maxOutputBytes: job.maxOutputBytes,
       signal: job.signal,
+      lane: job.lane ?? job.toolName,
     });
   } catch (error) {
     throw toToolError(error, job);

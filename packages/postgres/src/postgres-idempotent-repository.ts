@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { IdempotentRepository } from "@routekit/core";
+import { type IdempotentRepository, idempotentStoreKey } from "@routekit/core";
+import { checkMaxKeyChars, DEFAULT_KEY_RETENTION_MS } from "@routekit/core/internal";
 import type { Pool } from "pg";
 import { checkInteger, checkName } from "./postgres-options.js";
 import { runQuery } from "./postgres-query.js";
@@ -12,9 +13,21 @@ export interface PostgresIdempotentRepositoryOptions {
    * its claim until then; after it, the key may be processed again. Default 30000.
    */
   claimTimeoutMs?: number;
-  /** How long a processed key is remembered, in ms. Default: until `remove`, `clear` or `purgeExpired`. */
+  /**
+   * How long a processed key is remembered, in ms. Default 604800000 (7 days); `Infinity` keeps
+   * keys until `remove` or `clear`.
+   */
   expireAfterMs?: number;
+  /**
+   * Longest key stored as given, in characters; a longer key (or one starting with `sha256:`) is
+   * stored as `sha256:` and its SHA-256 in hex, so a key's size is bounded whatever the message
+   * sends. Default 256.
+   */
+  maxKeyChars?: number;
 }
+
+/** How often claiming also deletes expired rows (see `purgeExpired`). */
+const PURGE_EVERY_MS = 60_000;
 
 /** An idempotent repository whose keys every instance shares. */
 export interface PostgresIdempotentRepository extends IdempotentRepository {
@@ -44,11 +57,30 @@ export function createPostgresIdempotentRepository(
   const site = `idempotentRepository('${checkName("idempotentRepository()", name)}')`;
   const claimTimeoutMs = checkInteger(site, "claimTimeoutMs", options.claimTimeoutMs, 30_000, 1);
   const expireAfterMs =
-    options.expireAfterMs === undefined
+    options.expireAfterMs === Number.POSITIVE_INFINITY
       ? undefined
-      : checkInteger(site, "expireAfterMs", options.expireAfterMs, 0, 1);
+      : checkInteger(site, "expireAfterMs", options.expireAfterMs, DEFAULT_KEY_RETENTION_MS, 1);
+  const maxKeyChars = checkMaxKeyChars(
+    site,
+    options.maxKeyChars,
+    (message) => new PostgresStoreError("OPTIONS_INVALID", message),
+  );
+  const stored = (key: string): string => idempotentStoreKey(key, maxKeyChars);
   const tokens = new Map<string, string>();
   const at = `${where}, idempotent repository '${name}'`;
+
+  const purgeExpired = async (): Promise<number> => {
+    const purged = await runQuery(
+      at,
+      "deleting expired keys",
+      pool,
+      `DELETE FROM ${table} WHERE repository = $1 AND expires_at IS NOT NULL AND expires_at <= $2`,
+      [name, Date.now()],
+    );
+    return purged.rowCount;
+  };
+  // Expired rows are ignored at once and deleted by the first claim a minute or more after the last purge.
+  let purgedAt = Date.now();
 
   const claim = async (key: string): Promise<boolean | undefined> => {
     const token = randomUUID();
@@ -91,14 +123,20 @@ export function createPostgresIdempotentRepository(
   };
 
   return {
-    async add(key) {
+    async add(given) {
+      const key = stored(given);
+      if (expireAfterMs !== undefined && Date.now() - purgedAt >= PURGE_EVERY_MS) {
+        purgedAt = Date.now();
+        await purgeExpired();
+      }
       for (let attempt = 0; attempt < 3; attempt++) {
         const result = await claim(key);
         if (result !== undefined) return result;
       }
       throw new PostgresStoreError("QUERY_FAILED", `${at}: key '${key}' kept changing while it was claimed`);
     },
-    async contains(key) {
+    async contains(given) {
+      const key = stored(given);
       const found = await runQuery(
         at,
         `reading key '${key}'`,
@@ -108,7 +146,8 @@ export function createPostgresIdempotentRepository(
       );
       return found.rowCount > 0;
     },
-    async remove(key) {
+    async remove(given) {
+      const key = stored(given);
       const token = tokens.get(key);
       tokens.delete(key);
       const removed =
@@ -129,7 +168,8 @@ export function createPostgresIdempotentRepository(
             );
       return removed.rowCount > 0;
     },
-    async confirm(key) {
+    async confirm(given) {
+      const key = stored(given);
       const token = tokens.get(key);
       tokens.delete(key);
       const confirmed =
@@ -154,15 +194,6 @@ export function createPostgresIdempotentRepository(
       await runQuery(at, "deleting every key", pool, `DELETE FROM ${table} WHERE repository = $1`, [name]);
       tokens.clear();
     },
-    async purgeExpired() {
-      const purged = await runQuery(
-        at,
-        "deleting expired keys",
-        pool,
-        `DELETE FROM ${table} WHERE repository = $1 AND expires_at IS NOT NULL AND expires_at <= $2`,
-        [name, Date.now()],
-      );
-      return purged.rowCount;
-    },
+    purgeExpired,
   };
 }

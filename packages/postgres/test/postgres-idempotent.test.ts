@@ -47,6 +47,15 @@ describe.skipIf(!postgresAvailable)("PostgreSQL idempotent repository", () => {
       );
       expect(rows.rows).toEqual([{ state: "done", token: null }]);
     },
+    async expiresIn(name, key) {
+      const rows = await raw.query<{ expires_at: string | null }>(
+        `SELECT expires_at FROM ${prefix}idempotent WHERE repository = $1 AND key = $2`,
+        [name, key],
+      );
+      expect(rows.rows).toHaveLength(1);
+      const expiresAt = rows.rows[0]?.expires_at ?? null;
+      return expiresAt === null ? undefined : Number(expiresAt) - Date.now();
+    },
   });
 
   it("purges the rows of processed keys once expireAfterMs passed", async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { IdempotentRepository } from "@routekit/core";
+import { type IdempotentRepository, idempotentStoreKey } from "@routekit/core";
+import { checkMaxKeyChars, DEFAULT_KEY_RETENTION_MS } from "@routekit/core/internal";
 import type { Redis } from "ioredis";
 import { redisCommand } from "./redis-command.js";
 import { checkInteger, checkName } from "./redis-options.js";
@@ -12,8 +13,17 @@ export interface RedisIdempotentRepositoryOptions {
    * its claim until then; after it, the key may be processed again. Default 30000.
    */
   claimTimeoutMs?: number;
-  /** How long a processed key is remembered, in ms. Default: until `remove` or `clear`. */
+  /**
+   * How long a processed key is remembered, in ms. Default 604800000 (7 days); `Infinity` keeps
+   * keys until `remove` or `clear`.
+   */
   expireAfterMs?: number;
+  /**
+   * Longest key stored as given, in characters; a longer key (or one starting with `sha256:`) is
+   * stored as `sha256:` and its SHA-256 in hex, so a key's size is bounded whatever the message
+   * sends. Default 256.
+   */
+  maxKeyChars?: number;
 }
 
 /** An idempotent repository whose keys every instance shares. */
@@ -64,9 +74,15 @@ export function createRedisIdempotentRepository(
   const site = `idempotentRepository('${checkName("idempotentRepository()", name)}')`;
   const claimTimeoutMs = checkInteger(site, "claimTimeoutMs", options.claimTimeoutMs, 30_000, 1);
   const expireAfterMs =
-    options.expireAfterMs === undefined
+    options.expireAfterMs === Number.POSITIVE_INFINITY
       ? undefined
-      : checkInteger(site, "expireAfterMs", options.expireAfterMs, 0, 1);
+      : checkInteger(site, "expireAfterMs", options.expireAfterMs, DEFAULT_KEY_RETENTION_MS, 1);
+  const maxKeyChars = checkMaxKeyChars(
+    site,
+    options.maxKeyChars,
+    (message) => new RedisStoreError("OPTIONS_INVALID", message),
+  );
+  const stored = (key: string): string => idempotentStoreKey(key, maxKeyChars);
   const prefix = `${keyPrefix}:idempotent:${name}:`;
   const tokens = new Map<string, string>();
   /** Keys an `add` of this process is claiming right now. */
@@ -156,7 +172,8 @@ export function createRedisIdempotentRepository(
   };
 
   return {
-    async add(key) {
+    async add(given) {
+      const key = stored(given);
       const redisKey = prefix + key;
       if (claiming.has(key) || tokens.has(key)) {
         // Another exchange of this process is claiming or holds the key.
@@ -174,12 +191,14 @@ export function createRedisIdempotentRepository(
         claiming.delete(key);
       }
     },
-    async contains(key) {
+    async contains(given) {
+      const key = stored(given);
       return (
         (await redisCommand(at, `reading key '${prefix + key}'`, () => client.exists(prefix + key))) === 1
       );
     },
-    async remove(key) {
+    async remove(given) {
+      const key = stored(given);
       const redisKey = prefix + key;
       const token = tokens.get(key);
       tokens.delete(key);
@@ -191,7 +210,8 @@ export function createRedisIdempotentRepository(
       );
       return removed === 1;
     },
-    async confirm(key) {
+    async confirm(given) {
+      const key = stored(given);
       const redisKey = prefix + key;
       const token = tokens.get(key);
       tokens.delete(key);

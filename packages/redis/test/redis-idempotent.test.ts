@@ -43,6 +43,11 @@ describe.skipIf(!redisAvailable)("Redis idempotent repository", () => {
     async expectProcessed(name, key) {
       expect(await raw.get(`${prefix}:idempotent:${name}:${key}`)).toBe("done");
     },
+    async expiresIn(name, key) {
+      const left = await raw.pttl(`${prefix}:idempotent:${name}:${key}`);
+      expect(left).not.toBe(-2);
+      return left === -1 ? undefined : left;
+    },
   });
 
   it("keeps a processed key under a Redis key that expires after expireAfterMs", async () => {

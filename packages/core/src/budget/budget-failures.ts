@@ -18,6 +18,20 @@ export function queueFullError(
   );
 }
 
+export function laneQueueFullError(
+  task: BudgetTask,
+  lane: string,
+  queued: number,
+  maxQueuePerLane: number,
+): BudgetError {
+  return new BudgetError(
+    "QUEUE_FULL",
+    `budget: task ${task.label} refused: ${queued} jobs of lane '${lane}' are already waiting for a worker ` +
+      `(maxQueuePerLane ${maxQueuePerLane}: one lane may not take the whole queue)`,
+    { task: task.label, limit: "maxQueuePerLane" },
+  );
+}
+
 export function queueTimeoutError(
   job: Job,
   waitedMs: number,
@@ -27,7 +41,7 @@ export function queueTimeoutError(
   return new BudgetError(
     "BUDGET_TIMEOUT",
     `budget: task ${job.task.label} waited ${waitedMs} ms for a worker and was not started: its deadline ` +
-      `(timeoutMs ${job.timeoutMs}) counts from submission (${ahead} jobs were ahead of it, maxWorkers ${maxWorkers})`,
+      `(timeoutMs ${job.timeoutMs}) counts from submission (${ahead} jobs of lane '${job.lane}' were ahead of it, maxWorkers ${maxWorkers})`,
     { task: job.task.label, limit: "timeoutMs", started: false },
   );
 }

@@ -24,20 +24,37 @@ export interface BudgetOptions {
    * milliseconds (default 15000).
    */
   startupTimeoutMs?: number;
+  /**
+   * Most workers one lane (a tool, a route, a caller: see `BudgetRunOptions.lane`) holds while
+   * another lane is present (has jobs waiting or running, or had one within `timeoutMs`), counting
+   * its running jobs and the replacements of workers terminated for its jobs (default
+   * `maxWorkers - 1`, at least 1): whatever one lane sends, the other lanes keep a worker. A lane
+   * alone may use every worker.
+   */
+  maxWorkersPerLane?: number;
+  /**
+   * Most jobs of one lane waiting at once (default `maxQueue` less a quarter of it, rounded down:
+   * 48 of 64, so a quarter of the queue stays for the other lanes).
+   */
+  maxQueuePerLane?: number;
 }
 
 /** Budget options with every default filled in. */
 export type ResolvedBudgetOptions = Readonly<Required<BudgetOptions>>;
 
-/** The defaults of every budget option. */
+const DEFAULT_MAX_WORKERS = Math.max(2, Math.min(4, availableParallelism()));
+
+/** The defaults of every budget option (the per-lane ones follow `maxWorkers` and `maxQueue` when those are given). */
 export const BUDGET_DEFAULTS: ResolvedBudgetOptions = {
-  maxWorkers: Math.max(2, Math.min(4, availableParallelism())),
+  maxWorkers: DEFAULT_MAX_WORKERS,
   maxQueue: 64,
   timeoutMs: 1000,
   maxMemoryMb: 128,
   maxOutputBytes: 1024 * 1024,
   idleTimeoutMs: 5000,
   startupTimeoutMs: 15_000,
+  maxWorkersPerLane: DEFAULT_MAX_WORKERS - 1,
+  maxQueuePerLane: 48,
 };
 
 /** setTimeout's largest delay; longer ones would fire at once. */
@@ -60,7 +77,28 @@ export function resolveBudgetOptions(options: BudgetOptions = {}, where = "budge
     if (value === undefined) continue;
     resolved[key] = checkLimit(where, key, value);
   }
+  resolved.maxWorkersPerLane = laneLimit(where, options, resolved, "maxWorkersPerLane", "maxWorkers");
+  resolved.maxQueuePerLane = laneLimit(where, options, resolved, "maxQueuePerLane", "maxQueue");
   return resolved as unknown as ResolvedBudgetOptions;
+}
+
+/** A lane's share: as given (at most the whole), or derived from the whole (all but one worker, three quarters of the queue). */
+function laneLimit(
+  where: string,
+  options: BudgetOptions,
+  resolved: Record<string, number>,
+  key: "maxWorkersPerLane" | "maxQueuePerLane",
+  whole: "maxWorkers" | "maxQueue",
+): number {
+  const total = resolved[whole] as number;
+  const given = options[key];
+  if (given === undefined) {
+    return Math.max(1, key === "maxWorkersPerLane" ? total - 1 : total - Math.floor(total / 4));
+  }
+  if (given > total) {
+    throw optionError(where, key, `option '${key}' must be at most ${whole} (${total}; found ${given})`);
+  }
+  return given;
 }
 
 /** One limit: a positive integer, a delay no longer than setTimeout allows. */

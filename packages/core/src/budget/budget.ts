@@ -1,3 +1,5 @@
+import { describeValue } from "../support/describe-value.js";
+import { BudgetError } from "./budget-error.js";
 import {
   type BudgetOptions,
   checkLimit,
@@ -15,7 +17,17 @@ export interface BudgetRunOptions {
   maxOutputBytes?: number;
   /** Aborting it fails the job and, when it runs, terminates its worker. */
   signal?: AbortSignal;
+  /**
+   * The lane the job queues and runs in: a tool's name, a route id, a caller's key (default: the
+   * task's label, so each task has a lane of its own). Lanes are served round robin, and one lane
+   * holds at most `maxWorkersPerLane` workers and `maxQueuePerLane` waiting jobs, so hostile input
+   * in one lane cannot take every worker from the others. 1 to 200 characters.
+   */
+  lane?: string;
 }
+
+/** Longest lane name (it appears in error messages). */
+const MAX_LANE_CHARS = 200;
 
 /**
  * One bounded way to evaluate untrusted text: jobs run in a pool of worker threads under a
@@ -64,10 +76,23 @@ export function createBudget(options?: BudgetOptions): Budget {
             ? resolved.maxOutputBytes
             : checkLimit("budget.run", "maxOutputBytes", runOptions.maxOutputBytes),
         signal: runOptions.signal,
+        lane: runOptions.lane === undefined ? task.label : checkLane(runOptions.lane),
       }) as Promise<TResult>,
     stats: () => pool.stats(),
     close: () => pool.close(),
   };
+}
+
+function checkLane(lane: unknown): string {
+  if (typeof lane !== "string" || lane === "" || lane.length > MAX_LANE_CHARS) {
+    const found = typeof lane === "string" ? `${lane.length} characters` : describeValue(lane);
+    throw new BudgetError(
+      "BUDGET_OPTION_INVALID",
+      `budget.run: option 'lane' must be a text of 1 to ${MAX_LANE_CHARS} characters (found ${found})`,
+      { task: undefined, limit: "lane" },
+    );
+  }
+  return lane;
 }
 
 let shared: Budget | undefined;

@@ -8,6 +8,8 @@ export interface JobRequest {
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
   readonly signal: AbortSignal | undefined;
+  /** The lane it is queued and counted in (see `LaneQueue`). */
+  readonly lane: string;
 }
 
 /** A submitted job: its request, its deadline and where it runs. */
@@ -22,6 +24,8 @@ export interface Job extends JobRequest {
   /** True between the worker's "loading" and "loaded" replies on a worker that is not a replacement. */
   loading: boolean;
   startedAt: number | undefined;
+  /** Whether it holds a worker of its lane (from its start until it is settled). */
+  holding: boolean;
   timer: NodeJS.Timeout | undefined;
   worker: PoolWorker | undefined;
   readonly onAbort: () => void;
@@ -48,5 +52,7 @@ export interface PoolWorker {
   readonly modules: Set<string>;
   ready: boolean;
   job: Job | undefined;
+  /** The lane charged for this worker while it starts, when it replaces one terminated for that lane's job. */
+  chargedLane?: string | undefined;
   idleTimer: NodeJS.Timeout | undefined;
 }

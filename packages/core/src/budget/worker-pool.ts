@@ -2,6 +2,7 @@ import { BudgetError } from "./budget-error.js";
 import {
   abortError,
   closedError,
+  laneQueueFullError,
   outputError,
   queueFullError,
   queueTimeoutError,
@@ -11,6 +12,7 @@ import {
   workerStoppedError,
 } from "./budget-failures.js";
 import type { ResolvedBudgetOptions } from "./budget-options.js";
+import { LaneQueue } from "./lane-queue.js";
 import { type Job, type JobRequest, unrefTimer } from "./pool-job.js";
 import { type PoolWorker, spawnWorker, type WorkerReply } from "./spawn-worker.js";
 
@@ -42,7 +44,7 @@ const RUNNING_FROM_SOURCE = import.meta.url.endsWith(".ts");
  */
 export class WorkerPool {
   readonly #options: ResolvedBudgetOptions;
-  readonly #queue: Job[] = [];
+  #queue: LaneQueue;
   readonly #workers = new Set<PoolWorker>();
   #nextId = 1;
   /** Ordinary workers starting plus jobs loading a module on them (see `#updatePause`). */
@@ -53,6 +55,12 @@ export class WorkerPool {
 
   constructor(options: ResolvedBudgetOptions) {
     this.#options = options;
+    this.#queue = this.#newQueue();
+  }
+
+  #newQueue(): LaneQueue {
+    const { maxWorkers, maxWorkersPerLane, timeoutMs } = this.#options;
+    return new LaneQueue({ maxWorkers, maxWorkersPerLane, presentMs: timeoutMs });
   }
 
   submit(request: JobRequest): Promise<unknown> {
@@ -62,8 +70,13 @@ export class WorkerPool {
         reject(abortError(task, signal.reason));
         return;
       }
-      if (this.#queue.length >= this.#options.maxQueue) {
-        reject(queueFullError(task, this.#queue.length, this.#options.maxQueue, this.#options.maxWorkers));
+      if (this.#queue.size >= this.#options.maxQueue) {
+        reject(queueFullError(task, this.#queue.size, this.#options.maxQueue, this.#options.maxWorkers));
+        return;
+      }
+      const waiting = this.#queue.waiting(request.lane);
+      if (waiting >= this.#options.maxQueuePerLane) {
+        reject(laneQueueFullError(task, request.lane, waiting, this.#options.maxQueuePerLane));
         return;
       }
       let module: string;
@@ -84,6 +97,7 @@ export class WorkerPool {
         remainingMs: undefined,
         loading: false,
         startedAt: undefined,
+        holding: false,
         timer: undefined,
         worker: undefined,
         onAbort: () => this.#abort(job),
@@ -105,18 +119,21 @@ export class WorkerPool {
       if (poolWorker.job !== undefined) busy++;
       if (!poolWorker.ready) starting++;
     }
-    return { workers: this.#workers.size, busy, starting, queued: this.#queue.length };
+    return { workers: this.#workers.size, busy, starting, queued: this.#queue.size };
   }
 
   /** Fails every waiting and running job and terminates every worker; later jobs start new workers. */
   async close(): Promise<void> {
     this.#warming = 0;
     this.#paused = false;
-    for (const job of this.#queue.splice(0)) this.#fail(job, closedError(job));
+    const waiting = this.#queue.drain();
+    this.#queue = this.#newQueue();
+    for (const job of waiting) this.#fail(job, closedError(job));
     const stopping: Promise<number>[] = [];
     for (const poolWorker of [...this.#workers]) {
       this.#workers.delete(poolWorker);
       clearTimeout(poolWorker.idleTimer);
+      poolWorker.chargedLane = undefined;
       const job = poolWorker.job;
       poolWorker.job = undefined;
       if (job !== undefined) this.#fail(job, closedError(job));
@@ -137,10 +154,12 @@ export class WorkerPool {
     for (const poolWorker of this.#workers) {
       if (poolWorker.ready) continue;
       // A starting worker keeps the process alive only while a job waits for it.
-      if (this.#queue.length > 0) poolWorker.worker.ref();
+      if (this.#queue.size > 0) poolWorker.worker.ref();
       starting++;
     }
-    let missing = Math.min(this.#queue.length - starting, this.#options.maxWorkers - this.#workers.size);
+    // Only jobs their lane lets take a worker now call for one: a lane at its share starts none.
+    const runnable = this.#queue.runnable();
+    let missing = Math.min(runnable - starting, this.#options.maxWorkers - this.#workers.size);
     while (missing-- > 0) this.#spawn(false, []);
   }
 
@@ -148,14 +167,14 @@ export class WorkerPool {
    * Starts a worker. A replacement (for one terminated for a job's sake) loads the modules its
    * predecessor had, so the next job finds it warm; its warm-up pauses nobody's deadline.
    */
-  #spawn(replacement: boolean, preload: readonly string[]): void {
+  #spawn(replacement: boolean, preload: readonly string[]): PoolWorker {
     const poolWorker = spawnWorker({
       maxMemoryMb: this.#options.maxMemoryMb,
       replacement,
       preload,
       typescript: this.#needsTypeScript,
     });
-    if (this.#queue.length > 0) poolWorker.worker.ref();
+    if (this.#queue.size > 0) poolWorker.worker.ref();
     this.#workers.add(poolWorker);
     if (replacement) this.#updatePause();
     else this.#warm(1);
@@ -165,6 +184,7 @@ export class WorkerPool {
     worker.on("exit", (code) =>
       this.#onStopped(poolWorker, new Error(`the worker exited with code ${code}`)),
     );
+    return poolWorker;
   }
 
   #start(poolWorker: PoolWorker, job: Job): void {
@@ -173,6 +193,8 @@ export class WorkerPool {
     poolWorker.job = job;
     job.worker = poolWorker;
     job.startedAt = performance.now();
+    job.holding = true;
+    this.#queue.hold(job.lane, 1);
     this.#resume(job);
     poolWorker.worker.ref();
     poolWorker.worker.postMessage({
@@ -187,6 +209,7 @@ export class WorkerPool {
   #onReply(poolWorker: PoolWorker, reply: WorkerReply): void {
     if ("ready" in reply) {
       poolWorker.ready = true;
+      this.#uncharge(poolWorker);
       if (poolWorker.replacement) this.#updatePause();
       else this.#warm(-1);
       this.#idle(poolWorker);
@@ -234,14 +257,17 @@ export class WorkerPool {
     this.#pump();
   }
 
-  /** The first queued job with time left; those whose deadline has (all but) passed are failed now. */
+  /**
+   * The next queued job with time left, round robin over the lanes that may take another worker;
+   * those whose deadline has (all but) passed are failed now.
+   */
   #nextRunnable(): Job | undefined {
     for (;;) {
-      const job = this.#queue[0];
+      const job = this.#queue.peek();
       if (job === undefined) return undefined;
       const left = job.timer === undefined ? (job.remainingMs ?? 0) : job.deadlineAt - performance.now();
       if (left >= 1) {
-        this.#queue.shift();
+        this.#queue.take(job);
         return job;
       }
       this.#expire(job);
@@ -259,6 +285,7 @@ export class WorkerPool {
   #onStopped(poolWorker: PoolWorker, error: Error): void {
     if (!this.#workers.delete(poolWorker)) return;
     clearTimeout(poolWorker.idleTimer);
+    this.#uncharge(poolWorker);
     if (!poolWorker.ready && !poolWorker.replacement) this.#warm(-1);
     const job = poolWorker.job;
     if (job !== undefined) this.#replace(poolWorker);
@@ -267,7 +294,7 @@ export class WorkerPool {
     if (job !== undefined) this.#fail(job, workerStoppedError(job, error, this.#options.maxMemoryMb));
     if (!poolWorker.ready) {
       // A worker that cannot start would fail again: fail the waiting jobs instead of looping.
-      for (const waiting of this.#queue.splice(0)) this.#fail(waiting, startFailedError(waiting, error));
+      for (const waiting of this.#queue.drain()) this.#fail(waiting, startFailedError(waiting, error));
       return;
     }
     this.#pump();
@@ -277,8 +304,7 @@ export class WorkerPool {
     const now = performance.now();
     const waitedMs = Math.round((job.startedAt ?? now) - job.submittedAt);
     if (job.worker === undefined) {
-      const position = this.#queue.indexOf(job);
-      if (position >= 0) this.#queue.splice(position, 1);
+      const position = this.#queue.remove(job);
       this.#fail(job, queueTimeoutError(job, waitedMs, position, this.#options.maxWorkers));
       return;
     }
@@ -294,8 +320,7 @@ export class WorkerPool {
   }
 
   #abort(job: Job): void {
-    const position = this.#queue.indexOf(job);
-    if (position >= 0) this.#queue.splice(position, 1);
+    this.#queue.remove(job);
     if (job.worker !== undefined) this.#discard(job.worker);
     this.#fail(job, abortError(job.task, job.signal?.reason));
     this.#pump();
@@ -303,10 +328,11 @@ export class WorkerPool {
 
   /**
    * Terminates a worker; a job it was running must be failed by the caller. With `replace`, a
-   * replacement starts at once and loads the same modules.
+   * replacement starts at once (see `#replace`).
    */
   #discard(poolWorker: PoolWorker, replace = false): void {
     if (!this.#workers.delete(poolWorker)) return;
+    this.#uncharge(poolWorker);
     if (!poolWorker.ready && !poolWorker.replacement) this.#warm(-1);
     if (replace) this.#replace(poolWorker);
     this.#updatePause();
@@ -316,9 +342,26 @@ export class WorkerPool {
     void poolWorker.worker.terminate();
   }
 
-  /** Starts a replacement for a worker terminated for its job's sake, when there is room. */
+  /**
+   * Starts a replacement for a worker terminated for its job's sake, when there is room. It loads
+   * only that job's module (not every module its predecessor had: those may never be needed
+   * again), and the job's lane holds it until it is ready: a lane whose jobs keep being stopped
+   * waits for its own replacements, and the other lanes keep their workers.
+   */
   #replace(poolWorker: PoolWorker): void {
-    if (this.#workers.size < this.#options.maxWorkers) this.#spawn(true, [...poolWorker.modules]);
+    if (this.#workers.size >= this.#options.maxWorkers) return;
+    const job = poolWorker.job;
+    const replacement = this.#spawn(true, job === undefined ? [] : [job.module]);
+    if (job === undefined) return;
+    replacement.chargedLane = job.lane;
+    this.#queue.hold(job.lane, 1);
+  }
+
+  /** Releases the lane charged for a replacement (it is ready, or it stopped). */
+  #uncharge(poolWorker: PoolWorker): void {
+    if (poolWorker.chargedLane === undefined) return;
+    this.#queue.hold(poolWorker.chargedLane, -1);
+    poolWorker.chargedLane = undefined;
   }
 
   /** Counts warm-up work of ordinary (not replacement) workers. */
@@ -342,7 +385,7 @@ export class WorkerPool {
     if (paused === this.#paused) return;
     this.#paused = paused;
     const now = performance.now();
-    for (const job of this.#queue) {
+    for (const job of this.#queue.jobs()) {
       if (!paused) {
         this.#resume(job);
       } else if (job.timer !== undefined) {
@@ -376,6 +419,10 @@ export class WorkerPool {
     clearTimeout(job.timer);
     job.timer = undefined;
     job.remainingMs = undefined;
+    if (job.holding) {
+      job.holding = false;
+      this.#queue.hold(job.lane, -1);
+    }
     if (job.loading) {
       job.loading = false;
       this.#warm(-1);

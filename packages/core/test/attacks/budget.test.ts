@@ -130,21 +130,15 @@ describe("budget", () => {
     );
     const waitedMs = performance.now() - startedAt;
     const slowErrors = await Promise.all(slow);
-    // Two slow jobs ran and were stopped; the six behind them failed at their own deadline, most
-    // without ever starting (an unbounded queue would have run them two by two: four rounds of
-    // 700 ms). Queued deadlines pause while the stopped workers' replacements load, so on a busy
-    // machine, where the eight were submitted a few milliseconds apart, a queued job that still had
-    // a millisecond or more left when the pause began may start once a replacement is ready.
-    expect(slowErrors.filter((error) => error.started === true).length).toBeGreaterThanOrEqual(2);
+    // The slow jobs are one lane (the spin task's) and the trivial job another, present since the
+    // warm-up: the slow lane holds one worker (maxWorkersPerLane, default maxWorkers - 1), its
+    // first job ran and was stopped, the seven behind it failed at their own deadline (most
+    // without starting; a queued job that still had a millisecond or more left when its lane's
+    // replacement became ready may start), and the trivial job ran at once on the other worker.
+    expect(slowErrors.filter((error) => error.started === true).length).toBeGreaterThanOrEqual(1);
     expect(slowErrors.filter((error) => error.started === false).length).toBeGreaterThanOrEqual(2);
     for (const error of slowErrors) expect(error.code).toBe("BUDGET_TIMEOUT");
-    // The trivial job ran or failed the same way, at its own deadline: never after the slow ones
-    // had their turns.
-    if (trivial instanceof BudgetError) {
-      expect(trivial).toMatchObject({ code: "BUDGET_TIMEOUT", started: false });
-    } else {
-      expect(trivial).toBe("QUICK");
-    }
+    expect(trivial).toBe("QUICK");
     // Behind the slow ones it would wait four rounds of 700 ms, plus a worker start per round.
     expect(waitedMs).toBeLessThan(2800 + spawnMs);
   });

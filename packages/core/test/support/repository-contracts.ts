@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import {
   createContext,
   groupedBodies,
@@ -17,6 +17,7 @@ import { waitFor } from "./loopback-proxy.js";
 export interface IdempotentContractOptions {
   claimTimeoutMs?: number;
   expireAfterMs?: number;
+  maxKeyChars?: number;
 }
 
 /** An idempotent repository that confirms claims (as the shared stores' repositories do). */
@@ -32,7 +33,11 @@ export interface IdempotentStoreUnderTest {
   repository(name: string, options?: IdempotentContractOptions): Promise<ConfirmingIdempotentRepository>;
   /** Checks, from outside routekit, that `key` of repository `name` is stored as processed. */
   expectProcessed(name: string, key: string): Promise<void>;
+  /** Read from outside routekit: how many ms the stored `key` of repository `name` has left (undefined: no expiry). */
+  expiresIn(name: string, key: string): Promise<number | undefined>;
 }
+
+const sha256 = (text: string): string => `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
 
 /** The cases of an idempotent repository shared by several instances. */
 export function idempotentRepositoryContract(store: IdempotentStoreUnderTest): void {
@@ -98,6 +103,45 @@ export function idempotentRepositoryContract(store: IdempotentStoreUnderTest): v
     await expect(late).rejects.toThrow(/raise claimTimeoutMs/);
     await survivor.confirm("k");
     expect(await dying.add("k")).toBe(false);
+  });
+
+  it("stores a key longer than maxKeyChars (default 256) as its SHA-256 digest; shorter keys as given", async () => {
+    const repository = await store.repository("long");
+    const huge = `order-${"x".repeat(200_000)}`;
+    expect(await repository.add(huge)).toBe(true);
+    await repository.confirm(huge);
+    await store.expectProcessed("long", sha256(huge));
+    expect(await repository.add(huge)).toBe(false);
+    expect(await repository.contains(huge)).toBe(true);
+    // The stored form cannot be sent: a key starting with "sha256:" is itself digested.
+    expect(await repository.add(sha256(huge))).toBe(true);
+    await repository.confirm(sha256(huge));
+    await store.expectProcessed("long", sha256(sha256(huge)));
+    const edge = "k".repeat(256);
+    expect(await repository.add(edge)).toBe(true);
+    await repository.confirm(edge);
+    await store.expectProcessed("long", edge);
+    const narrow = await store.repository("narrow", { maxKeyChars: 80 });
+    expect(await narrow.add("n".repeat(81))).toBe(true);
+    await narrow.confirm("n".repeat(81));
+    await store.expectProcessed("narrow", sha256("n".repeat(81)));
+    await expect(store.repository("bad", { maxKeyChars: 10 })).rejects.toThrow(
+      /option 'maxKeyChars' must be an integer >= 71 \(the length of a stored digest\), found 10/,
+    );
+  });
+
+  it("remembers a processed key for 7 days by default; expireAfterMs Infinity keeps it until removed", async () => {
+    const repository = await store.repository("retained");
+    expect(await repository.add("k")).toBe(true);
+    await repository.confirm("k");
+    const left = await store.expiresIn("retained", "k");
+    expect(left).toBeGreaterThan(7 * 24 * 3600_000 - 60_000);
+    expect(left).toBeLessThanOrEqual(7 * 24 * 3600_000);
+    const forever = await store.repository("forever", { expireAfterMs: Number.POSITIVE_INFINITY });
+    expect(await forever.add("k")).toBe(true);
+    await forever.confirm("k");
+    expect(await store.expiresIn("forever", "k")).toBeUndefined();
+    expect(await forever.add("k")).toBe(false);
   });
 
   it("forgets processed keys after expireAfterMs", async () => {

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Server as SessionServer } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { RouteContext } from "@routekit/core";
 import { DEFAULT_MAX_JSON_DEPTH } from "@routekit/core/internal";
@@ -9,6 +8,7 @@ import { RoutekitMcpError } from "../errors.js";
 import { digest, type GuardSettings, guardRequest, isLoopback, loopbackNames } from "./http-guards.js";
 import { readJsonBody } from "./read-json-body.js";
 import { describe, type McpServerOptions, resolveServerOptions } from "./server-options.js";
+import { clientOf, type Session, SessionTable } from "./session-table.js";
 import { McpToolServer } from "./tool-server.js";
 
 /** Options of `serveMcpHttp` (and of `createMcpHttpHandler`, less `host` and `port`). */
@@ -38,8 +38,22 @@ export interface McpHttpOptions extends McpServerOptions {
    * gets 400 with JSON-RPC error -32602 before it is parsed.
    */
   maxJsonDepth?: number;
-  /** Most sessions kept at once (default 100); past it the least recently used one is closed. */
+  /**
+   * Most sessions kept at once (default 100). A new session past it closes the least recently
+   * used idle session (see `sessionIdleMs`); when every session is in use it is refused with 503.
+   */
   maxSessions?: number;
+  /**
+   * Most sessions one client address keeps at once (default: `maxSessions`). A new one past it
+   * closes that client's least recently used idle session, or is refused with 429. Every local
+   * client shares the address 127.0.0.1: set it when clients come from addresses of their own.
+   */
+  maxSessionsPerClient?: number;
+  /**
+   * How long a session with no request and no open response (call, SSE stream) must have been
+   * unused before it may be closed to make room for a new one, in ms (default 300000: 5 minutes).
+   */
+  sessionIdleMs?: number;
 }
 
 /** A running Streamable HTTP server. */
@@ -70,6 +84,8 @@ const HTTP_OPTIONS = [
   "allowedHosts",
   "maxBodyBytes",
   "maxSessions",
+  "maxSessionsPerClient",
+  "sessionIdleMs",
   "maxJsonDepth",
 ];
 
@@ -161,12 +177,6 @@ export function createMcpHttpHandler(
   return createHandler(context, options, where, loopbackPort);
 }
 
-interface Session {
-  readonly transport: StreamableHTTPServerTransport;
-  readonly server: SessionServer;
-  lastUsed: number;
-}
-
 function createHandler(
   context: RouteContext,
   options: McpHttpOptions,
@@ -182,10 +192,14 @@ function createHandler(
     );
   }
   const maxSessions = options.maxSessions ?? 100;
+  const maxSessionsPerClient = options.maxSessionsPerClient ?? maxSessions;
+  const sessionIdleMs = options.sessionIdleMs ?? 300_000;
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   for (const [key, value] of [
     ["maxSessions", maxSessions],
+    ["maxSessionsPerClient", maxSessionsPerClient],
+    ["sessionIdleMs", sessionIdleMs],
     ["maxBodyBytes", maxBodyBytes],
     ["maxJsonDepth", maxJsonDepth],
   ] as const) {
@@ -216,20 +230,11 @@ function createHandler(
     tokenDigest: token === undefined ? undefined : digest(token),
   };
   const server = new McpToolServer(context, resolved);
-  const sessions = new Map<string, Session>();
+  const sessions = new SessionTable({ maxSessions, maxSessionsPerClient, sessionIdleMs });
   // POST responses still open: on close, the results of ended calls go out before sessions close.
   const posts = new Set<ServerResponse>();
   const untrack = function (this: ServerResponse) {
     posts.delete(this);
-  };
-
-  const evictLeastRecentlyUsed = async () => {
-    let oldest: [string, Session] | undefined;
-    for (const entry of sessions)
-      if (oldest === undefined || entry[1].lastUsed < oldest[1].lastUsed) oldest = entry;
-    if (oldest === undefined) return;
-    sessions.delete(oldest[0]);
-    await oldest[1].server.close().catch(() => undefined);
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -245,7 +250,7 @@ function createHandler(
     if (typeof sessionId === "string") {
       const session = sessions.get(sessionId);
       if (session === undefined) return refuse(response, 404, "Session not found", undefined, -32001);
-      session.lastUsed = Date.now();
+      sessions.track(session, response);
       if (request.method === "POST") {
         posts.add(response);
         response.once("close", untrack);
@@ -255,7 +260,22 @@ function createHandler(
     if (request.method !== "POST") {
       return refuse(response, 400, "Bad Request: no session; start one with an initialize POST");
     }
-    if (sessions.size >= maxSessions) await evictLeastRecentlyUsed();
+    const client = clientOf(request.socket.remoteAddress);
+    const full = await sessions.admit(client);
+    if (full !== undefined) return refuse(response, full.status, full.message, full.headers);
+    try {
+      await openSession(request, response, client, parsedBody);
+    } finally {
+      sessions.settle(client);
+    }
+  };
+
+  const openSession = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    client: string,
+    parsedBody: unknown,
+  ) => {
     let session: Session | undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -271,7 +291,8 @@ function createHandler(
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
     const sessionServer = await server.connect(transport);
-    session = { transport, server: sessionServer, lastUsed: Date.now() };
+    session = { transport, server: sessionServer, client, lastUsed: Date.now(), open: 0 };
+    sessions.track(session, response);
     await transport.handleRequest(request, response, parsedBody);
     // Anything but a valid initialize leaves no session behind.
     if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await sessionServer.close();

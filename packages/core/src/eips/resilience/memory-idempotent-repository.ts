@@ -1,5 +1,6 @@
 import { RoutekitError } from "../../errors/errors.js";
 import type { IdempotentRepository } from "../../model/repositories.js";
+import { checkMaxKeyChars, DEFAULT_MAX_KEY_CHARS, idempotentStoreKey } from "./idempotent-key.js";
 
 // The repository contract is part of the route model (an idempotentConsumer step holds its repository).
 export type { IdempotentRepository };
@@ -8,23 +9,34 @@ export type { IdempotentRepository };
 export interface MemoryIdempotentRepositoryOptions {
   /** How many keys to keep; the least recently used goes first. Default 1000. */
   maximumSize?: number;
+  /**
+   * Longest key kept as given, in characters; a longer key is kept as its SHA-256 digest
+   * (`sha256:<hex>`), so `maximumSize` keys take bounded memory whatever their size. Default 256.
+   */
+  maxKeyChars?: number;
 }
 
-/** An in-memory repository that keeps the `maximumSize` most recently used keys. */
+/**
+ * An in-memory repository that keeps the `maximumSize` most recently used keys, each at most
+ * `maxKeyChars` characters (longer keys are kept as their digest).
+ */
 export class MemoryIdempotentRepository implements IdempotentRepository {
   readonly maximumSize: number;
+  readonly maxKeyChars: number;
   // A Map keeps insertion order: re-inserting a key makes it the most recent, the first is the oldest.
   readonly #keys = new Map<string, true>();
 
-  constructor(maximumSize: number) {
+  constructor(maximumSize: number, maxKeyChars: number = DEFAULT_MAX_KEY_CHARS) {
     this.maximumSize = maximumSize;
+    this.maxKeyChars = maxKeyChars;
   }
 
   get size(): number {
     return this.#keys.size;
   }
 
-  add(key: string): boolean {
+  add(given: string): boolean {
+    const key = idempotentStoreKey(given, this.maxKeyChars);
     if (this.#keys.has(key)) {
       this.#touch(key);
       return false;
@@ -38,11 +50,11 @@ export class MemoryIdempotentRepository implements IdempotentRepository {
   }
 
   contains(key: string): boolean {
-    return this.#keys.has(key);
+    return this.#keys.has(idempotentStoreKey(key, this.maxKeyChars));
   }
 
   remove(key: string): boolean {
-    return this.#keys.delete(key);
+    return this.#keys.delete(idempotentStoreKey(key, this.maxKeyChars));
   }
 
   clear(): void {
@@ -66,5 +78,10 @@ export function createMemoryIdempotentRepository(
       `createMemoryIdempotentRepository() option 'maximumSize' must be an integer >= 1 (found ${String(maximumSize)})`,
     );
   }
-  return new MemoryIdempotentRepository(maximumSize);
+  const maxKeyChars = checkMaxKeyChars(
+    "createMemoryIdempotentRepository()",
+    options.maxKeyChars,
+    (message) => new RoutekitError("ROUTE_INVALID", message),
+  );
+  return new MemoryIdempotentRepository(maximumSize, maxKeyChars);
 }
