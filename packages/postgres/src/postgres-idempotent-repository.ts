@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IdempotentRepository } from "@routekit/core";
-import type { Pool } from "pg";
+import type { PgPool } from "./pg-pool.js";
 import { checkInteger, checkName } from "./postgres-options.js";
 import { runQuery } from "./postgres-query.js";
 import { PostgresStoreError, preview } from "./postgres-store-error.js";
@@ -35,7 +35,7 @@ export interface PostgresIdempotentRepository extends IdempotentRepository {
  * `add` with KEY_IN_PROGRESS, so the message is delivered again instead of being dropped.
  */
 export function createPostgresIdempotentRepository(
-  pool: Pool,
+  pool: PgPool,
   where: string,
   table: string,
   name: string,

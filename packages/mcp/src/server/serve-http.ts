@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Server as SessionServer } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { RouteContext } from "@routekit/core";
 import { RoutekitMcpError } from "../errors.js";
 import { digest, type GuardSettings, guardRequest, isLoopback, loopbackNames } from "./http-guards.js";
+import type { McpSession } from "./mcp-transport.js";
 import { describe, type McpServerOptions, resolveServerOptions } from "./server-options.js";
 import { McpToolServer } from "./tool-server.js";
 
@@ -155,7 +155,7 @@ export function createMcpHttpHandler(
 
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
-  readonly server: SessionServer;
+  readonly server: McpSession;
   lastUsed: number;
 }
 
