@@ -7,8 +7,11 @@
 //     instance of each module: `@routekit/core` and `@routekit/core/internal` share their state),
 //     and every budget task's `new URL("./x.js", import.meta.url)` naming a file beside the code
 //     (workers load task modules by file);
-//   - type-checks the standalone project with its own strict tsconfig, NodeNext and bundler;
-//   - runs it with plain `node` (no loader) and checks what it prints;
+//   - type-checks the standalone project with its own strict tsconfig (the one docs/installing.md
+//     recommends, with skipLibCheck false and no DOM lib), NodeNext and bundler, with no @types
+//     package but node's: routekit's declarations must need nothing else;
+//   - runs it with plain `node` (no loader) and checks what it prints: it uses core, http, llm,
+//     llm-tools, mcp, otel, and Redis and PostgreSQL on 127.0.0.1 (.ci/start-services.sh starts them);
 //   - measures the cold start of `import("@routekit/core")` and checks that importing core, llm or
 //     llm-tools loads none of the engines (fontoxpath, mathjs, slimdom, re2js, jsonpath-plus,
 //     worker threads): each loads on first use.
@@ -52,6 +55,30 @@ function run(command, args, options = {}) {
 
 function check(condition, message) {
   if (!condition) failures.push(message);
+}
+
+/**
+ * The tsconfig docs/installing.md recommends must be the standalone project's, which this test
+ * compiles: each option of the guide's block has the same value there, and skipLibCheck is false.
+ */
+function checkRecommendedTsconfig(compilerOptions) {
+  const guide = readFileSync(join(root, "docs/installing.md"), "utf8");
+  const block = /## TypeScript settings[\s\S]*?```jsonc\n([\s\S]*?)```/.exec(guide)?.[1];
+  if (block === undefined) {
+    check(false, "docs/installing.md has no ```jsonc block under '## TypeScript settings'");
+    return;
+  }
+  const recommended = JSON.parse(block.replace(/\/\/.*$/gm, "")).compilerOptions;
+  for (const [name, value] of Object.entries(recommended)) {
+    check(
+      JSON.stringify(compilerOptions[name]) === JSON.stringify(value),
+      `examples/standalone/tsconfig.json has ${name}: ${JSON.stringify(compilerOptions[name])}, docs/installing.md recommends ${JSON.stringify(value)}`,
+    );
+  }
+  check(
+    compilerOptions.skipLibCheck === false,
+    "examples/standalone/tsconfig.json must set skipLibCheck: false",
+  );
 }
 
 function step(title) {
@@ -163,6 +190,12 @@ try {
   }
 
   step("type-checking the user's project (strict, skipLibCheck false): NodeNext, then bundler");
+  checkRecommendedTsconfig(JSON.parse(readFileSync(join(app, "tsconfig.json"), "utf8")).compilerOptions);
+  const types = readdirSync(join(app, "node_modules/@types"));
+  check(
+    types.length === 1 && types[0] === "node",
+    `the standalone project must type-check with @types/node alone; installed: ${types.join(", ")}`,
+  );
   const tsc = join(app, "node_modules/typescript/bin/tsc");
   run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: app });
   run(process.execPath, [tsc, "-p", "tsconfig.bundler.json"], { cwd: app });

@@ -44,6 +44,12 @@ context.use(httpPlugin({ host: "127.0.0.1", port: 0 }));
 if (withConsole) context.use(consolePlugin({ record: "always" }));
 // #endregion
 printTrace(context, ["enrich", "ask"]);
+// The demo's own request must show every tool working: a failed tool call fails the demo, even when
+// the model (or the recorded answer) talks its way around it.
+const failedToolCalls: string[] = [];
+const stopCountingFailures = context.events.on("tool-call-completed", (event) => {
+  if (event.isError) failedToolCalls.push(`${event.toolName}: ${shorten(event.output ?? "", 200)}`);
+});
 
 // 1.-3. The tool routes, the enrichment pipeline and POST /ask: see routes.ts.
 await addQuickstartRoutes(context, inventory);
@@ -72,7 +78,16 @@ const reply = (await response.json()) as { answer?: string; toolCalls?: number; 
 console.log(`   HTTP ${response.status}`);
 console.log(`\nanswer: ${reply.answer ?? reply.error}`);
 if (chosen.replaying) console.log("(replayed from the shipped transcript: no model was called)");
+stopCountingFailures();
 if (response.status !== 200) process.exitCode = 1;
+if (failedToolCalls.length > 0) {
+  console.error(
+    `\ndemo FAILED: ${failedToolCalls.length} of ${reply.toolCalls ?? "?"} tool calls failed ` +
+      "(the answer above was given without their results):",
+  );
+  for (const failure of failedToolCalls) console.error(`   ${failure}`);
+  process.exitCode = 1;
+}
 
 if (serve) {
   console.log(`\nServing. Try:\n  curl -s -X POST ${askUrl} -H 'content-type: application/json' \\`);

@@ -1,4 +1,6 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
@@ -45,6 +47,39 @@ describe("pnpm demo", () => {
     expect(stdout).toContain("HTTP 200");
     expect(stdout).toContain("answer: There are 235 widgets in stock");
     expect(stdout).toContain("stopped cleanly");
+  }, 45_000);
+
+  it("fails with a clear message, exit code 1, when a tool call of its request fails", async () => {
+    // A live OpenAI-compatible model on 127.0.0.1 asks for one math_eval the tool must refuse, then
+    // answers as if nothing happened: the demo may not pass on the model's word.
+    const model = await startScriptedModel([
+      {
+        tool_calls: [
+          {
+            id: "call_1",
+            type: "function",
+            function: { name: "math_eval", arguments: '{"expression":"2 +"}' },
+          },
+        ],
+      },
+      { content: "There are 235 widgets." },
+    ]);
+    try {
+      const environment = { ...offlineEnvironment(), OPENAI_BASE_URL: model.url, OPENAI_API_KEY: "test-key" };
+      const failure = await promisify(execFile)(process.execPath, DEMO, {
+        cwd: root,
+        env: environment,
+        timeout: 30_000,
+      })
+        .then(() => undefined)
+        .catch((error: unknown) => error as { code: number; stdout: string; stderr: string });
+      expect(failure?.code).toBe(1);
+      expect(failure?.stdout).toContain("HTTP 200");
+      expect(failure?.stderr).toContain("demo FAILED: 1 of 1 tool calls failed");
+      expect(failure?.stderr).toMatch(/ {3}math_eval: .*expression/);
+    } finally {
+      await model.close();
+    }
   }, 45_000);
 
   describe("--serve", () => {
@@ -103,4 +138,47 @@ async function waitFor(condition: () => boolean, timeoutMs: number, describe: ()
     if (Date.now() > deadline) throw new Error(`timed out waiting; output so far:\n${describe()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * An OpenAI-compatible Chat Completions server on 127.0.0.1 answering each request with the next
+ * scripted assistant message (tool calls, or a final text).
+ */
+async function startScriptedModel(messages: readonly Record<string, unknown>[]) {
+  let turn = 0;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => {
+      const message = messages[Math.min(turn, messages.length - 1)] ?? {};
+      turn += 1;
+      const finishReason = "tool_calls" in message ? "tool_calls" : "stop";
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify({
+          id: `chatcmpl-demo${turn}`,
+          object: "chat.completion",
+          created: 1_760_000_000,
+          model: "gpt-4o-mini",
+          choices: [
+            {
+              index: 0,
+              message: { role: "assistant", content: null, ...message },
+              finish_reason: finishReason,
+            },
+          ],
+          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

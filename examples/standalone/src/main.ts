@@ -1,11 +1,15 @@
 // A project of its own using routekit from its packages: built with tsc, run with plain `node`.
-// It checks what it prints, so it doubles as the packaging test's program.
+// It checks what it prints, so it doubles as the packaging test's program. It uses all ten packages
+// but amqp and console (RabbitMQ and a browser are for their own tests); Redis and PostgreSQL on
+// 127.0.0.1 back stores.ts.
 import assert from "node:assert/strict";
 import { createContext } from "@routekit/core";
 import { httpPlugin, httpServerOf } from "@routekit/http";
 import { llm, llmPlugin } from "@routekit/llm";
 import { scriptedModel } from "@routekit/llm/testing";
 import { MathEvalTool } from "@routekit/llm-tools";
+import { checkMcp } from "./mcp.js";
+import { checkStoresAndTracing } from "./stores.js";
 
 // A model that calls the order_total tool once, then answers with what the tool returned.
 const model = scriptedModel([
@@ -92,4 +96,7 @@ assert.deepEqual(json, { hello: "world" });
 console.log("http: GET /hello answered", response.status, JSON.stringify(json));
 
 await context.stop();
+
+await checkStoresAndTracing();
+await checkMcp();
 console.log("standalone: all checks passed");

@@ -10,6 +10,7 @@ export { mcpConnectionOf, mcpTools } from "./client/mcp-tools.js";
 export { MCP_ERROR_CODES, type McpErrorCode, RoutekitMcpError } from "./errors.js";
 // Server: routekit tools over MCP
 export { type McpServerPluginOptions, mcpServer, mcpServerOf } from "./server/mcp-server-plugin.js";
+export type { McpSession, McpTransport } from "./server/mcp-transport.js";
 export { type McpMountedHttpOptions, mountMcpHttp } from "./server/mount-http.js";
 export { type ProgressUpdate, reportProgress } from "./server/progress.js";
 export {

@@ -6,7 +6,7 @@ import {
   type SharedGroupWrite,
   type StoredExchange,
 } from "@routekit/core";
-import type { Pool } from "pg";
+import type { PgPool } from "./pg-pool.js";
 import { checkInteger, checkName } from "./postgres-options.js";
 import { inTransaction, runQuery } from "./postgres-query.js";
 import { describeError, PostgresStoreError, preview } from "./postgres-store-error.js";
@@ -40,7 +40,7 @@ interface GroupRow {
  * `<prefix>aggregation_completed` in one transaction, where it stays until confirmed.
  */
 export function createPostgresAggregationRepository(
-  pool: Pool,
+  pool: PgPool,
   where: string,
   tables: TableNames,
   name: string,

@@ -1,5 +1,5 @@
 import type { CheckpointQuery, CheckpointRecord, CheckpointStore } from "@routekit/core";
-import type { Pool } from "pg";
+import type { PgPool } from "./pg-pool.js";
 import { checkName } from "./postgres-options.js";
 import { runQuery } from "./postgres-query.js";
 import { PostgresStoreError } from "./postgres-store-error.js";
@@ -20,7 +20,7 @@ interface CheckpointRow {
  * only the row still at the version read — one statement each, so no transaction is held open.
  */
 export function createPostgresCheckpointStore(
-  pool: Pool,
+  pool: PgPool,
   where: string,
   table: string,
   name: string,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type IdempotentRepository, idempotentStoreKey } from "@routekit/core";
 import { checkMaxKeyChars, DEFAULT_KEY_RETENTION_MS } from "@routekit/core/internal";
-import type { Pool } from "pg";
+import type { PgPool } from "./pg-pool.js";
 import { checkInteger, checkName } from "./postgres-options.js";
 import { runQuery } from "./postgres-query.js";
 import { PostgresStoreError, preview } from "./postgres-store-error.js";
@@ -48,7 +48,7 @@ export interface PostgresIdempotentRepository extends IdempotentRepository {
  * `add` with KEY_IN_PROGRESS, so the message is delivered again instead of being dropped.
  */
 export function createPostgresIdempotentRepository(
-  pool: Pool,
+  pool: PgPool,
   where: string,
   table: string,
   name: string,

@@ -1,8 +1,8 @@
-import type { Pool, PoolClient, QueryResultRow } from "pg";
+import type { PgPool, PgPoolClient } from "./pg-pool.js";
 import { describeError, PostgresStoreError } from "./postgres-store-error.js";
 
 /** Where queries go: the pool, or one client inside a transaction. */
-export type Queryable = Pool | PoolClient;
+export type Queryable = PgPool | PgPoolClient;
 
 const CONNECTION_CODES = new Set([
   "ECONNREFUSED",
@@ -19,7 +19,7 @@ const CONNECTION_CODES = new Set([
  * table is SCHEMA_MISSING (call `migrate()`), anything else (a lost connection, a timeout)
  * QUERY_FAILED.
  */
-export async function runQuery<TRow extends QueryResultRow>(
+export async function runQuery<TRow extends object>(
   where: string,
   what: string,
   target: Queryable,
@@ -59,10 +59,10 @@ export function queryError(where: string, what: string, error: unknown): Postgre
 export async function inTransaction<TResult>(
   where: string,
   what: string,
-  pool: Pool,
-  work: (client: PoolClient) => Promise<TResult>,
+  pool: PgPool,
+  work: (client: PgPoolClient) => Promise<TResult>,
 ): Promise<TResult> {
-  let client: PoolClient;
+  let client: PgPoolClient;
   try {
     client = await pool.connect();
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { Pool } from "pg";
+import type { PgPool } from "./pg-pool.js";
 import { inTransaction, runQuery } from "./postgres-query.js";
 
 /** The table names for a prefix. */
@@ -69,7 +69,7 @@ export function schemaStatements(prefix: string): string[] {
  * Creates the tables (when missing) in one transaction. An advisory lock serialises instances
  * that migrate at the same moment (concurrent CREATE TABLE IF NOT EXISTS can otherwise collide).
  */
-export async function migrateSchema(where: string, pool: Pool, prefix: string): Promise<void> {
+export async function migrateSchema(where: string, pool: PgPool, prefix: string): Promise<void> {
   await inTransaction(where, "creating the tables", pool, async (client) => {
     await runQuery(where, "taking the migration lock", client, "SELECT pg_advisory_xact_lock(hashtext($1))", [
       `routekit-migrate:${prefix}`,
@@ -81,7 +81,7 @@ export async function migrateSchema(where: string, pool: Pool, prefix: string): 
 }
 
 /** Drops the tables of a prefix (every repository's rows with them). */
-export async function dropSchema(where: string, pool: Pool, prefix: string): Promise<void> {
+export async function dropSchema(where: string, pool: PgPool, prefix: string): Promise<void> {
   const tables = tableNames(prefix);
   await runQuery(
     where,

@@ -1,9 +1,15 @@
 /**
  * The bootstrap script of a budget worker, run with `new Worker(source, { eval: true })`: it is
  * plain JavaScript, so it needs no file of its own in the build and no TypeScript loader. It
- * imports task modules by file URL (a `.ts` module through tsx's loader, whose path is in
- * `workerData.typescriptLoader`, when plain `import()` does not know the extension), imports the
- * modules listed in `workerData.preload`, says "ready", then answers one job per message:
+ * imports task modules by file URL, imports the modules listed in `workerData.preload`, says
+ * "ready", then answers one job per message.
+ *
+ * A `.ts` task module is always imported through tsx's loader hooks, whatever the Node version: tsx
+ * maps the `.js`-style relative imports of TypeScript sources to their `.ts` files, which Node's own
+ * type stripping (Node 22.18 and later) does not. The loader is the one next to routekit
+ * (`workerData.typescriptLoader`) or else the one the task module's own project resolves. With no
+ * tsx anywhere, Node is left to load the file itself (type stripping), and a failure says so.
+ *
  *
  * - in: `{ id, module, exportName, input, maxOutputBytes }`
  * - out: `{ id, loading: true }` before a module's first import and `{ id, loaded: true }` after,
@@ -12,21 +18,39 @@
 export const BUDGET_WORKER_SOURCE = `
 "use strict";
 const { parentPort, workerData } = require("node:worker_threads");
+const { createRequire } = require("node:module");
+const { pathToFileURL } = require("node:url");
 const modules = new Map();
 let typescript;
 
+function findTypeScriptLoader(url) {
+  if (workerData.typescriptLoader) return workerData.typescriptLoader;
+  try {
+    const api = createRequire(url).resolve("tsx/esm/api");
+    return pathToFileURL(api.replace(/\\.cjs$/, ".mjs")).href;
+  } catch {
+    return undefined;
+  }
+}
+
 async function importTypeScript(url) {
+  if (typescript === undefined) {
+    const loader = findTypeScriptLoader(url);
+    typescript = loader === undefined ? Promise.resolve(false) : import(loader).then((api) => {
+      api.register();
+      return true;
+    });
+  }
+  if (await typescript) return import(url);
   try {
     return await import(url);
   } catch (error) {
-    if (!error || error.code !== "ERR_UNKNOWN_FILE_EXTENSION") throw error;
+    const reason = error && typeof error.message === "string" ? error.message : String(error);
+    throw new Error(
+      "the task module " + url + " is TypeScript source, no TypeScript loader (tsx) was found next to routekit " +
+        "or the module, and Node could not load it itself (" + reason + "); install tsx or run the compiled .js files",
+    );
   }
-  if (!workerData.typescriptLoader) {
-    throw new Error("the task module " + url + " is TypeScript source and no TypeScript loader (tsx) was found; run the compiled .js files");
-  }
-  typescript ??= import(workerData.typescriptLoader).then((api) => api.register());
-  await typescript;
-  return import(url + "?typescript");
 }
 
 function load(url) {

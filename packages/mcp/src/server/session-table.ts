@@ -1,12 +1,12 @@
 import type { ServerResponse } from "node:http";
-import type { Server as SessionServer } from "@modelcontextprotocol/sdk/server/index.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Refusal } from "./http-guards.js";
+import type { McpSession } from "./mcp-transport.js";
 
 /** One Streamable HTTP session and how it is used. */
 export interface Session {
   readonly transport: StreamableHTTPServerTransport;
-  readonly server: SessionServer;
+  readonly server: McpSession;
   /** Who opened it: the client's address. */
   readonly client: string;
   /** When a request of it last started or ended (ms since the epoch). */

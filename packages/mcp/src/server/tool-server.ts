@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -13,6 +12,7 @@ import { didYouMean, truncateForMessage } from "@routekit/core/internal";
 import type { Tool } from "@routekit/llm";
 import { CallClock } from "./call-clock.js";
 import { ProgressForwarding } from "./forward-progress.js";
+import type { McpSession, McpTransport } from "./mcp-transport.js";
 import { outputOf, type ToolOutput } from "./output-schema.js";
 import { errorContent, runCall } from "./run-call.js";
 import {
@@ -83,8 +83,8 @@ export class McpToolServer {
     });
   }
 
-  /** Serves one connection over `transport`; resolves once it is started. */
-  async connect(transport: Transport): Promise<Server> {
+  /** Serves one connection over `transport` (any transport of the MCP SDK); resolves once it is started. */
+  async connect(transport: McpTransport): Promise<McpSession> {
     if (this.#closed) throw protocolError(ErrorCode.ConnectionClosed, "the MCP server is closed");
     const server = this.#createSession();
     this.#sessions.add(server);
