@@ -88,11 +88,15 @@ async function cleanStores(prefix: string): Promise<void> {
 
 /** The worker's completed groups, one line each, sorted. */
 function groups(completions: readonly Completion[]): string[] {
-  return completions.map(({ store, order, parts }) => `${store} ${order}: ${[...parts].sort().join(" ")}`).sort();
+  return completions
+    .map(({ store, order, parts }) => `${store} ${order}: ${[...parts].sort().join(" ")}`)
+    .sort();
 }
 
 describe.skipIf(skip)("examples/everything-at-once", () => {
-  it("runs an agent over HTTP whose tool crosses RabbitMQ to a worker on Redis and PostgreSQL, traced as one trace, served over MCP, shown by the console, and stops cleanly", async ({ onTestFailed }) => {
+  it("runs an agent over HTTP whose tool crosses RabbitMQ to a worker on Redis and PostgreSQL, traced as one trace, served over MCP, shown by the console, and stops cleanly", async ({
+    onTestFailed,
+  }) => {
     const run = `${process.pid}_${randomBytes(4).toString("hex")}`;
     const partsQueue = `everything-at-once-parts-${run}`;
     const prefix = `everything_${run}_`;
@@ -141,7 +145,9 @@ describe.skipIf(skip)("examples/everything-at-once", () => {
       for (const part of ["wheel", "frame"]) {
         const result = await mcp.callTool({ name: "record_part", arguments: { order: "o-2", part } });
         expect.soft(result.isError ?? false, JSON.stringify(result)).toBe(false);
-        expect.soft(result.content).toEqual([{ type: "text", text: JSON.stringify({ recorded: `o-2/${part}` }) }]);
+        expect
+          .soft(result.content)
+          .toEqual([{ type: "text", text: JSON.stringify({ recorded: `o-2/${part}` }) }]);
       }
       await mcp.close();
 
@@ -149,11 +155,17 @@ describe.skipIf(skip)("examples/everything-at-once", () => {
       const graph = await consoleApi<ConsoleGraph>(consoleUrl, "api/graph");
       expect.soft(graph.routes.map((route) => route.id).sort()).toEqual(["ask", "record-part"]);
       expect.soft(graph.routes.find((route) => route.id === "record-part")?.tool?.name).toBe("record_part");
-      expect.soft(graph.edges).toContainEqual(expect.objectContaining({ from: "route:ask", to: "route:record-part", kind: "tool" }));
+      expect
+        .soft(graph.edges)
+        .toContainEqual(
+          expect.objectContaining({ from: "route:ask", to: "route:record-part", kind: "tool" }),
+        );
       const { agentRuns } = await consoleApi<{ agentRuns: AgentRunSummary[] }>(consoleUrl, "api/agent-runs");
-      expect.soft(agentRuns).toEqual([
-        expect.objectContaining({ routeId: "ask", status: "completed", modelCalls: 3, toolCalls: 3 }),
-      ]);
+      expect
+        .soft(agentRuns)
+        .toEqual([
+          expect.objectContaining({ routeId: "ask", status: "completed", modelCalls: 3, toolCalls: 3 }),
+        ]);
 
       // A clean stop: each process reports, with nothing left that keeps it alive, and exits 0.
       const [stoppedGateway, stoppedWorker] = await Promise.all([
@@ -162,12 +174,14 @@ describe.skipIf(skip)("examples/everything-at-once", () => {
       ]);
       const failures = [...stoppedGateway.report.failures, ...stoppedWorker.report.failures];
       expect.soft(failures, "exchanges that failed, in both processes").toEqual([]);
-      expect.soft(groups((stoppedWorker.report.details as { completions: Completion[] }).completions)).toEqual([
-        "postgres o-1: frame wheel",
-        "postgres o-2: frame wheel",
-        "redis o-1: frame wheel",
-        "redis o-2: frame wheel",
-      ]);
+      expect
+        .soft(groups((stoppedWorker.report.details as { completions: Completion[] }).completions))
+        .toEqual([
+          "postgres o-1: frame wheel",
+          "postgres o-2: frame wheel",
+          "redis o-1: frame wheel",
+          "redis o-2: frame wheel",
+        ]);
       expect.soft(oneTraceAcrossTheBroker(stoppedGateway.report.spans, stoppedWorker.report.spans)).toEqual({
         agentRequestsInTheRequestTrace: 3,
         workerSpansOutsideTheGatewaysTraces: [],

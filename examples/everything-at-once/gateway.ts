@@ -24,7 +24,9 @@ const context = createContext({ logLevel: "warn" });
 context.use(otelPlugin()); // first, as the observability guide says
 context.use(amqpPlugin({ url: "amqp://guest:guest@127.0.0.1:5672" }));
 context.use(
-  llmPlugin({ models: { clerk: openAiChat({ model: "gpt-4o-mini", baseURL: modelUrl, apiKey: "loopback" }) } }),
+  llmPlugin({
+    models: { clerk: openAiChat({ model: "gpt-4o-mini", baseURL: modelUrl, apiKey: "loopback" }) },
+  }),
 );
 context.use(httpPlugin({ host: "127.0.0.1", port: 0 })); // before mcpServer: its endpoint mounts here
 context.use(mcpServer({ transport: "http", mount: "http", path: "/mcp", tools: ["record_part"], token }));

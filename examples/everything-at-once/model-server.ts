@@ -25,7 +25,11 @@ export const FINAL_ANSWER = "Order o-1 is recorded: wheel and frame.";
 
 /** Turn by turn: two parts of order o-1 at once, then the first again (a model retrying), then the answer. */
 function reply(toolAnswers: number): Record<string, unknown> {
-  if (toolAnswers === 0) return toolCalls([["call_1", "o-1", "wheel"], ["call_2", "o-1", "frame"]]);
+  if (toolAnswers === 0)
+    return toolCalls([
+      ["call_1", "o-1", "wheel"],
+      ["call_2", "o-1", "frame"],
+    ]);
   if (toolAnswers === 2) return toolCalls([["call_3", "o-1", "wheel"]]);
   return completion({ role: "assistant", content: FINAL_ANSWER, refusal: null }, "stop");
 }
