@@ -92,13 +92,14 @@ export function createAmqpComponent(settings: AmqpSettings): AmqpComponent {
     const draining = [...consumers];
     consumers.clear();
     await untilAborted(Promise.all(draining.map((consumer) => consumer.stop())), signal);
+    // The bound's timer ends with the wait: left running, it would keep the process alive.
+    const drained = new AbortController();
+    const bound = signal === undefined ? drained.signal : AbortSignal.any([signal, drained.signal]);
     await untilAborted(
-      Promise.race([
-        Promise.all(draining.map((consumer) => consumer.drain())),
-        pause(DRAIN_LIMIT_MS, signal),
-      ]),
+      Promise.race([Promise.all(draining.map((consumer) => consumer.drain())), pause(DRAIN_LIMIT_MS, bound)]),
       signal,
     );
+    drained.abort();
     const closing = [publisher?.close(), requester?.close()];
     publisher = undefined;
     requester = undefined;

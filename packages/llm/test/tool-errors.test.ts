@@ -158,6 +158,15 @@ describe("what the model reads of a failed tool call", () => {
     expect(sanitizeErrorText("see https://docs.example/x?y=1 and ftp://h/p")).toBe("see <url> and <url>");
     expect(sanitizeErrorText("host localhost:3000 and ::1 and ::ffff:127.0.0.1")).toContain("<address>");
   });
+
+  it("sanitizeErrorText keeps index brackets and replaces bracketed IPv6 addresses", () => {
+    expect(sanitizeErrorText("properties.items[0].parts[12] and [a] cannot be stored")).toBe(
+      "properties.items[0].parts[12] and [a] cannot be stored",
+    );
+    expect(sanitizeErrorText("connect to [::1]:5672 and [fe80::1] failed")).toBe(
+      "connect to <address> and <address> failed",
+    );
+  });
 });
 
 describe("a tool route whose reply cannot be written as tool output", () => {

@@ -33,7 +33,8 @@ export function isExposed(error: Error): boolean {
 }
 
 const URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"<>`)\]]+/gi;
-const BRACKETED_IPV6 = /\[[0-9a-f:.]+\](?::\d+)?/gi;
+// An IPv6 literal holds a colon; without one, `[0]` or `[a]` is an index and stays.
+const BRACKETED_IPV6 = /\[[0-9a-f.]*:[0-9a-f:.]*\](?::\d+)?/gi;
 const IPV4 = /\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g;
 const IPV6 = /\b(?:[0-9a-f]{1,4}:){2,7}[0-9a-f]{0,4}\b/gi;
 const HOST_PORT = /\b(?:localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+):\d{2,5}\b/gi;
