@@ -15,10 +15,12 @@ export type LlmErrorCode =
   | "OUTPUT_INVALID"
   | "RUN_CONFLICT"
   | "RUN_NOT_FOUND"
-  | "RUN_STATE_INVALID";
+  | "RUN_STATE_INVALID"
+  | "QUOTA_EXCEEDED";
 
 /** Every code of `LlmErrorCode`, for checks at run time. */
 export const LLM_ERROR_CODES: readonly LlmErrorCode[] = [
+  "QUOTA_EXCEEDED",
   "TOOL_INVALID",
   "TOOL_DUPLICATE",
   "TOOL_NOT_FOUND",
@@ -80,6 +82,8 @@ export class ToolExecutionError extends LlmError {
 export interface ModelRequestErrorOptions {
   provider: string;
   status?: number | undefined;
+  /** How long the server asked to wait (`retry-after-ms` / `retry-after`), when it did. */
+  retryAfterMs?: number | undefined;
   cause?: unknown;
 }
 
@@ -88,11 +92,14 @@ export class ModelRequestError extends LlmError {
   override readonly name: string = "ModelRequestError";
   readonly provider: string;
   readonly status: number | undefined;
+  /** How long the server asked to wait (`retry-after-ms` / `retry-after`), when it did. */
+  readonly retryAfterMs: number | undefined;
 
   constructor(message: string, options: ModelRequestErrorOptions) {
     super("MODEL_REQUEST_FAILED", message, { cause: options.cause });
     this.provider = options.provider;
     this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

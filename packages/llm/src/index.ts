@@ -15,6 +15,12 @@ export { cutToolResult, DEFAULT_MAX_TOOL_RESULT_CHARS } from "./governance/cut-t
 export { TOOL_DEAD_LETTER_TOOL_HEADER, type ToolDeadLetter } from "./governance/dead-letter-tools.js";
 export { LlmSpend, llmSpendOf, type SpendTotals } from "./governance/llm-spend.js";
 export { costOf, type ModelPrice, type PriceTable } from "./governance/model-prices.js";
+export {
+  type ProviderQuota,
+  type ProviderQuotaOptions,
+  providerQuota,
+} from "./governance/provider-quota.js";
+export { memoryQuotaStore, type QuotaBuckets, type QuotaStore } from "./governance/quota-store.js";
 export { BUDGET_NAMES, type BudgetName, type BudgetStop, type RunBudget } from "./governance/run-budget.js";
 export type { LlmRunCompletedEvent } from "./governance/run-completed-event.js";
 export { LLM_HEADERS, LLM_MESSAGES_PROPERTY } from "./llm-component.js";

@@ -19,6 +19,7 @@ import { LlmError } from "./errors.js";
 import { deadLetterSender } from "./governance/dead-letter-tools.js";
 import { llmSpendOf } from "./governance/llm-spend.js";
 import type { PriceTable } from "./governance/model-prices.js";
+import type { ProviderQuota } from "./governance/provider-quota.js";
 import "./governance/run-completed-event.js";
 import { LLM_EVENT_TYPES } from "./llm-events.js";
 import { LLM_STREAM_PROPERTY } from "./llm-stream-of.js";
@@ -57,6 +58,7 @@ export interface LlmSettings {
   tenantHeader?: string;
   maxToolResultChars?: number;
   toolDeadLetterUri?: string;
+  quota?: ProviderQuota;
 }
 
 /** The llm settings of a context (from `llmPlugin`). */
@@ -180,6 +182,7 @@ export const llmComponent = defineComponent({
       maxCostUsd: options.maxCostUsd,
       prices: settings.prices,
       maxToolResultChars: options.maxToolResultChars ?? settings.maxToolResultChars,
+      quota: settings.quota,
     };
     checkGovernance({ model, tools: new Map(), ...governance }, `Endpoint '${address.uri}'`);
     const deadLetterUri = options.toolDeadLetterUri ?? settings.toolDeadLetterUri;
@@ -257,6 +260,7 @@ export const llmComponent = defineComponent({
         ...(output !== undefined && { output, maxOutputRetries: options.maxOutputRetries }),
         onToolError: onToolError ?? toolErrorLogger(routeId),
         ...governance,
+        tenant: tenantOf(exchange, settings.tenantHeader),
       };
       if (durable !== undefined) {
         const outcome = await durable.run(exchange, input, loopOptions, thread?.memory);

@@ -7,6 +7,7 @@ import {
 import { recoveryLifecycle } from "./durable/recovery-lifecycle.js";
 import { LlmError } from "./errors.js";
 import { checkPrices, type PriceTable } from "./governance/model-prices.js";
+import type { ProviderQuota } from "./governance/provider-quota.js";
 import { llmComponent, modelsOf, settingsOf } from "./llm-component.js";
 import type { LanguageModel } from "./model-types.js";
 import type { ToolInputSchema } from "./schema/schema-type.js";
@@ -48,6 +49,11 @@ export interface LlmPluginOptions {
   maxToolResultChars?: number;
   /** Endpoint receiving every failed tool call of every step (a step's `toolDeadLetterUri` overrides it). */
   toolDeadLetterUri?: string;
+  /**
+   * A rate limit every model call of the context waits in, per provider/model (and tenant):
+   * `providerQuota({ requestsPerMinute, tokensPerMinute, store })`; a Redis store shares it.
+   */
+  quota?: ProviderQuota;
 }
 
 /** Installs the `llm:` component and the models; the tool registry is `context.tools`. */
@@ -107,6 +113,16 @@ export function llmPlugin(options: LlmPluginOptions): Plugin {
       `llmPlugin: option 'maxToolResultChars' must be an integer >= 1 (found ${JSON.stringify(maxToolResultChars)})`,
     );
   }
+  const { quota } = options;
+  if (
+    quota !== undefined &&
+    (typeof quota !== "object" || quota === null || typeof quota.acquire !== "function")
+  ) {
+    throw new LlmError(
+      "OPTION_INVALID",
+      `llmPlugin: option 'quota' must be made by providerQuota({ requestsPerMinute, ... }) (found ${quota === null ? "null" : typeof quota})`,
+    );
+  }
   const durable = options.durable === undefined ? undefined : checkDurableOptions(options.durable);
   const outputs: StructuredOutput[] = [];
   for (const [name, schema] of Object.entries(schemas ?? {})) {
@@ -122,6 +138,7 @@ export function llmPlugin(options: LlmPluginOptions): Plugin {
       if (options.tenantHeader !== undefined) settings.tenantHeader = options.tenantHeader;
       if (maxToolResultChars !== undefined) settings.maxToolResultChars = maxToolResultChars;
       if (options.toolDeadLetterUri !== undefined) settings.toolDeadLetterUri = options.toolDeadLetterUri;
+      if (options.quota !== undefined) settings.quota = options.quota;
       const models = modelsOf(context);
       for (const [name, model] of Object.entries(options.models)) models.set(name, model);
       context.addComponent(llmComponent);

@@ -2,6 +2,7 @@ import type { RouteContext } from "@routekit/core";
 import { runDeadline } from "../bounded-call.js";
 import { LlmError } from "../errors.js";
 import { costOf, priceOf } from "../governance/model-prices.js";
+import { quotaModel } from "../governance/quota-model.js";
 import { addUsage, BudgetCheck, type BudgetStop, hasBudget } from "../governance/run-budget.js";
 import type { ModelResponse, ToolCall, ToolCallResult } from "../model-types.js";
 import { executeToolCall, type ToolCallEnvironment } from "../tool-loop/execute-tool-call.js";
@@ -42,7 +43,11 @@ export interface DurableLoopOptions {
  * result. Parks the run (and returns) when a call needs a person's answer.
  */
 export async function runDurableLoop(options: DurableLoopOptions): Promise<DurableOutcome> {
-  const { handle, loop } = options;
+  const { handle } = options;
+  const loop =
+    options.loop.quota === undefined
+      ? options.loop
+      : { ...options.loop, model: quotaModel(options.loop.model, options.loop.quota, options.loop.tenant) };
   const state = handle.state;
   const maxIterations = loop.maxIterations ?? 8;
   const deadline = runDeadline(loop.signal, loop.timeoutMs);

@@ -1,6 +1,7 @@
 import { type RunDeadline, runDeadline } from "../bounded-call.js";
 import { LlmError, OutputValidationError } from "../errors.js";
 import { costOf, type ModelPrice, priceOf } from "../governance/model-prices.js";
+import { quotaModel } from "../governance/quota-model.js";
 import { addUsage, BudgetCheck, type BudgetStop, hasBudget } from "../governance/run-budget.js";
 import type {
   ChatMessage,
@@ -28,8 +29,12 @@ import { TurnCalls } from "./turn-calls.js";
  * `maxIterations` model calls were made (then it stops with `max_iterations`, never throwing).
  * Tool failures are error results the model reads; a failed model call or an abort rejects.
  */
-export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoopResult> {
-  checkLoopOptions(options);
+export async function runToolLoop(given: RunToolLoopOptions): Promise<ToolLoopResult> {
+  checkLoopOptions(given);
+  const options =
+    given.quota === undefined
+      ? given
+      : { ...given, model: quotaModel(given.model, given.quota, given.tenant) };
   const { model, tools, onEvent, onPart } = options;
   const maxIterations = options.maxIterations ?? 8;
   const messages: ChatMessage[] =

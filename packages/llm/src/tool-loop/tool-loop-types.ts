@@ -1,4 +1,5 @@
 import type { PriceTable } from "../governance/model-prices.js";
+import type { ProviderQuota } from "../governance/provider-quota.js";
 import type { BudgetStop, RunBudget } from "../governance/run-budget.js";
 import type {
   AssistantMessage,
@@ -68,6 +69,10 @@ export interface RunToolLoopOptions extends RunBudget {
   prices?: PriceTable;
   /** Longest tool result the model reads, in characters; longer ones are cut with a note. Default 32000. */
   maxToolResultChars?: number;
+  /** Every model call waits for its turn in this rate limit (see `providerQuota`). */
+  quota?: ProviderQuota;
+  /** The tenant of the run, for a quota kept per tenant. */
+  tenant?: string;
 }
 
 /** Why a run ended. */
