@@ -11,7 +11,8 @@ export async function runGovernanceBench(options: BenchOptions): Promise<BenchRo
   const { server, baseURL } = await startServer({ answeredTurns: 0, problems: [] });
   const plainCount = { count: 0 };
   const governedCount = { count: 0 };
-  const plain = await routekitAgent(baseURL, plainCount);
+  // The same request (with the tenant header) on both sides: only the governance differs.
+  const plain = await routekitAgent(baseURL, plainCount, { headers: { "x-tenant": "acme" } });
   const governed = await routekitAgent(baseURL, governedCount, {
     plugin: {
       prices: { [`openai/${MODEL}`]: { inputPerMillion: 0.15, outputPerMillion: 0.6 } },
