@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { createContext } from "@routekit/core";
-import { llm, llmPlugin, openAiChat } from "@routekit/llm";
+import { type LlmPluginOptions, type LlmStepBuilder, llm, llmPlugin, openAiChat } from "@routekit/llm";
 import { generateText, jsonSchema, stepCountIs, tool } from "ai";
 import { request } from "undici";
 import { type BenchOptions, type BenchRow, printRow, rowOf, sampleAll, summarise } from "./harness.js";
@@ -11,9 +11,9 @@ import { type BenchOptions, type BenchRow, printRow, rowOf, sampleAll, summarise
 // One agent run: the model asks for three tool calls in one turn, every call is answered, then
 // the model gives its final text. Two Chat Completions round trips per run.
 
-const MODEL = "bench-model";
+export const MODEL = "bench-model";
 const PROMPT = "Add 2 and 3, upper-case 'routekit', and count the letters of 'camel'.";
-const FINAL_TEXT = "5, ROUTEKIT and 5.";
+export const FINAL_TEXT = "5, ROUTEKIT and 5.";
 
 interface ToolSpec {
   name: string;
@@ -135,10 +135,26 @@ export async function startServer(tally: ServerTally): Promise<{ server: Server;
   return { server, baseURL: `http://127.0.0.1:${port}/v1` };
 }
 
+/** Plugin options, step options and request headers added to the routekit agent (bench/governance.ts). */
+export interface Governance {
+  plugin?: Partial<LlmPluginOptions>;
+  step?: (step: LlmStepBuilder<string>) => LlmStepBuilder<string>;
+  headers?: Record<string, unknown>;
+}
+
 /** routekit: three tool routes and an llm: step, requested through direct:ask. */
-export async function routekitAgent(baseURL: string, executed: { count: number }) {
+export async function routekitAgent(
+  baseURL: string,
+  executed: { count: number },
+  governance: Governance = {},
+) {
   const context = createContext({ logLevel: "warn" });
-  context.use(llmPlugin({ models: { bench: openAiChat({ model: MODEL, baseURL, apiKey: "x" }) } }));
+  context.use(
+    llmPlugin({
+      models: { bench: openAiChat({ model: MODEL, baseURL, apiKey: "x" }) },
+      ...governance.plugin,
+    }),
+  );
   await context.addRoutes((r) => {
     for (const spec of TOOLS) {
       r.from(`direct:tool.${spec.name}`)
@@ -148,14 +164,16 @@ export async function routekitAgent(baseURL: string, executed: { count: number }
           return spec.run(exchange.body);
         });
     }
-    r.from("direct:ask").to(
-      llm("bench")
-        .tools(...TOOLS.map((spec) => spec.name))
-        .uri(),
-    );
+    const step = llm("bench").tools(...TOOLS.map((spec) => spec.name));
+    r.from("direct:ask").to((governance.step?.(step) ?? step).uri());
   });
   await context.start();
-  return { run: () => context.request("direct:ask", PROMPT), stop: () => context.stop() };
+  const headers = governance.headers;
+  const run = (): Promise<unknown> =>
+    headers === undefined
+      ? context.request("direct:ask", PROMPT)
+      : context.request("direct:ask", PROMPT, headers);
+  return { run, stop: () => context.stop(), context };
 }
 
 /** The Vercel AI SDK: generateText with three tools, up to five steps. */

@@ -2,6 +2,11 @@ import { describe, it } from "vitest";
 
 // Each page's example file runs its regions and checks, with node:assert, what the page says they do.
 describe("docs examples run as the pages say", () => {
+  it("llm-step: budgets, cost per route and tenant, and the provider quota", async () => {
+    const { main } = await import("../docs/llm-governance.js");
+    await main();
+  });
+
   it("routes: the greeting route and a verb added with defineStep", async () => {
     const { main } = await import("../docs/routes.js");
     await main();

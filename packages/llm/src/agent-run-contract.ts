@@ -15,6 +15,10 @@ export const LLM_HEADERS = {
   stopReason: "llm.stopReason",
   iterations: "llm.iterations",
   toolCalls: "llm.toolCalls",
+  /** The run's cost in US dollars, when the model has a price in `llmPlugin({ prices })`. */
+  costUsd: "llm.costUsd",
+  /** With stop reason "budget": the budget that ended the run (e.g. "maxTotalTokens"). */
+  budget: "llm.budget",
 } as const;
 
 /** Property holding the whole conversation after the step (to continue it). */

@@ -32,6 +32,11 @@ export interface AsLlmToolOptions<TInput extends ToolInputSchema = ToolInputSche
    * person answers, `effect: "once"` never repeats a call whose outcome a crash left unknown.
    */
   durability?: ToolDurability;
+  /**
+   * Longest result the model reads, in characters; a longer one is cut with a note saying how much
+   * was cut (overrides the step's `maxToolResultChars`, default 32000).
+   */
+  maxResultChars?: number;
 }
 
 /**
@@ -106,6 +111,13 @@ defineVerb("asLlmTool", (recorder, name: string, options: AsLlmToolOptions) => {
       `${where}: asLlmTool('${name}') option 'validate' must be "always" or "model-only" (found ${JSON.stringify(validate)})`,
     );
   }
+  const { maxResultChars } = options;
+  if (maxResultChars !== undefined && !(Number.isInteger(maxResultChars) && maxResultChars >= 1)) {
+    throw new LlmError(
+      "OPTION_INVALID",
+      `${where}: asLlmTool('${name}') option 'maxResultChars' must be an integer >= 1 (found ${String(maxResultChars)})`,
+    );
+  }
   const inputSchema =
     options.input === undefined ? OPEN_OBJECT : normalizeInputSchema(toJsonSchema(options.input, name), name);
   validateSchema(inputSchema, name);
@@ -116,6 +128,7 @@ defineVerb("asLlmTool", (recorder, name: string, options: AsLlmToolOptions) => {
     validate,
     ...(options.input === undefined ? {} : { input: options.input }),
     ...(options.durability === undefined ? {} : { durability: options.durability }),
+    ...(options.maxResultChars === undefined ? {} : { maxResultChars: options.maxResultChars }),
   };
   route.aspects.llmTool = aspect;
   if (validate === "model-only") return undefined;

@@ -17,10 +17,12 @@ export type LlmErrorCode =
   | "OUTPUT_INVALID"
   | "RUN_CONFLICT"
   | "RUN_NOT_FOUND"
-  | "RUN_STATE_INVALID";
+  | "RUN_STATE_INVALID"
+  | "QUOTA_EXCEEDED";
 
 /** Every code of `LlmErrorCode`, for checks at run time. */
 export const LLM_ERROR_CODES: readonly LlmErrorCode[] = [
+  "QUOTA_EXCEEDED",
   "TOOL_INVALID",
   "TOOL_DUPLICATE",
   "TOOL_NOT_FOUND",
@@ -91,6 +93,8 @@ export class ToolExecutionError extends LlmError {
 export interface ModelRequestErrorOptions {
   provider: string;
   status?: number | undefined;
+  /** How long the server asked to wait (`retry-after-ms` / `retry-after`), when it did. */
+  retryAfterMs?: number | undefined;
   cause?: unknown;
 }
 
@@ -102,6 +106,8 @@ export class ModelRequestError extends LlmError {
   override readonly name: string = "ModelRequestError";
   readonly provider: string;
   readonly status: number | undefined;
+  /** How long the server asked to wait (`retry-after-ms` / `retry-after`), when it did. */
+  readonly retryAfterMs: number | undefined;
 
   constructor(message: string, options: ModelRequestErrorOptions) {
     const status = options.status;
@@ -115,6 +121,7 @@ export class ModelRequestError extends LlmError {
     super("MODEL_REQUEST_FAILED", message, { cause: options.cause, retryable: !permanent });
     this.provider = options.provider;
     this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

@@ -18,6 +18,19 @@ export { AGENT_RUN_EVENT_TYPES, type AgentRunEventBase } from "./durable/run-eve
 export type { ApprovalState, DurableRunState, RunStatus, ThreadMemory } from "./durable/run-state.js";
 export type { RunRecord } from "./durable/run-store.js";
 export { DEFAULT_THREAD_TOKENS, LLM_THREAD_ID_HEADER, trimToBudget } from "./durable/thread-memory.js";
+// Budgets, cost and bounded tool results
+export { cutToolResult, DEFAULT_MAX_TOOL_RESULT_CHARS } from "./governance/cut-tool-result.js";
+export { TOOL_DEAD_LETTER_TOOL_HEADER, type ToolDeadLetter } from "./governance/dead-letter-tools.js";
+export { LlmSpend, llmSpendOf, type SpendTotals } from "./governance/llm-spend.js";
+export { costOf, type ModelPrice, type PriceTable } from "./governance/model-prices.js";
+export {
+  type ProviderQuota,
+  type ProviderQuotaOptions,
+  providerQuota,
+} from "./governance/provider-quota.js";
+export { memoryQuotaStore, type QuotaBuckets, type QuotaStore } from "./governance/quota-store.js";
+export { BUDGET_NAMES, type BudgetName, type BudgetStop, type RunBudget } from "./governance/run-budget.js";
+export type { LlmRunCompletedEvent } from "./governance/run-completed-event.js";
 export type { LlmEvent } from "./llm-events.js";
 export { type LlmPluginOptions, llmPlugin } from "./llm-plugin.js";
 // The LLM step

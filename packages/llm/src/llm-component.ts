@@ -22,8 +22,14 @@ import {
   readThread,
 } from "./durable/thread-memory.js";
 import { LlmError } from "./errors.js";
+import { deadLetterSender } from "./governance/dead-letter-tools.js";
+import { llmSpendOf } from "./governance/llm-spend.js";
+import type { PriceTable } from "./governance/model-prices.js";
+import type { ProviderQuota } from "./governance/provider-quota.js";
+import "./governance/run-completed-event.js";
 import type { ChatMessage, LanguageModel } from "./model-types.js";
 import { resolveStepOutput } from "./structured-output/step-output.js";
+import { checkGovernance } from "./tool-loop/check-loop-options.js";
 import { runToolLoop } from "./tool-loop/run-tool-loop.js";
 import { type LlmStream, streamToolLoop } from "./tool-loop/stream-tool-loop.js";
 import type { ToolErrorPolicy } from "./tool-loop/tool-error-policy.js";
@@ -33,6 +39,12 @@ import type { Tool } from "./tool-types.js";
 /** What `llmPlugin` sets for every llm step of a context. */
 export interface LlmSettings {
   toolErrors: ToolErrorPolicy;
+  prices?: PriceTable;
+  /** The header whose value names the tenant a run's spend is summed under. */
+  tenantHeader?: string;
+  maxToolResultChars?: number;
+  toolDeadLetterUri?: string;
+  quota?: ProviderQuota;
 }
 
 /** The llm settings of a context (from `llmPlugin`). */
@@ -99,6 +111,19 @@ export const llmComponent = defineComponent({
       default: false,
       description: "checkpoint the run in llmPlugin's durable store",
     },
+    maxTotalTokens: { type: "integer", min: 1, description: "budget of input plus output tokens of a run" },
+    maxInputTokens: { type: "integer", min: 1, description: "budget of input tokens of a run" },
+    maxOutputTokens: { type: "integer", min: 1, description: "budget of output tokens of a run" },
+    maxCostUsd: { type: "number", min: 0, description: "budget of a run in US dollars (needs a price)" },
+    maxToolResultChars: {
+      type: "integer",
+      min: 1,
+      description: "longest tool result the model reads, in characters (default 32000)",
+    },
+    toolDeadLetterUri: {
+      type: "string",
+      description: "endpoint receiving each failed tool call (run id, tool, arguments, error)",
+    },
     threadTokens: {
       type: "integer",
       min: 1,
@@ -108,14 +133,15 @@ export const llmComponent = defineComponent({
   createEndpoint(address, context) {
     const options = address.options;
     const models = modelsOf(context);
-    const model = models.get(address.path);
-    if (model === undefined) {
+    const configured = models.get(address.path);
+    if (configured === undefined) {
       const known = [...models.keys()];
       throw new RoutekitError(
         "URI_INVALID",
         `Endpoint '${address.uri}': no model named '${address.path}'; configured models: ${known.join(", ") || "(none: install llmPlugin({ models }))"}`,
       );
     }
+    const model: LanguageModel = configured;
     const wanted = options.tools ?? [];
     const allTools = wanted.includes("*");
     const resolveTools = (): Map<string, Tool> => {
@@ -137,6 +163,19 @@ export const llmComponent = defineComponent({
     const settings = settingsOf(context);
     const output =
       options.output === undefined ? undefined : resolveStepOutput(context, options.output, address.uri);
+    const governance = {
+      maxTotalTokens: options.maxTotalTokens,
+      maxInputTokens: options.maxInputTokens,
+      maxOutputTokens: options.maxOutputTokens,
+      maxCostUsd: options.maxCostUsd,
+      prices: settings.prices,
+      maxToolResultChars: options.maxToolResultChars ?? settings.maxToolResultChars,
+      quota: settings.quota,
+    };
+    checkGovernance({ model, tools: new Map(), ...governance }, `Endpoint '${address.uri}'`);
+    const deadLetterUri = options.toolDeadLetterUri ?? settings.toolDeadLetterUri;
+    const deadLetters =
+      deadLetterUri === undefined ? undefined : deadLetterSender(context, address.uri, deadLetterUri);
     // The warning for a failed tool call, one function per route using this endpoint (not one a run).
     const toolErrorLoggers = new Map<
       string | undefined,
@@ -169,8 +208,125 @@ export const llmComponent = defineComponent({
             timeoutMs: options.timeout,
             toolErrors: (options.toolErrors as ToolErrorPolicy | undefined) ?? settings.toolErrors,
             onToolError: toolErrorLogger(undefined),
+            ...governance,
           }))
         : undefined;
+    /** One run of the step: the body and headers it sets from the run's result. */
+    async function runExchange(
+      exchange: Exchange,
+      onToolError: RunToolLoopOptions["onToolError"],
+    ): Promise<void> {
+      const thread = await threadOf(context, exchange, address.uri, options.threadTokens);
+      const given = readInput(exchange, address.uri);
+      const input = thread === undefined ? given : [...thread.history, ...asMessages(given)];
+      const events = context.events;
+      const routeId = exchange.routeId;
+      const forward = hasListener(events, LLM_EVENT_TYPES)
+        ? (event: ToolLoopEvent) => {
+            const { type, ...rest } = event;
+            if (events.has(type)) events.emit(type, { ...rest, routeId, exchangeId: exchange.id } as never);
+          }
+        : undefined;
+      const headers: Record<string, unknown> = {};
+      for (const name of allowed) if (name in exchange.headers) headers[name] = exchange.headers[name];
+      const loopOptions: RunToolLoopOptions = {
+        model,
+        tools: toolsOfRun(),
+        input,
+        system: options.systemPrompt,
+        maxIterations: options.maxIterations,
+        temperature: options.temperature,
+        maxTokens: options.maxTokens,
+        parallelToolCalls: options.parallelToolCalls,
+        toolTimeoutMs: options.toolTimeout,
+        timeoutMs: options.timeout,
+        signal: exchange.signal,
+        toolContext: { headers },
+        onEvent: forward,
+        includeContent: options.includeContent,
+        toolErrors: (options.toolErrors as ToolErrorPolicy | undefined) ?? settings.toolErrors,
+        ...(output !== undefined && { output, maxOutputRetries: options.maxOutputRetries }),
+        onToolError: onToolError ?? toolErrorLogger(routeId),
+        ...governance,
+        tenant: tenantOf(exchange, settings.tenantHeader),
+      };
+      if (durable !== undefined) {
+        const outcome = await durable.run(exchange, input, loopOptions, thread?.memory);
+        if (outcome.status === "parked") {
+          exchange.headers[LLM_RUN_STATUS_HEADER] = "parked";
+          exchange.body = { runId: outcome.runId, status: "parked", pending: outcome.pending };
+          return;
+        }
+        exchange.headers[LLM_RUN_STATUS_HEADER] = "completed";
+        exchange.body = outcome.result.text;
+        reportRun(exchange, outcome.result);
+        return;
+      }
+      if (options.stream === true) {
+        if (events.has("llm-stream-part")) {
+          loopOptions.onPart = (part) =>
+            events.emit("llm-stream-part", { part, routeId, exchangeId: exchange.id });
+        }
+        const stream = streamToolLoop(loopOptions);
+        live.add(stream);
+        exchange.body = stream;
+        exchange.properties[LLM_STREAM_PROPERTY] = stream;
+        stream.result.then(
+          (result) => {
+            live.delete(stream);
+            thread?.keep(result.messages).catch((error: unknown) => {
+              const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+              context.logger.warn(
+                `Route '${routeId}' ${address.uri}: the thread's messages were not kept: ${reason}`,
+              );
+            });
+            // The answer replaces the stream unless a later step already replaced it.
+            if (exchange.body === stream) exchange.body = output === undefined ? result.text : result.output;
+            reportRun(exchange, result);
+          },
+          (error: unknown) => {
+            live.delete(stream);
+            // A cancelled run (its reader stopped, the context stopped) is not a failure to report.
+            if (error instanceof DOMException && error.name === "AbortError") return;
+            const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+            context.logger.warn(`Route '${routeId}' ${address.uri}: the streamed run failed: ${reason}`);
+          },
+        );
+        return;
+      }
+      const result = await runToolLoop(loopOptions);
+      if (thread !== undefined) await thread.keep(result.messages);
+      exchange.body = output === undefined ? result.text : result.output;
+      reportRun(exchange, result);
+    }
+
+    /** The headers of a run's result, its spend in the context's accounting, and its completed event. */
+    function reportRun(exchange: Exchange, result: ToolLoopResult): void {
+      setResultHeaders(exchange, result);
+      const tenant = tenantOf(exchange, settings.tenantHeader);
+      llmSpendOf(context).record({
+        routeId: exchange.routeId,
+        tenant,
+        usage: result.usage,
+        cost: result.cost,
+        stoppedByBudget: result.budget !== undefined,
+      });
+      if (!context.events.has("llm-run-completed")) return;
+      context.events.emit("llm-run-completed", {
+        routeId: exchange.routeId,
+        exchangeId: exchange.id,
+        tenant,
+        provider: result.provider,
+        model: result.model,
+        usage: { ...result.usage },
+        ...(result.cost === undefined ? undefined : { cost: result.cost }),
+        stopReason: result.stopReason,
+        ...(result.budget === undefined ? undefined : { budget: result.budget }),
+        iterations: result.iterations,
+        toolCalls: result.toolCalls,
+      });
+    }
+
     return {
       uri: address.uri,
       start() {
@@ -188,91 +344,25 @@ export const llmComponent = defineComponent({
           stream.cancel(new DOMException(`${address.uri}: the context stopped`, "AbortError"));
       },
       async send(exchange) {
-        const thread = await threadOf(context, exchange, address.uri, options.threadTokens);
-        const given = readInput(exchange, address.uri);
-        const input = thread === undefined ? given : [...thread.history, ...asMessages(given)];
-        const events = context.events;
-        const routeId = exchange.routeId;
-        const forward = hasListener(events, LLM_EVENT_TYPES)
-          ? (event: ToolLoopEvent) => {
-              const { type, ...rest } = event;
-              if (events.has(type)) events.emit(type, { ...rest, routeId, exchangeId: exchange.id } as never);
-            }
-          : undefined;
-        const headers: Record<string, unknown> = {};
-        for (const name of allowed) if (name in exchange.headers) headers[name] = exchange.headers[name];
-        const loopOptions: RunToolLoopOptions = {
-          model,
-          tools: toolsOfRun(),
-          input,
-          system: options.systemPrompt,
-          maxIterations: options.maxIterations,
-          temperature: options.temperature,
-          maxTokens: options.maxTokens,
-          parallelToolCalls: options.parallelToolCalls,
-          toolTimeoutMs: options.toolTimeout,
-          timeoutMs: options.timeout,
-          signal: exchange.signal,
-          toolContext: { headers },
-          onEvent: forward,
-          includeContent: options.includeContent,
-          toolErrors: (options.toolErrors as ToolErrorPolicy | undefined) ?? settings.toolErrors,
-          ...(output !== undefined && { output, maxOutputRetries: options.maxOutputRetries }),
-          onToolError: toolErrorLogger(routeId),
-        };
-        if (durable !== undefined) {
-          const outcome = await durable.run(exchange, input, loopOptions, thread?.memory);
-          if (outcome.status === "parked") {
-            exchange.headers[LLM_RUN_STATUS_HEADER] = "parked";
-            exchange.body = { runId: outcome.runId, status: "parked", pending: outcome.pending };
-            return;
-          }
-          exchange.headers[LLM_RUN_STATUS_HEADER] = "completed";
-          exchange.body = outcome.result.text;
-          setResultHeaders(exchange, outcome.result);
-          return;
+        const letters = deadLetters?.forRun(exchange, toolErrorLogger(exchange.routeId));
+        if (letters === undefined) return runExchange(exchange, undefined);
+        try {
+          await runExchange(exchange, letters.onToolError);
+        } finally {
+          await letters.delivered();
         }
-        if (options.stream === true) {
-          if (events.has("llm-stream-part")) {
-            loopOptions.onPart = (part) =>
-              events.emit("llm-stream-part", { part, routeId, exchangeId: exchange.id });
-          }
-          const stream = streamToolLoop(loopOptions);
-          live.add(stream);
-          exchange.body = stream;
-          exchange.properties[LLM_STREAM_PROPERTY] = stream;
-          stream.result.then(
-            (result) => {
-              live.delete(stream);
-              thread?.keep(result.messages).catch((error: unknown) => {
-                const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-                context.logger.warn(
-                  `Route '${routeId}' ${address.uri}: the thread's messages were not kept: ${reason}`,
-                );
-              });
-              // The answer replaces the stream unless a later step already replaced it.
-              if (exchange.body === stream)
-                exchange.body = output === undefined ? result.text : result.output;
-              setResultHeaders(exchange, result);
-            },
-            (error: unknown) => {
-              live.delete(stream);
-              // A cancelled run (its reader stopped, the context stopped) is not a failure to report.
-              if (error instanceof DOMException && error.name === "AbortError") return;
-              const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-              context.logger.warn(`Route '${routeId}' ${address.uri}: the streamed run failed: ${reason}`);
-            },
-          );
-          return;
-        }
-        const result = await runToolLoop(loopOptions);
-        if (thread !== undefined) await thread.keep(result.messages);
-        exchange.body = output === undefined ? result.text : result.output;
-        setResultHeaders(exchange, result);
       },
     };
   },
 });
+
+/** The tenant a run's spend is summed under: the named header's value, a string of at most 256 characters. */
+function tenantOf(exchange: Exchange, header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const value = exchange.headers[header];
+  if (typeof value !== "string" || value === "") return undefined;
+  return value.length > 256 ? value.slice(0, 256) : value;
+}
 
 /** The durable side of an endpoint with `durable=true`, refused with streaming or an output schema. */
 function createDurable(
@@ -342,5 +432,7 @@ function setResultHeaders(exchange: Exchange, result: ToolLoopResult): void {
   exchange.headers[LLM_HEADERS.stopReason] = result.stopReason;
   exchange.headers[LLM_HEADERS.iterations] = result.iterations;
   exchange.headers[LLM_HEADERS.toolCalls] = result.toolCalls;
+  if (result.cost !== undefined) exchange.headers[LLM_HEADERS.costUsd] = result.cost;
+  if (result.budget !== undefined) exchange.headers[LLM_HEADERS.budget] = result.budget.budget;
   exchange.properties[LLM_MESSAGES_PROPERTY] = result.messages;
 }

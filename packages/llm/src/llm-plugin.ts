@@ -6,6 +6,8 @@ import {
 } from "./durable/durable-settings.js";
 import { recoveryLifecycle } from "./durable/recovery-lifecycle.js";
 import { LlmError } from "./errors.js";
+import { checkPrices, type PriceTable } from "./governance/model-prices.js";
+import type { ProviderQuota } from "./governance/provider-quota.js";
 import { llmComponent, modelsOf, settingsOf } from "./llm-component.js";
 import type { LanguageModel } from "./model-types.js";
 import type { ToolInputSchema } from "./schema/schema-type.js";
@@ -35,6 +37,23 @@ export interface LlmPluginOptions {
    * instance died (see the durable agents guide).
    */
   durable?: DurableRunOptions;
+  /**
+   * Prices by `provider/model` in US dollars per million tokens (no price is built in): each run's
+   * cost is reported (result, header `llm.costUsd`, events, `llmSpendOf(context)`) and a step's
+   * `maxCostUsd` budget can be checked.
+   */
+  prices?: PriceTable;
+  /** The header naming a run's tenant: `llmSpendOf(context).byTenant()` sums the spend per value. */
+  tenantHeader?: string;
+  /** Longest tool result the model reads, in characters, for every step (default 32000). */
+  maxToolResultChars?: number;
+  /** Endpoint receiving every failed tool call of every step (a step's `toolDeadLetterUri` overrides it). */
+  toolDeadLetterUri?: string;
+  /**
+   * A rate limit every model call of the context waits in, per provider/model (and tenant):
+   * `providerQuota({ requestsPerMinute, tokensPerMinute, store })`; a Redis store shares it.
+   */
+  quota?: ProviderQuota;
 }
 
 /** Installs the `llm:` component and the models; the tool registry is `context.tools`. */
@@ -77,6 +96,33 @@ export function llmPlugin(options: LlmPluginOptions): Plugin {
       `llmPlugin: option 'schemas' expects output schemas by name, e.g. { order: orderSchema } (found ${Array.isArray(schemas) ? "an array" : JSON.stringify(schemas)})`,
     );
   }
+  const prices = options.prices === undefined ? undefined : checkPrices(options.prices, "llmPlugin");
+  checkOptionalText(options.tenantHeader, "tenantHeader", "a header name such as 'x-tenant'");
+  checkOptionalText(
+    options.toolDeadLetterUri,
+    "toolDeadLetterUri",
+    "an endpoint URI such as 'direct:tool-failures'",
+  );
+  const { maxToolResultChars } = options;
+  if (
+    maxToolResultChars !== undefined &&
+    !(Number.isInteger(maxToolResultChars) && maxToolResultChars >= 1)
+  ) {
+    throw new LlmError(
+      "OPTION_INVALID",
+      `llmPlugin: option 'maxToolResultChars' must be an integer >= 1 (found ${JSON.stringify(maxToolResultChars)})`,
+    );
+  }
+  const { quota } = options;
+  if (
+    quota !== undefined &&
+    (typeof quota !== "object" || quota === null || typeof quota.acquire !== "function")
+  ) {
+    throw new LlmError(
+      "OPTION_INVALID",
+      `llmPlugin: option 'quota' must be made by providerQuota({ requestsPerMinute, ... }) (found ${quota === null ? "null" : typeof quota})`,
+    );
+  }
   const durable = options.durable === undefined ? undefined : checkDurableOptions(options.durable);
   const outputs: StructuredOutput[] = [];
   for (const [name, schema] of Object.entries(schemas ?? {})) {
@@ -86,7 +132,13 @@ export function llmPlugin(options: LlmPluginOptions): Plugin {
     name: "llm",
     install(context) {
       for (const output of outputs) outputsOf(context).set(output.name, output);
-      if (options.toolErrors !== undefined) settingsOf(context).toolErrors = options.toolErrors;
+      const settings = settingsOf(context);
+      if (options.toolErrors !== undefined) settings.toolErrors = options.toolErrors;
+      if (prices !== undefined) settings.prices = prices;
+      if (options.tenantHeader !== undefined) settings.tenantHeader = options.tenantHeader;
+      if (maxToolResultChars !== undefined) settings.maxToolResultChars = maxToolResultChars;
+      if (options.toolDeadLetterUri !== undefined) settings.toolDeadLetterUri = options.toolDeadLetterUri;
+      if (options.quota !== undefined) settings.quota = options.quota;
       const models = modelsOf(context);
       for (const [name, model] of Object.entries(options.models)) models.set(name, model);
       context.addComponent(llmComponent);
@@ -96,4 +148,12 @@ export function llmPlugin(options: LlmPluginOptions): Plugin {
       }
     },
   };
+}
+
+function checkOptionalText(value: unknown, option: string, expected: string): void {
+  if (value === undefined || (typeof value === "string" && value.trim() !== "")) return;
+  throw new LlmError(
+    "OPTION_INVALID",
+    `llmPlugin: option '${option}' must be ${expected} (found ${JSON.stringify(value) ?? typeof value})`,
+  );
 }

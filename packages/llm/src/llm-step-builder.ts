@@ -46,6 +46,12 @@ export interface LlmStepOptions {
   durable?: boolean;
   /** Budget of a conversation kept across requests (header `llm.thread.id`), in estimated tokens; default 8000. */
   threadTokens?: number;
+  maxTotalTokens?: number;
+  maxInputTokens?: number;
+  maxOutputTokens?: number;
+  maxCostUsd?: number;
+  maxToolResultChars?: number;
+  toolDeadLetterUri?: string;
 }
 
 /**
@@ -123,6 +129,45 @@ export class LlmStepBuilder<TReply = string> {
    */
   threadTokens(tokens: number): LlmStepBuilder<TReply> {
     return this.#with({ threadTokens: tokens });
+  }
+
+  /**
+   * Budget of input plus output tokens of one run: checked before each model call (the
+   * conversation's size estimated as a quarter of its JSON's length, plus `maxTokens`) and after it
+   * (the usage reported); crossing it ends the run with header `llm.stopReason` = "budget" and
+   * `llm.budget` = "maxTotalTokens".
+   */
+  maxTotalTokens(tokens: number): LlmStepBuilder<TReply> {
+    return this.#with({ maxTotalTokens: tokens });
+  }
+
+  /** Budget of input tokens of one run (see `maxTotalTokens`). */
+  maxInputTokens(tokens: number): LlmStepBuilder<TReply> {
+    return this.#with({ maxInputTokens: tokens });
+  }
+
+  /** Budget of output tokens of one run (see `maxTotalTokens`). */
+  maxOutputTokens(tokens: number): LlmStepBuilder<TReply> {
+    return this.#with({ maxOutputTokens: tokens });
+  }
+
+  /** Budget of one run in US dollars, from the model's price in `llmPlugin({ prices })`. */
+  maxCostUsd(dollars: number): LlmStepBuilder<TReply> {
+    return this.#with({ maxCostUsd: dollars });
+  }
+
+  /** Longest tool result the model reads, in characters; a longer one is cut with a note. Default 32000. */
+  maxToolResultChars(chars: number): LlmStepBuilder<TReply> {
+    return this.#with({ maxToolResultChars: chars });
+  }
+
+  /**
+   * Sends every tool call that failed (after the tool route's own retries) to this endpoint, a
+   * dead letter channel: body `{ runId, routeId, exchangeId, toolName, callId, arguments, error }`.
+   * The model still reads the error result.
+   */
+  toolDeadLetterUri(uri: string): LlmStepBuilder<TReply> {
+    return this.#with({ toolDeadLetterUri: uri });
   }
 
   /** The tools the model may call, by registry name. */

@@ -113,6 +113,8 @@ export type ModelStopReason = "stop" | "tool_calls" | "length" | "content_filter
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
+  /** Input tokens the provider served from its prompt cache (part of `inputTokens`), when it says. */
+  cachedInputTokens?: number;
 }
 
 /** What a language model answered. */

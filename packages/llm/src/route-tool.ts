@@ -19,6 +19,8 @@ export interface LlmToolAspect {
   readonly validate?: "always" | "model-only";
   /** What a durable run does with the tool beyond calling it (approval, effects once). */
   readonly durability?: ToolDurability;
+  /** Longest result the model reads, in characters. */
+  readonly maxResultChars?: number;
 }
 
 /** Headers a tool route always receives. */
@@ -96,5 +98,6 @@ export function createRouteTool(context: RouteContext, route: RouteDefinition, a
     original: { routeId: route.id, uri },
     execute,
     ...(aspect.durability === undefined ? {} : { durability: aspect.durability }),
+    ...(aspect.maxResultChars === undefined ? {} : { maxResultChars: aspect.maxResultChars }),
   });
 }

@@ -91,6 +91,8 @@ export interface Tool<TInput = Record<string, unknown>, TOutput = unknown> {
   execute(args: TInput, context?: ToolCallContext): Promise<ToolResult<TOutput>>;
   /** What a durable run does with this tool beyond calling it (approval, effects once). */
   readonly durability?: ToolDurability;
+  /** Longest result the model reads, in characters (overrides the step's `maxToolResultChars`). */
+  readonly maxResultChars?: number;
 }
 
 /** Tool names accepted by OpenAI and Anthropic alike. */

@@ -12,6 +12,7 @@ import {
   type RedisIdempotentRepositoryOptions,
 } from "./redis-idempotent-repository.js";
 import { type RedisStoreOptions, resolveRedisOptions } from "./redis-options.js";
+import { createRedisQuotaStore, type RedisQuotaStore } from "./redis-quota-store.js";
 import { describeError, RedisStoreError } from "./redis-store-error.js";
 
 /** A connection to Redis that makes repositories; close it after the context stopped. */
@@ -27,6 +28,11 @@ export interface RedisStore {
   ): RedisAggregationRepository;
   /** A checkpoint store (durable llm runs); `name` separates its records from other stores'. */
   checkpointStore(name: string): CheckpointStore;
+  /**
+   * Provider quota buckets shared by every instance, for `providerQuota({ store })` of
+   * @routekit/llm; `name` separates its keys from other quota stores'.
+   */
+  quotaStore(name: string): RedisQuotaStore;
   /** Closes the connection (commands sent after it fail). */
   close(): Promise<void>;
 }
@@ -76,6 +82,7 @@ export async function connectRedis(options: RedisStoreOptions = {}): Promise<Red
     aggregationRepository: (name, repositoryOptions) =>
       createRedisAggregationRepository(client, where, resolved.keyPrefix, name, repositoryOptions),
     checkpointStore: (name) => createRedisCheckpointStore(client, where, resolved.keyPrefix, name),
+    quotaStore: (name) => createRedisQuotaStore(client, where, resolved.keyPrefix, name),
     async close() {
       try {
         await client.quit();

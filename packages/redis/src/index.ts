@@ -8,4 +8,5 @@ export type {
   RedisIdempotentRepositoryOptions,
 } from "./redis-idempotent-repository.js";
 export type { RedisStoreOptions } from "./redis-options.js";
+export type { RedisQuotaBuckets, RedisQuotaStore } from "./redis-quota-store.js";
 export { RedisStoreError, type RedisStoreErrorCode } from "./redis-store-error.js";

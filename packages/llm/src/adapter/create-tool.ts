@@ -33,6 +33,8 @@ export interface ToolDefinition<
   original?: unknown;
   /** What a durable run does with the tool beyond calling it (approval, effects once). */
   durability?: ToolDurability;
+  /** Longest result the model reads, in characters; a longer one is cut with a note. */
+  maxResultChars?: number;
 }
 
 /** The arguments a tool's handler receives: validated against its schema (an object without one). */
@@ -107,6 +109,9 @@ export function createTool(definition: ToolDefinition): Tool {
   if (definition.durability !== undefined) {
     Object.assign(tool, { durability: checkDurability(definition.durability, name) });
   }
+  if (definition.maxResultChars !== undefined) {
+    Object.assign(tool, { maxResultChars: checkMaxResultChars(definition.maxResultChars, name) });
+  }
   Object.defineProperty(tool, CREATED, { value: true });
   if (standard !== undefined) attachStandardSchema(tool, standard);
   return Object.freeze(tool);
@@ -120,6 +125,15 @@ export function checkToolName(name: unknown): string {
     "TOOL_INVALID",
     `invalid tool name ${found}: a tool name must match ${TOOL_NAME_PATTERN.source} ` +
       `(1 to 64 letters, digits, '_' or '-')`,
+  );
+}
+
+/** `maxResultChars` as given when it is an integer >= 1; `TOOL_INVALID` saying what was found otherwise. */
+function checkMaxResultChars(value: unknown, name: string): number {
+  if (typeof value === "number" && Number.isInteger(value) && value >= 1) return value;
+  throw new LlmError(
+    "TOOL_INVALID",
+    `tool '${name}': option 'maxResultChars' must be an integer >= 1, got ${typeof value === "number" ? value : typeof value}`,
   );
 }
 

@@ -1,6 +1,9 @@
 import type { RouteContext } from "@routekit/core";
 import { runDeadline } from "../bounded-call.js";
 import { LlmError } from "../errors.js";
+import { costOf, priceOf } from "../governance/model-prices.js";
+import { quotaModel } from "../governance/quota-model.js";
+import { addUsage, BudgetCheck, type BudgetStop, hasBudget } from "../governance/run-budget.js";
 import type { ModelResponse, ToolCall, ToolCallResult } from "../model-types.js";
 import { executeToolCall, type ToolCallEnvironment } from "../tool-loop/execute-tool-call.js";
 import type { RunToolLoopOptions, ToolLoopResult } from "../tool-loop/tool-loop-types.js";
@@ -40,7 +43,11 @@ export interface DurableLoopOptions {
  * result. Parks the run (and returns) when a call needs a person's answer.
  */
 export async function runDurableLoop(options: DurableLoopOptions): Promise<DurableOutcome> {
-  const { handle, loop } = options;
+  const { handle } = options;
+  const loop =
+    options.loop.quota === undefined
+      ? options.loop
+      : { ...options.loop, model: quotaModel(options.loop.model, options.loop.quota, options.loop.tenant) };
   const state = handle.state;
   const maxIterations = loop.maxIterations ?? 8;
   const deadline = runDeadline(loop.signal, loop.timeoutMs);
@@ -56,11 +63,22 @@ export async function runDurableLoop(options: DurableLoopOptions): Promise<Durab
     onToolError: loop.onToolError,
     onPart: undefined,
     racedBySignal: false,
+    maxToolResultChars: loop.maxToolResultChars,
     effectKeyOf: (call) => effectKey(state.runId, state.iteration, call.id),
   };
   const save = async (status: RunStatus): Promise<void> => {
     await handle.save(status);
     emit(options, "agent-run-checkpointed", { status, version: handle.version });
+  };
+  const budget = hasBudget(loop)
+    ? new BudgetCheck(loop, priceOf(loop.prices, loop.model.provider, loop.model.model))
+    : undefined;
+  const stopByBudget = async (stop: BudgetStop): Promise<DurableOutcome> => {
+    state.stopReason = "budget";
+    state.budget = stop;
+    if (state.text === undefined) state.text = lastAssistantText(state.messages);
+    await save("completed");
+    return completed(options, "budget");
   };
   handle.keepLease();
   try {
@@ -88,6 +106,8 @@ export async function runDurableLoop(options: DurableLoopOptions): Promise<Durab
         await save("running");
         continue;
       }
+      const before = budget?.beforeCall(state.usage, state.messages, loop.system, loop.maxTokens);
+      if (before !== undefined) return await stopByBudget(before);
       const tools = Array.from(loop.tools.values());
       const response: ModelResponse = await loop.model.generate({
         messages: state.messages,
@@ -99,9 +119,11 @@ export async function runDurableLoop(options: DurableLoopOptions): Promise<Durab
         signal,
       });
       state.iteration += 1;
-      state.usage.inputTokens += response.usage.inputTokens;
-      state.usage.outputTokens += response.usage.outputTokens;
+      addUsage(state.usage, response.usage);
       state.messages.push(response.assistant);
+      // The turn that crossed a budget stays in the conversation; its tool calls are not answered.
+      const after = budget?.afterCall(state.usage);
+      if (after !== undefined) return await stopByBudget(after);
       if (response.toolCalls.length === 0) {
         state.text = response.text;
         state.stopReason = response.stopReason === "tool_calls" ? "other" : response.stopReason;
@@ -267,19 +289,30 @@ function completed(options: DurableLoopOptions, stopReason: ToolLoopResult["stop
   const { model } = options.loop;
   const last = state.messages.at(-1);
   const text = state.text ?? (last?.role === "assistant" ? last.content : "");
-  return {
-    status: "completed",
-    result: {
-      text,
-      messages: state.messages,
-      stopReason,
-      iterations: state.iteration,
-      usage: { ...state.usage },
-      provider: model.provider,
-      model: model.model,
-      toolCalls: state.toolCalls,
-    },
+  const result: ToolLoopResult = {
+    text,
+    messages: state.messages,
+    stopReason,
+    iterations: state.iteration,
+    usage: { ...state.usage },
+    provider: model.provider,
+    model: model.model,
+    toolCalls: state.toolCalls,
   };
+  const price = priceOf(options.loop.prices, model.provider, model.model);
+  if (price !== undefined) result.cost = costOf(state.usage, price);
+  if (state.budget !== undefined) result.budget = state.budget;
+  return { status: "completed", result };
+}
+
+/** The last non-empty text an assistant turn wrote. */
+function lastAssistantText(messages: readonly { role: string; content?: unknown }[]): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (message?.role === "assistant" && typeof message.content === "string" && message.content !== "")
+      return message.content;
+  }
+  return "";
 }
 
 function parsedArguments(call: ToolCall): unknown {

@@ -1,3 +1,4 @@
+import type { BudgetStop } from "../governance/run-budget.js";
 import type { ChatMessage, TokenUsage, ToolCallResult } from "../model-types.js";
 import type { ToolLoopStopReason } from "../tool-loop/tool-loop-types.js";
 
@@ -45,6 +46,8 @@ export interface DurableRunState {
   /** Set when the run ended. */
   text?: string;
   stopReason?: ToolLoopStopReason;
+  /** With stop reason "budget": which budget ended the run. */
+  budget?: BudgetStop;
   error?: string;
 }
 

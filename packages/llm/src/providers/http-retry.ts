@@ -166,6 +166,7 @@ export function failure(
   return new ModelRequestError(message, {
     provider: options.provider,
     status: outcome.status,
+    retryAfterMs: outcome.serverDelayMs,
     cause: outcome.cause,
   });
 }

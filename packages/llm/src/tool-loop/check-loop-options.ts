@@ -1,4 +1,6 @@
 import { LlmError } from "../errors.js";
+import { checkPrices, priceOf } from "../governance/model-prices.js";
+import { checkBudget } from "../governance/run-budget.js";
 import type { RunToolLoopOptions } from "./tool-loop-types.js";
 
 /** Throws `OPTION_INVALID` naming the first option of `runToolLoop` that is malformed. */
@@ -30,6 +32,31 @@ export function checkLoopOptions(options: RunToolLoopOptions): void {
   }
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
     throw invalid("timeoutMs", "a number of milliseconds > 0", String(timeoutMs));
+  }
+  checkGovernance(options, "runToolLoop");
+}
+
+/** Throws `OPTION_INVALID` for a malformed budget, price table or tool result limit (both loops). */
+export function checkGovernance(options: Omit<RunToolLoopOptions, "input">, where: string): void {
+  checkBudget(options, where);
+  if (options.prices !== undefined) checkPrices(options.prices, where);
+  const { model } = options;
+  if (
+    options.maxCostUsd !== undefined &&
+    priceOf(options.prices, model.provider, model.model) === undefined
+  ) {
+    const priced = Object.keys(options.prices ?? {});
+    throw new LlmError(
+      "OPTION_INVALID",
+      `${where}: option 'maxCostUsd' needs a price for '${model.provider}/${model.model}' in prices; priced models: ${priced.join(", ") || "(none)"}`,
+    );
+  }
+  const { maxToolResultChars } = options;
+  if (maxToolResultChars !== undefined && (!Number.isInteger(maxToolResultChars) || maxToolResultChars < 1)) {
+    throw new LlmError(
+      "OPTION_INVALID",
+      `${where}: option 'maxToolResultChars' must be an integer >= 1, got ${String(maxToolResultChars)}`,
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 import { truncateForMessage } from "@routekit/core/internal";
 import { boundedByCaller, boundedCall } from "../bounded-call.js";
+import { cutToolResult, DEFAULT_MAX_TOOL_RESULT_CHARS } from "../governance/cut-tool-result.js";
 import type { ToolCall, ToolCallResult } from "../model-types.js";
 import type { ArgumentsValidation } from "../schema/standard-validation.js";
 import { validateFully } from "../schema/validate-arguments.js";
@@ -17,7 +18,7 @@ export interface ToolCallEnvironment {
   onEvent: ((event: ToolLoopEvent) => void) | undefined;
   includeContent: boolean;
   toolErrors: ToolErrorPolicy;
-  onToolError: ((error: Error, toolName: string, callId: string) => void) | undefined;
+  onToolError: ((error: Error, toolName: string, callId: string, argumentsText?: string) => void) | undefined;
   onPart: ((part: LlmStreamPart) => void) | undefined;
   /**
    * True when whoever waits for the calls also settles at `signal` (`TurnCalls.answer` races the
@@ -27,6 +28,8 @@ export interface ToolCallEnvironment {
   racedBySignal: boolean;
   /** A durable run's effect key of each call (see `ToolCallContext.effectKey`). */
   effectKeyOf?: (call: ToolCall) => string;
+  /** Longest tool result the model reads, in characters, unless the tool sets its own; default 32000. */
+  maxToolResultChars?: number | undefined;
 }
 
 /** The error behind a call's error result, kept for the call's completed event. */
@@ -157,7 +160,7 @@ async function runTool(
     return failedResult(call, asError(error), environment, failure);
   }
   if (signal?.aborted) throw signal.reason;
-  return doneResult(call, value, environment, failure);
+  return doneResult(call, tool, value, environment, failure);
 }
 
 /** Runs the tool bounded by its own deadline and the run's signal, settling at the first. */
@@ -179,12 +182,13 @@ async function runBoundedTool(
     return errorResult(call, `tool '${truncateForMessage(call.name)}' timed out after ${toolTimeoutMs} ms`);
   }
   if (outcome.status === "failed") return failedResult(call, asError(outcome.error), environment, failure);
-  return doneResult(call, outcome.value, environment, failure);
+  return doneResult(call, tool, outcome.value, environment, failure);
 }
 
 /** The answer to a call whose tool returned. */
 function doneResult(
   call: ToolCall,
+  tool: Tool,
   returned: ToolResult,
   environment: ToolCallEnvironment,
   failure: Failure | undefined,
@@ -193,7 +197,10 @@ function doneResult(
   if (value?.isError === true && value.error instanceof Error) {
     return failedResult(call, value.error, environment, failure);
   }
-  return toCallResult(call, returned);
+  const result = toCallResult(call, returned);
+  const limit = tool.maxResultChars ?? environment.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS;
+  if (result.output.length > limit) result.output = cutToolResult(result.output, limit, call.name);
+  return result;
 }
 
 /** The answer to a call whose tool threw or whose route failed, worded by the run's policy. */
@@ -204,7 +211,7 @@ function failedResult(
   failure: Failure | undefined,
 ): ToolCallResult {
   if (failure !== undefined) failure.error = error;
-  environment.onToolError?.(error, call.name, call.id);
+  environment.onToolError?.(error, call.name, call.id, call.argumentsText);
   return errorResult(
     call,
     JSON.stringify({ error: describeToolError(error, call.name, environment.toolErrors) }),

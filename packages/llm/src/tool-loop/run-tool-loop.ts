@@ -1,5 +1,8 @@
 import { type RunDeadline, runDeadline } from "../bounded-call.js";
 import { LlmError, OutputValidationError } from "../errors.js";
+import { costOf, type ModelPrice, priceOf } from "../governance/model-prices.js";
+import { quotaModel } from "../governance/quota-model.js";
+import { addUsage, BudgetCheck, type BudgetStop, hasBudget } from "../governance/run-budget.js";
 import type {
   ChatMessage,
   ModelRequest,
@@ -26,8 +29,12 @@ import { TurnCalls } from "./turn-calls.js";
  * `maxIterations` model calls were made (then it stops with `max_iterations`, never throwing).
  * Tool failures are error results the model reads; a failed model call or an abort rejects.
  */
-export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoopResult> {
-  checkLoopOptions(options);
+export async function runToolLoop(given: RunToolLoopOptions): Promise<ToolLoopResult> {
+  checkLoopOptions(given);
+  const options =
+    given.quota === undefined
+      ? given
+      : { ...given, model: quotaModel(given.model, given.quota, given.tenant) };
   const { model, tools, onEvent, onPart } = options;
   const maxIterations = options.maxIterations ?? 8;
   const messages: ChatMessage[] =
@@ -53,14 +60,21 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
     onToolError: options.onToolError,
     onPart,
     racedBySignal: true,
+    maxToolResultChars: options.maxToolResultChars,
   };
-  const usage = { inputTokens: 0, outputTokens: 0 };
-  let toolCalls = 0;
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  const price = priceOf(options.prices, model.provider, model.model);
+  const budget = hasBudget(options) ? new BudgetCheck(options, price) : undefined;
+  const run: RunTotals = { usage, price, toolCalls: 0 };
   let lastText = "";
 
   try {
     for (let iteration = 1; ; iteration++) {
       if (signal?.aborted) throw runAborted(signal.reason, deadline, options, iteration);
+      const before = budget?.beforeCall(usage, messages, options.system, options.maxTokens);
+      if (before !== undefined) {
+        return finish(options, messages, run, lastText, "budget", iteration - 1, before);
+      }
       const request: ModelRequest = {
         messages,
         system: options.system,
@@ -88,7 +102,7 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
         response =
           onEvent === undefined
             ? await model.generate(request)
-            : await callModel(options, request, iteration, deadline);
+            : await callModel(options, request, iteration, deadline, price);
       } catch (error) {
         const failure =
           onEvent === undefined && deadline?.signal.aborted
@@ -101,16 +115,18 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
       if (onPart !== undefined && !streamed && response.text !== "") {
         onPart({ type: "text-delta", text: response.text, iteration });
       }
-      usage.inputTokens += response.usage.inputTokens;
-      usage.outputTokens += response.usage.outputTokens;
+      addUsage(usage, response.usage);
       messages.push(response.assistant);
       if (response.text !== "") lastText = response.text;
+      // The turn that crossed a budget stays in the conversation; its tool calls are not answered.
+      const after = budget?.afterCall(usage);
+      if (after !== undefined) return finish(options, messages, run, lastText, "budget", iteration, after);
       const answer = output === undefined ? undefined : readAnswer(response, output);
       if (output !== undefined && answer !== undefined) {
         const checked = await checkOutput(output, answer.answer);
         if (checked.ok) {
           const text = JSON.stringify(checked.value);
-          const result = finish(options, messages, usage, toolCalls, text, "stop", iteration);
+          const result = finish(options, messages, run, text, "stop", iteration);
           return { ...result, output: checked.value };
         }
         refusals += 1;
@@ -127,7 +143,7 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
       const calls = response.toolCalls;
       if (calls.length === 0) {
         const stopReason = loopStopReason(response.stopReason);
-        return finish(options, messages, usage, toolCalls, response.text, stopReason, iteration);
+        return finish(options, messages, run, response.text, stopReason, iteration);
       }
       let results: ToolCallResult[];
       try {
@@ -135,7 +151,7 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
       } catch (error) {
         throw signal?.aborted ? runAborted(error, deadline, options, iteration) : error;
       }
-      toolCalls += calls.length;
+      run.toolCalls += calls.length;
       messages.push({ role: "tool", results });
       if (iteration >= maxIterations) {
         if (output !== undefined) {
@@ -144,7 +160,7 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
             `runToolLoop: maxIterations (${maxIterations}) model calls were made before an answer matching output '${output.name}'`,
           );
         }
-        return finish(options, messages, usage, toolCalls, lastText, "max_iterations", iteration);
+        return finish(options, messages, run, lastText, "max_iterations", iteration);
       }
     }
   } finally {
@@ -152,19 +168,27 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
   }
 }
 
+/** What a run has spent so far. */
+interface RunTotals {
+  usage: TokenUsage;
+  price: ModelPrice | undefined;
+  toolCalls: number;
+}
+
 /** The run's result, also handed on as the stream's finish part. */
 function finish(
   options: RunToolLoopOptions,
   messages: ChatMessage[],
-  usage: TokenUsage,
-  toolCalls: number,
+  run: RunTotals,
   text: string,
   stopReason: ToolLoopStopReason,
   iterations: number,
+  budget?: BudgetStop,
 ): ToolLoopResult {
+  const { usage, price } = run;
   options.onPart?.({ type: "finish", text, finishReason: stopReason, usage: { ...usage }, iterations });
   const { model } = options;
-  return {
+  const result: ToolLoopResult = {
     text,
     messages,
     stopReason,
@@ -172,8 +196,11 @@ function finish(
     usage,
     provider: model.provider,
     model: model.model,
-    toolCalls,
+    toolCalls: run.toolCalls,
   };
+  if (price !== undefined) result.cost = costOf(usage, price);
+  if (budget !== undefined) result.budget = budget;
+  return result;
 }
 
 /** A model call with its started and completed (or failed) events. */
@@ -182,6 +209,7 @@ async function callModel(
   request: ModelRequest,
   iteration: number,
   deadline: RunDeadline | undefined,
+  price: ModelPrice | undefined,
 ): Promise<ModelResponse> {
   const { model } = options;
   const onEvent = options.onEvent as (event: ModelCallEvent) => void;
@@ -207,6 +235,7 @@ async function callModel(
     ...base,
     durationMs: performance.now() - started,
     usage: response.usage,
+    ...(price === undefined ? undefined : { cost: costOf(response.usage, price) }),
     stopReason: response.stopReason,
     responseModel: response.model,
   };

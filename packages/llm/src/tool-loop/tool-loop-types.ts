@@ -1,3 +1,6 @@
+import type { PriceTable } from "../governance/model-prices.js";
+import type { ProviderQuota } from "../governance/provider-quota.js";
+import type { BudgetStop, RunBudget } from "../governance/run-budget.js";
 import type {
   AssistantMessage,
   ChatMessage,
@@ -10,8 +13,13 @@ import type { Tool, ToolCallContext } from "../tool-types.js";
 import type { LlmStreamPart } from "./stream-parts.js";
 import type { ToolErrorPolicy } from "./tool-error-policy.js";
 
-/** Options of `runToolLoop`. */
-export interface RunToolLoopOptions {
+/**
+ * Options of `runToolLoop`. The budgets (`maxTotalTokens`, `maxInputTokens`, `maxOutputTokens`,
+ * `maxCostUsd`) are checked before each model call (the conversation's estimated size plus the
+ * call's `maxTokens`) and after it (the usage it reported); crossing one ends the run with stop
+ * reason "budget" and `ToolLoopResult.budget` naming it.
+ */
+export interface RunToolLoopOptions extends RunBudget {
   model: LanguageModel;
   /** The tools the model may call, by name. */
   tools: ReadonlyMap<string, Tool>;
@@ -38,8 +46,11 @@ export interface RunToolLoopOptions {
   includeContent?: boolean;
   /** What the model reads of a tool's error; default "safe" (see `ToolErrorPolicy`). */
   toolErrors?: ToolErrorPolicy;
-  /** Receives the whole error of every tool call that threw or whose route failed (for logs). */
-  onToolError?: (error: Error, toolName: string, callId: string) => void;
+  /**
+   * Receives the whole error of every tool call that threw or whose route failed (for logs, or a
+   * dead-letter endpoint), with the arguments text the model wrote.
+   */
+  onToolError?: (error: Error, toolName: string, callId: string, argumentsText?: string) => void;
   /**
    * The final answer must match this schema (see `defineStructuredOutput`): it is parsed and
    * validated into `ToolLoopResult.output`; an answer that does not match is sent back with its
@@ -54,10 +65,18 @@ export interface RunToolLoopOptions {
    * not throw. `streamToolLoop` is the iterable form.
    */
   onPart?: (part: LlmStreamPart) => void;
+  /** Prices by `provider/model`: the run's cost is reported (`ToolLoopResult.cost`) and `maxCostUsd` checked. */
+  prices?: PriceTable;
+  /** Longest tool result the model reads, in characters; longer ones are cut with a note. Default 32000. */
+  maxToolResultChars?: number;
+  /** Every model call waits for its turn in this rate limit (see `providerQuota`). */
+  quota?: ProviderQuota;
+  /** The tenant of the run, for a quota kept per tenant. */
+  tenant?: string;
 }
 
 /** Why a run ended. */
-export type ToolLoopStopReason = "stop" | "length" | "content_filter" | "max_iterations" | "other";
+export type ToolLoopStopReason = "stop" | "length" | "content_filter" | "max_iterations" | "budget" | "other";
 
 /** What a run produced. */
 export interface ToolLoopResult {
@@ -76,6 +95,10 @@ export interface ToolLoopResult {
   toolCalls: number;
   /** With `output`: the validated answer (what the schema produced). */
   output?: unknown;
+  /** The run's cost in US dollars, when the model has a price (see `prices`). */
+  cost?: number;
+  /** With stop reason "budget": which budget ended the run. */
+  budget?: BudgetStop;
 }
 
 /** Fields common to model call events. */
@@ -99,6 +122,8 @@ export type ModelCallEvent =
       type: "model-call-completed";
       durationMs: number;
       usage: TokenUsage;
+      /** The call's cost in US dollars, when the model has a price. */
+      cost?: number;
       stopReason: ModelStopReason;
       /** The model that answered, as the response names it (the requested model when it names none). */
       responseModel?: string;

@@ -1,0 +1,85 @@
+import { LlmError } from "../errors.js";
+import type { TokenUsage } from "../model-types.js";
+
+/** What one model costs, in US dollars per million tokens (user-supplied: no price is built in). */
+export interface ModelPrice {
+  inputPerMillion: number;
+  outputPerMillion: number;
+  /** Price of input tokens the provider served from its cache; default `inputPerMillion`. */
+  cachedInputPerMillion?: number;
+}
+
+/** Prices by `provider/model`, e.g. `{ "openai/gpt-4o-mini": { inputPerMillion: 0.15, outputPerMillion: 0.6 } }`. */
+export type PriceTable = Readonly<Record<string, ModelPrice>>;
+
+/** The cost of `usage` at `price`, in US dollars. */
+export function costOf(usage: TokenUsage, price: ModelPrice): number {
+  const cached = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
+  const cachedPrice = price.cachedInputPerMillion ?? price.inputPerMillion;
+  return (
+    ((usage.inputTokens - cached) * price.inputPerMillion +
+      cached * cachedPrice +
+      usage.outputTokens * price.outputPerMillion) /
+    1_000_000
+  );
+}
+
+/** The price of a model, looked up by `provider/model`. */
+export function priceOf(
+  prices: PriceTable | undefined,
+  provider: string,
+  model: string,
+): ModelPrice | undefined {
+  if (prices === undefined) return undefined;
+  const key = `${provider}/${model}`;
+  return Object.hasOwn(prices, key) ? prices[key] : undefined;
+}
+
+/** Throws `OPTION_INVALID` naming the first malformed entry of a price table. */
+export function checkPrices(prices: unknown, where: string): PriceTable {
+  if (typeof prices !== "object" || prices === null || Array.isArray(prices)) {
+    throw invalid(
+      where,
+      "prices",
+      "prices by 'provider/model', e.g. { 'openai/gpt-4o-mini': { inputPerMillion: 0.15, outputPerMillion: 0.6 } }",
+      describe(prices),
+    );
+  }
+  for (const [key, price] of Object.entries(prices)) {
+    if (!/^[^/\s]+\/\S+$/.test(key)) {
+      throw invalid(
+        where,
+        `prices['${key}']`,
+        "keyed by 'provider/model' (e.g. 'openai/gpt-4o-mini')",
+        JSON.stringify(key),
+      );
+    }
+    if (typeof price !== "object" || price === null) {
+      throw invalid(
+        where,
+        `prices['${key}']`,
+        "{ inputPerMillion, outputPerMillion, cachedInputPerMillion? }",
+        describe(price),
+      );
+    }
+    for (const field of ["inputPerMillion", "outputPerMillion", "cachedInputPerMillion"] as const) {
+      const value = (price as Record<string, unknown>)[field];
+      if (value === undefined && field === "cachedInputPerMillion") continue;
+      if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+        throw invalid(where, `prices['${key}'].${field}`, "a number of US dollars >= 0", describe(value));
+      }
+    }
+  }
+  return prices as PriceTable;
+}
+
+function invalid(where: string, option: string, expected: string, found: string): LlmError {
+  return new LlmError("OPTION_INVALID", `${where}: option '${option}' must be ${expected}, got ${found}`);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "number" || typeof value === "string") return JSON.stringify(value);
+  return typeof value === "object" ? "an object of another shape" : typeof value;
+}
