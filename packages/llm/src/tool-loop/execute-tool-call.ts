@@ -15,6 +15,8 @@ export interface ToolCallEnvironment {
   headers: Record<string, unknown> | undefined;
   onEvent: ((event: ToolLoopEvent) => void) | undefined;
   includeContent: boolean;
+  /** Tool arguments and outputs in stream parts (default: `includeContent`). */
+  partContent?: boolean;
   toolErrors: ToolErrorPolicy;
   onToolError: ((error: Error, toolName: string, callId: string) => void) | undefined;
   onPart: ((part: LlmStreamPart) => void) | undefined;
@@ -90,7 +92,7 @@ function reportResult(
     iteration,
     isError: result.isError,
   };
-  if (environment.includeContent) part.output = result.output;
+  if (environment.partContent ?? environment.includeContent) part.output = result.output;
   environment.onPart?.(part);
   return result;
 }

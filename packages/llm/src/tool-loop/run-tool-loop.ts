@@ -49,6 +49,7 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
     headers: options.toolContext?.headers,
     onEvent,
     includeContent: options.includeContent === true,
+    ...(options.partContent === undefined ? {} : { partContent: options.partContent }),
     toolErrors: options.toolErrors ?? "safe",
     onToolError: options.onToolError,
     onPart,
