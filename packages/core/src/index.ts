@@ -213,6 +213,8 @@ export type {
   RecipientListDefinition,
   WireTapDefinition,
 } from "./model/steps/routing-steps.js";
+// A streamed body's own wire form (content type and headers an http: reply must carry)
+export { STREAM_FORMAT, type StreamFormat, streamFormatOf } from "./model/stream-format.js";
 export type { ContextOptions } from "./runtime/context.js";
 export type {
   ContextState,

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { Exchange } from "@routekit/core";
+import { type Exchange, streamFormatOf } from "@routekit/core";
 import { HTTP_HEADERS } from "./http-headers.js";
 import { encodeStreamItem, type StreamMode, streamContentType, streamMode } from "./stream-body.js";
 import { responseHeaders, statusOf } from "./write-reply.js";
@@ -46,6 +46,12 @@ export async function writeStreamReply(
     response.once("close", onClose);
     first = await iterator.next();
     if (gone) return;
+    // A body that declares its protocol (the AI SDK's UI message stream) sets its own type and headers.
+    const format = streamFormatOf(body);
+    if (format !== undefined) {
+      headers["content-type"] = format.contentType;
+      for (const [name, value] of Object.entries(format.headers ?? {})) headers[name] = value;
+    }
     const mode = streamMode(first.value, headers["content-type"]);
     headers["content-type"] ??= streamContentType(mode);
     if (mode === "events") {

@@ -146,3 +146,11 @@ export {
   type ToolLoopStopReason,
   type ToolResultPart,
 } from "./tool-loop/index.js";
+// The AI SDK's UI message stream (what useChat reads) and its request body
+export {
+  toUiMessageStream,
+  UI_MESSAGE_STREAM_FORMAT,
+  type UiMessageStream,
+  type UiMessageStreamOptions,
+} from "./ui-message/ui-message-stream.js";
+export { fromUiMessages, isUiChatRequest, UI_MESSAGE_LIMITS } from "./ui-message/ui-messages.js";

@@ -35,6 +35,8 @@ import { type LlmStream, streamToolLoop } from "./tool-loop/stream-tool-loop.js"
 import type { ToolErrorPolicy } from "./tool-loop/tool-error-policy.js";
 import type { RunToolLoopOptions, ToolLoopEvent, ToolLoopResult } from "./tool-loop/tool-loop-types.js";
 import type { Tool } from "./tool-types.js";
+import { toUiMessageStream } from "./ui-message/ui-message-stream.js";
+import { fromUiMessages, isUiChatRequest } from "./ui-message/ui-messages.js";
 
 /** What `llmPlugin` sets for every llm step of a context. */
 export interface LlmSettings {
@@ -76,9 +78,11 @@ function readInput(exchange: Exchange, uri: string): string | ChatMessage[] {
   ) {
     return body as ChatMessage[];
   }
+  // The body the AI SDK's useChat posts: its UI messages become the conversation.
+  if (isUiChatRequest(body)) return fromUiMessages(body, uri);
   throw new LlmError(
     "OPTION_INVALID",
-    `${uri}: expected the body to be a prompt string or a list of messages ({ role, content }), found ${describe(body)}`,
+    `${uri}: expected the body to be a prompt string, a list of messages ({ role, content }) or a useChat request ({ messages: [{ role, parts }] }), found ${describe(body)}`,
   );
 }
 
@@ -106,6 +110,11 @@ export const llmComponent = defineComponent({
     output: { type: "string", description: "a schema registered in llmPlugin({ schemas })" },
     maxOutputRetries: { type: "integer", default: 2, min: 0, max: 10 },
     stream: { type: "boolean", default: false, description: "hand the answer on as an LlmStream" },
+    streamFormat: {
+      type: "enum",
+      values: ["parts", "ui-message"],
+      description: "with stream=true: routekit's parts, or the AI SDK's UI message stream",
+    },
     durable: {
       type: "boolean",
       default: false,
@@ -267,9 +276,13 @@ export const llmComponent = defineComponent({
           loopOptions.onPart = (part) =>
             events.emit("llm-stream-part", { part, routeId, exchangeId: exchange.id });
         }
+        const uiMessages = options.streamFormat === "ui-message";
+        // The user's own page renders tool calls: their arguments and outputs go in its parts.
+        if (uiMessages) loopOptions.partContent = true;
         const stream = streamToolLoop(loopOptions);
         live.add(stream);
-        exchange.body = stream;
+        const streamed = uiMessages ? toUiMessageStream(stream) : stream;
+        exchange.body = streamed;
         exchange.properties[LLM_STREAM_PROPERTY] = stream;
         stream.result.then(
           (result) => {
@@ -281,7 +294,8 @@ export const llmComponent = defineComponent({
               );
             });
             // The answer replaces the stream unless a later step already replaced it.
-            if (exchange.body === stream) exchange.body = output === undefined ? result.text : result.output;
+            if (exchange.body === streamed)
+              exchange.body = output === undefined ? result.text : result.output;
             reportRun(exchange, result);
           },
           (error: unknown) => {

@@ -7,6 +7,7 @@ import {
   type StructuredOutputOptions,
 } from "./structured-output/structured-output.js";
 import type { LlmStream } from "./tool-loop/stream-tool-loop.js";
+import type { UiMessageStream } from "./ui-message/ui-message-stream.js";
 
 declare const replyType: unique symbol;
 
@@ -42,6 +43,8 @@ export interface LlmStepOptions {
   maxOutputRetries?: number;
   /** Hand the answer on as an `LlmStream` while it is written (see `.stream()`). */
   stream?: boolean;
+  /** With `stream`: routekit's parts (default) or the AI SDK's UI message stream ("ui-message"). */
+  streamFormat?: "parts" | "ui-message";
   /** Checkpoint the run in the durable store of `llmPlugin({ durable })` (see `.durable()`). */
   durable?: boolean;
   /** Budget of a conversation kept across requests (header `llm.thread.id`), in estimated tokens; default 8000. */
@@ -107,7 +110,17 @@ export class LlmStepBuilder<TReply = string> {
    * server-sent events. With a provider made with `stream: true` the text arrives as the model
    * writes it; another model hands on each turn's text whole. `llmStreamOf(exchange)` finds it.
    */
-  stream(): LlmStepBuilder<LlmStream> {
+  stream(): LlmStepBuilder<LlmStream>;
+  /**
+   * With `{ format: "ui-message" }` the body is the run as the AI SDK's UI message stream
+   * (`UiMessageStream`): an `http:` route answers what `useChat` reads, tool calls and their
+   * results included, and the step accepts `useChat`'s request body as the conversation.
+   */
+  stream(options: { format: "ui-message" }): LlmStepBuilder<UiMessageStream>;
+  stream(options: { format: "parts" }): LlmStepBuilder<LlmStream>;
+  stream(options?: { format: "parts" | "ui-message" }): LlmStepBuilder<LlmStream | UiMessageStream> {
+    if (options?.format === "ui-message")
+      return this.#with<UiMessageStream>({ stream: true, streamFormat: "ui-message" });
     return this.#with<LlmStream>({ stream: true });
   }
 

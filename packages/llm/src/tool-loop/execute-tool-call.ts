@@ -17,6 +17,8 @@ export interface ToolCallEnvironment {
   headers: Record<string, unknown> | undefined;
   onEvent: ((event: ToolLoopEvent) => void) | undefined;
   includeContent: boolean;
+  /** Tool arguments and outputs in stream parts (default: `includeContent`). */
+  partContent?: boolean;
   toolErrors: ToolErrorPolicy;
   onToolError: ((error: Error, toolName: string, callId: string, argumentsText?: string) => void) | undefined;
   onPart: ((part: LlmStreamPart) => void) | undefined;
@@ -94,7 +96,7 @@ function reportResult(
     iteration,
     isError: result.isError,
   };
-  if (environment.includeContent) part.output = result.output;
+  if (environment.partContent ?? environment.includeContent) part.output = result.output;
   environment.onPart?.(part);
   return result;
 }

@@ -56,6 +56,7 @@ export async function runToolLoop(given: RunToolLoopOptions): Promise<ToolLoopRe
     headers: options.toolContext?.headers,
     onEvent,
     includeContent: options.includeContent === true,
+    ...(options.partContent === undefined ? {} : { partContent: options.partContent }),
     toolErrors: options.toolErrors ?? "safe",
     onToolError: options.onToolError,
     onPart,

@@ -44,6 +44,12 @@ export interface RunToolLoopOptions extends RunBudget {
   onEvent?: (event: ToolLoopEvent) => void;
   /** Put tool arguments and outputs in events; default false (they may hold personal data). */
   includeContent?: boolean;
+  /**
+   * Put tool arguments and outputs in the stream's parts (`onPart`, `streamToolLoop`), whatever
+   * `includeContent` says of events; default `includeContent`. A stream to the user's own page
+   * (the AI SDK's UI message stream) shows them; events reach logs and traces.
+   */
+  partContent?: boolean;
   /** What the model reads of a tool's error; default "safe" (see `ToolErrorPolicy`). */
   toolErrors?: ToolErrorPolicy;
   /**

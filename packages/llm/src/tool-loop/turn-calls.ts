@@ -57,8 +57,8 @@ export class TurnCalls {
   }
 
   #run(call: ToolCall, environment: ToolCallEnvironment): Promise<ToolCallResult> {
-    const { onPart, includeContent } = environment;
-    if (onPart !== undefined) onPart(toolCallPart(call, this.#iteration, includeContent));
+    const { onPart, includeContent, partContent } = environment;
+    if (onPart !== undefined) onPart(toolCallPart(call, this.#iteration, partContent ?? includeContent));
     let result: Promise<ToolCallResult>;
     if (this.#parallel) result = executeToolCall(call, environment, this.#iteration);
     else {
