@@ -7,7 +7,8 @@ export type McpErrorCode =
   | "CALL_TIMEOUT"
   | "TOOL_NOT_FOUND"
   | "SERVER_STATE"
-  | "ROUTES_INVALID";
+  | "ROUTES_INVALID"
+  | "CAPABILITY_MISSING";
 
 /** Every code of `McpErrorCode`, for checks at run time. */
 export const MCP_ERROR_CODES: readonly McpErrorCode[] = [
@@ -19,6 +20,7 @@ export const MCP_ERROR_CODES: readonly McpErrorCode[] = [
   "TOOL_NOT_FOUND",
   "SERVER_STATE",
   "ROUTES_INVALID",
+  "CAPABILITY_MISSING",
 ];
 
 /**
