@@ -187,9 +187,10 @@ describe("rich tool results, logging and asking the client", () => {
       content: { type: "text", text: "teal" },
     }));
     client.setRequestHandler(ElicitRequestSchema, (request) => {
-      const schema = (request.params as { requestedSchema: { properties: { name: { default: string } } } })
-        .requestedSchema;
-      return { action: "accept", content: { name: schema.properties.name.default } };
+      const params = request.params;
+      const field = "requestedSchema" in params ? params.requestedSchema.properties.name : undefined;
+      const name = field !== undefined && "default" in field ? String(field.default) : "none";
+      return { action: "accept", content: { name } };
     });
     const result = await client.callTool({ name: "ask", arguments: {} });
     expect(result.content).toEqual([{ type: "text", text: 'teal / {"name":"Ada"}' }]);
