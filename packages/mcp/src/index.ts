@@ -2,6 +2,7 @@
 // routekit tools (`mcpTools`, the `mcp:` component), and the `routekit-mcp` command.
 
 // Client: MCP servers' tools in routekit
+export type { McpElicitationAnswer, McpSamplingAnswer } from "./client/answer-server.js";
 export type { McpToolsOptions } from "./client/client-options.js";
 export { localToolName, type McpConnection, type McpConnectionState } from "./client/connection.js";
 export { mcpComponent } from "./client/mcp-component.js";

@@ -18,6 +18,7 @@ import {
   mcpResource,
   mcpSample,
   mcpText,
+  mcpTools,
   notifyResourceUpdated,
   serveMcpHttp,
 } from "../src/index.js";
@@ -201,5 +202,68 @@ describe("rich tool results, logging and asking the client", () => {
     const result = await client.callTool({ name: "ask", arguments: {} });
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toMatch(/did not declare the 'sampling' capability/);
+  });
+});
+
+describe("a routekit client answering a server's requests", () => {
+  it("answers elicitation with a route (defaults filled in) and sampling with a function", async () => {
+    const server = await serveMcpHttp(
+      await (async () => {
+        const context = createContext({ logLevel: "warn" });
+        await context.addRoutes((r) => {
+          r.from("direct:ask")
+            .asLlmTool("ask", { description: "asks the client" })
+            .transform(async (exchange) => {
+              const sampled = await mcpSample(exchange, {
+                messages: [{ role: "user", content: { type: "text", text: "colour?" } }],
+                maxTokens: 10,
+              });
+              const elicited = await mcpElicit(exchange, {
+                message: "your name",
+                requestedSchema: {
+                  type: "object",
+                  properties: {
+                    name: { type: "string" },
+                    size: { type: "string", enum: ["S", "L"], default: "L" },
+                  },
+                },
+              });
+              return `${sampled.content.type === "text" ? sampled.content.text : "?"} / ${JSON.stringify(elicited.content)}`;
+            });
+        });
+        await context.start();
+        cleanups.push(() => context.stop());
+        return context;
+      })(),
+      { tools: ["ask"], port: 0, token: TOKEN },
+    );
+    cleanups.push(() => server.close());
+    const caller = createContext({ logLevel: "warn" });
+    const asked: string[] = [];
+    await caller.addRoutes((r) => {
+      r.from("direct:answer").setBody(({ body }) => {
+        asked.push((body as { message: string }).message);
+        return { name: "Ada" };
+      });
+    });
+    caller.use(
+      mcpTools({
+        name: "remote",
+        url: server.url,
+        headers: { authorization: `Bearer ${TOKEN}` },
+        elicitation: "direct:answer",
+        sampling: (request) => ({
+          role: "assistant",
+          model: "local",
+          content: { type: "text", text: `teal (${request.maxTokens})` },
+        }),
+        reconnect: false,
+      }),
+    );
+    await caller.start();
+    cleanups.push(() => caller.stop());
+    const result = await caller.request<string>("mcp:remote/ask", {});
+    expect(result).toBe('teal (10) / {"name":"Ada","size":"L"}');
+    expect(asked).toEqual(["your name"]);
   });
 });

@@ -2,6 +2,7 @@ import { TOOL_NAME_PATTERN } from "@routekit/llm";
 import { RoutekitMcpError } from "../errors.js";
 import { refuseUnknownOptions } from "../nearest.js";
 import { describe } from "../server/server-options.js";
+import type { McpElicitationAnswer, McpSamplingAnswer } from "./answer-server.js";
 
 /** How `mcpTools` reaches a server, and how its tools are registered. */
 export interface McpToolsOptions {
@@ -29,6 +30,16 @@ export interface McpToolsOptions {
   callTimeoutMs?: number;
   /** Deadline of connecting (spawn or HTTP, then `initialize` and `tools/list`) (default 30000). */
   connectTimeoutMs?: number;
+  /**
+   * Answers the server's elicitation requests (input from the user): a route's endpoint URI or a
+   * function. Without it the client does not declare the `elicitation` capability.
+   */
+  elicitation?: McpElicitationAnswer;
+  /**
+   * Answers the server's sampling requests (a model completion): a route's endpoint URI — e.g. a
+   * route with an llm step — or a function. Without it the client does not declare `sampling`.
+   */
+  sampling?: McpSamplingAnswer;
   /** Reconnection after the server goes away: delays double from `initialDelayMs` up to `maxDelayMs`. */
   reconnect?: { initialDelayMs?: number; maxDelayMs?: number; maxAttempts?: number } | false;
 }
@@ -48,6 +59,8 @@ export interface ResolvedMcpToolsOptions {
   readonly callTimeoutMs: number;
   readonly connectTimeoutMs: number;
   readonly reconnect: { initialDelayMs: number; maxDelayMs: number; maxAttempts: number } | undefined;
+  readonly elicitation: McpElicitationAnswer | undefined;
+  readonly sampling: McpSamplingAnswer | undefined;
 }
 
 const OPTION_NAMES = [
@@ -64,6 +77,8 @@ const OPTION_NAMES = [
   "callTimeoutMs",
   "connectTimeoutMs",
   "reconnect",
+  "elicitation",
+  "sampling",
 ];
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
 
@@ -155,6 +170,8 @@ export function resolveMcpToolsOptions(options: McpToolsOptions): ResolvedMcpToo
     callTimeoutMs,
     connectTimeoutMs,
     reconnect,
+    elicitation: answerOption(options.elicitation, "elicitation", where, fail),
+    sampling: answerOption(options.sampling, "sampling", where, fail),
   };
 }
 
@@ -163,4 +180,17 @@ function positive(value: unknown, key: string, where: string, fail: (message: st
     throw fail(`${where}: option '${key}' must be a positive integer (found ${describe(value)})`);
   }
   return value;
+}
+
+function answerOption<TAnswer>(
+  given: TAnswer | undefined,
+  option: string,
+  where: string,
+  fail: (message: string) => Error,
+): TAnswer | undefined {
+  if (given === undefined || typeof given === "function" || (typeof given === "string" && given !== ""))
+    return given;
+  throw fail(
+    `${where}: option '${option}' must be a route's endpoint URI or a function (found ${describe(given)})`,
+  );
 }

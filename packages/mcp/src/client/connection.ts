@@ -19,6 +19,7 @@ import {
 import { RoutekitMcpError } from "../errors.js";
 import { reportProgress } from "../server/progress.js";
 import { PACKAGE_VERSION } from "../server/server-options.js";
+import { answerServerRequests, clientCapabilities } from "./answer-server.js";
 import type { ResolvedMcpToolsOptions } from "./client-options.js";
 import { withKnownKeywords } from "./lenient-schema.js";
 import { toToolResult } from "./remote-result.js";
@@ -141,7 +142,11 @@ export class McpConnection {
 
   async #connect(initial: boolean): Promise<void> {
     const { options } = this;
-    const client = new Client({ name: "routekit", version: PACKAGE_VERSION }, { capabilities: {} });
+    const client = new Client(
+      { name: "routekit", version: PACKAGE_VERSION },
+      { capabilities: clientCapabilities(options) },
+    );
+    answerServerRequests(client, this.context, options);
     const transport = this.#createTransport();
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (this.#client !== client) return;
