@@ -11,6 +11,7 @@ if (url === undefined || !/^https?:\/\//.test(url)) {
   process.exit(2);
 }
 
+// #region answer-server
 const context = createContext({ name: "mcp-conformance-client", logLevel: "warn" });
 await context.addRoutes((r) => {
   // Accept every form as it comes: the fields left out get the schema's defaults (SEP-1034).
@@ -19,6 +20,7 @@ await context.addRoutes((r) => {
 context.use(
   mcpTools({ name: "remote", url, prefix: "", elicitation: "direct:answer-elicitation", reconnect: false }),
 );
+// #endregion
 await context.start();
 try {
   for (const tool of context.tools.list()) {
