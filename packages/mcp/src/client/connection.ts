@@ -195,6 +195,7 @@ export class McpConnection {
     }
     return new StreamableHTTPClientTransport(options.url as URL, {
       ...(options.headers === undefined ? undefined : { requestInit: { headers: options.headers } }),
+      ...(options.authProvider === undefined ? undefined : { authProvider: options.authProvider }),
       // Reconnection is ours: the SSE stream's own retries stay few.
       reconnectionOptions: {
         initialReconnectionDelay: 1000,
