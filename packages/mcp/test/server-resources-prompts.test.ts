@@ -125,6 +125,10 @@ describe("routes as MCP resources and prompts", () => {
     await expect(client.readResource({ uri: "docs://hidden" })).rejects.toThrow(
       /unknown resource 'docs:\/\/hidden'/,
     );
+    // A long URI of the client's is shown cut short, with no nearest-name search over it.
+    const long = `docs://${"x".repeat(100_000)}`;
+    const refused = await client.readResource({ uri: long }).catch((error: Error) => error.message);
+    expect(refused).toMatch(/unknown resource 'docs:\/\/x{193}'$/);
   });
 
   it("completes template variables from a function, and notifies subscribers of updates", async () => {

@@ -20,6 +20,8 @@ import type { ResolvedServerOptions } from "./server-options.js";
 
 /** At most this many resources one connection subscribes to (`resources/subscribe`). */
 export const MAX_SUBSCRIPTIONS = 1000;
+/** A client's name or URI is shown up to this length, and longer ones get no "did you mean" (its cost grows with the length). */
+const MAX_NAME_SHOWN = 200;
 /** At most this many completion values are sent (the protocol's limit). */
 const MAX_COMPLETIONS = 100;
 
@@ -113,7 +115,7 @@ export class CatalogSession {
       if (variables !== null) return { entry, variables };
     }
     const known = entries.map((entry) => entry.aspect.uri);
-    throw protocolError(-32002, `unknown resource '${uri.slice(0, 200)}'${didYouMean(uri, known)}`);
+    throw protocolError(-32002, `unknown resource '${uri.slice(0, MAX_NAME_SHOWN)}'${hint(uri, known)}`);
   }
 
   #servePrompts(server: Server): void {
@@ -134,7 +136,10 @@ export class CatalogSession {
       const entry = exposed().find((candidate) => candidate.aspect.name === name);
       if (entry === undefined) {
         const known = exposed().map((candidate) => candidate.aspect.name);
-        throw protocolError(ErrorCode.InvalidParams, `unknown prompt '${name}'${didYouMean(name, known)}`);
+        throw protocolError(
+          ErrorCode.InvalidParams,
+          `unknown prompt '${name.slice(0, MAX_NAME_SHOWN)}'${hint(name, known)}`,
+        );
       }
       const given = request.params.arguments ?? {};
       const lacking = entry.aspect.arguments.filter(
@@ -165,13 +170,16 @@ export class CatalogSession {
       const entry = catalog.prompts.get(ref.name);
       if (entry !== undefined && this.#options.isPromptExposed?.(entry.aspect))
         return entry.aspect.complete[argument];
-      throw protocolError(ErrorCode.InvalidParams, `unknown prompt '${ref.name}'`);
+      throw protocolError(ErrorCode.InvalidParams, `unknown prompt '${ref.name.slice(0, MAX_NAME_SHOWN)}'`);
     }
     if (ref.type === "ref/resource" && ref.uri !== undefined) {
       const entry = catalog.resources.get(ref.uri);
       if (entry !== undefined && this.#options.isResourceExposed?.(entry.aspect))
         return entry.aspect.complete[argument];
-      throw protocolError(ErrorCode.InvalidParams, `unknown resource template '${ref.uri.slice(0, 200)}'`);
+      throw protocolError(
+        ErrorCode.InvalidParams,
+        `unknown resource template '${ref.uri.slice(0, MAX_NAME_SHOWN)}'`,
+      );
     }
     return undefined;
   }
@@ -212,6 +220,10 @@ function definitionOf<TKey extends "uri" | "uriTemplate">(aspect: McpResourceAsp
     ...(aspect.description === undefined ? undefined : { description: aspect.description }),
     ...(aspect.mimeType === undefined ? undefined : { mimeType: aspect.mimeType }),
   } as { [K in TKey]: string } & { name: string };
+}
+
+function hint(name: string, known: readonly string[]): string {
+  return name.length > MAX_NAME_SHOWN ? "" : didYouMean(name, known);
 }
 
 function protocolError(code: number, message: string): Error {
