@@ -45,11 +45,18 @@ async function served(capabilities: ConstructorParameters<typeof Client>[1] = {}
         complete: { id: (typed) => ["A-1", "A-2", "B-1"].filter((id) => id.startsWith(typed)) },
       })
       .setBody(({ body }) => ({ id: body.id, status: "shipped" }));
+    r.from("direct:names").setBody(({ body }) => {
+      const { value } = body as { value: string };
+      return ["Ada", "Alan", "Grace"].filter((name) => name.startsWith(value));
+    });
     r.from("direct:hidden")
       .asMcpResource("docs://hidden")
       .setBody(() => "secret");
     r.from("direct:greet")
-      .asMcpPrompt("greet", { arguments: [{ name: "who", required: true }] })
+      .asMcpPrompt("greet", {
+        arguments: [{ name: "who", required: true }],
+        complete: { who: "direct:names" },
+      })
       .setBody(({ body }) => [
         { role: "assistant" as const, content: `Hello ${body.who}` },
         mcpImage(PNG, "image/png"),
@@ -131,13 +138,18 @@ describe("routes as MCP resources and prompts", () => {
     expect(refused).toMatch(/unknown resource 'docs:\/\/x{193}'$/);
   });
 
-  it("completes template variables from a function, and notifies subscribers of updates", async () => {
+  it("completes template variables from a function and prompt arguments from a route, and notifies subscribers of updates", async () => {
     const { client, context } = await served();
     const completion = await client.complete({
       ref: { type: "ref/resource", uri: "orders://{id}" },
       argument: { name: "id", value: "A" },
     });
     expect(completion.completion.values).toEqual(["A-1", "A-2"]);
+    const names = await client.complete({
+      ref: { type: "ref/prompt", name: "greet" },
+      argument: { name: "who", value: "A" },
+    });
+    expect(names.completion).toEqual({ values: ["Ada", "Alan"], total: 2, hasMore: false });
     const updated = new Promise<string>((resolve) => {
       client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
         resolve(notification.params.uri),

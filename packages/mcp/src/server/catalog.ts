@@ -4,14 +4,17 @@ import type { Recorder } from "@routekit/core/internal";
 import { RoutekitMcpError } from "../errors.js";
 
 /**
- * Suggests values for one argument of a prompt or resource template (`completion/complete`): gets
- * what the user typed so far and the arguments already given, returns candidates (the first 100
- * are sent).
+ * Suggests values for one argument of a prompt or resource template (`completion/complete`): a
+ * function that gets what the user typed so far and the arguments already given, or a route's
+ * endpoint URI (its body is `{ value, arguments }`); either returns candidates (the first 100 are
+ * sent).
  */
-export type McpCompleter = (
-  value: string,
-  context: { readonly arguments: Readonly<Record<string, string>> },
-) => readonly string[] | Promise<readonly string[]>;
+export type McpCompleter =
+  | string
+  | ((
+      value: string,
+      context: { readonly arguments: Readonly<Record<string, string>> },
+    ) => readonly string[] | Promise<readonly string[]>);
 
 /** What `asMcpResource` records on a route. */
 export interface McpResourceAspect {
@@ -129,8 +132,11 @@ export function checkedCompleters(
         `${where}: option 'complete' names '${name}', which is not an argument (arguments: ${names.join(", ") || "none"})`,
       );
     }
-    if (typeof completer !== "function") {
-      throw new RoutekitMcpError("ROUTES_INVALID", `${where}: option 'complete.${name}' must be a function`);
+    if (typeof completer !== "function" && (typeof completer !== "string" || completer === "")) {
+      throw new RoutekitMcpError(
+        "ROUTES_INVALID",
+        `${where}: option 'complete.${name}' must be a function or a route's endpoint URI`,
+      );
     }
   }
   return complete as Record<string, McpCompleter>;

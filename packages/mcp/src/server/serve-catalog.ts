@@ -37,14 +37,15 @@ export class CatalogSession {
     if (options.isResourceExposed !== undefined) this.#serveResources(server);
     if (options.isPromptExposed !== undefined) this.#servePrompts(server);
     if (options.isResourceExposed !== undefined || options.isPromptExposed !== undefined) {
-      server.setRequestHandler(CompleteRequestSchema, async (request) => {
+      server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
         const { ref, argument, context } = request.params;
         const completer = this.#completerOf(ref, argument.name);
-        const values =
-          completer === undefined
-            ? []
-            : await completer(argument.value, { arguments: context?.arguments ?? {} });
-        if (!Array.isArray(values) || !values.every((value) => typeof value === "string")) {
+        const given = { arguments: context?.arguments ?? {} };
+        let values: unknown;
+        if (completer === undefined) values = [];
+        else if (typeof completer === "function") values = await completer(argument.value, given);
+        else values = await this.#send(completer, { value: argument.value, ...given }, {}, extra.signal);
+        if (!Array.isArray(values) || !values.every((value: unknown) => typeof value === "string")) {
           throw protocolError(
             ErrorCode.InternalError,
             `the completion of '${argument.name}' did not return a list of strings`,
@@ -186,7 +187,7 @@ export class CatalogSession {
 
   /** Runs `route` on an InOut exchange under the tool deadline and the request's signal. */
   async #send(
-    route: RouteDefinition,
+    target: RouteDefinition | string,
     body: unknown,
     headers: Record<string, unknown>,
     signal: AbortSignal,
@@ -199,14 +200,15 @@ export class CatalogSession {
       timeoutMs: this.#options.toolTimeoutMs,
     });
     try {
-      await this.#context.endpoint(route.from).send(exchange);
+      await this.#context.endpoint(typeof target === "string" ? target : target.from).send(exchange);
     } catch (error) {
       exchange.error = error instanceof Error ? error : new Error(String(error));
     }
     releaseExchange(exchange);
     if (exchange.error !== undefined) {
-      const text = describeToolError(exchange.error, route.id, this.#options.toolErrors);
-      throw protocolError(ErrorCode.InternalError, `route '${route.id}' failed: ${text}`);
+      const name = typeof target === "string" ? target : `route '${target.id}'`;
+      const text = describeToolError(exchange.error, name, this.#options.toolErrors);
+      throw protocolError(ErrorCode.InternalError, `${name} failed: ${text}`);
     }
     return exchange.body;
   }
