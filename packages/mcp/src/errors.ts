@@ -9,7 +9,8 @@ export type McpErrorCode =
   | "CALL_TIMEOUT"
   | "TOOL_NOT_FOUND"
   | "SERVER_STATE"
-  | "ROUTES_INVALID";
+  | "ROUTES_INVALID"
+  | "CAPABILITY_MISSING";
 
 /** Every code of `McpErrorCode`, for checks at run time. */
 export const MCP_ERROR_CODES: readonly McpErrorCode[] = [
@@ -21,6 +22,7 @@ export const MCP_ERROR_CODES: readonly McpErrorCode[] = [
   "TOOL_NOT_FOUND",
   "SERVER_STATE",
   "ROUTES_INVALID",
+  "CAPABILITY_MISSING",
 ];
 
 /** Codes whose failure the same message would meet again: not redelivered by default. */

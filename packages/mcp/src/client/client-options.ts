@@ -1,7 +1,9 @@
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { TOOL_NAME_PATTERN } from "@routekit/llm";
 import { RoutekitMcpError } from "../errors.js";
 import { refuseUnknownOptions } from "../refuse-unknown-options.js";
 import { describe } from "../server/server-options.js";
+import type { McpElicitationAnswer, McpSamplingAnswer } from "./answer-server.js";
 
 /** How `mcpTools` reaches a server, and how its tools are registered. */
 export interface McpToolsOptions {
@@ -21,6 +23,12 @@ export interface McpToolsOptions {
   url?: string;
   /** Headers of every HTTP request, e.g. `{ authorization: "Bearer ..." }`. */
   headers?: Record<string, string>;
+  /**
+   * OAuth 2.1 for a Streamable HTTP server: the SDK's `OAuthClientProvider`, e.g. its
+   * `ClientCredentialsProvider` or `PrivateKeyJwtProvider` (client credentials). On a 401 the
+   * client discovers the authorization server from the server's metadata, gets a token and retries.
+   */
+  authProvider?: OAuthClientProvider;
   /** Prefix of the registered tool names (default `NAME_`; "" for none). */
   prefix?: string;
   /** Which of the server's tools to register (default all): names as the server spells them, or a test. */
@@ -29,6 +37,16 @@ export interface McpToolsOptions {
   callTimeoutMs?: number;
   /** Deadline of connecting (spawn or HTTP, then `initialize` and `tools/list`) (default 30000). */
   connectTimeoutMs?: number;
+  /**
+   * Answers the server's elicitation requests (input from the user): a route's endpoint URI or a
+   * function. Without it the client does not declare the `elicitation` capability.
+   */
+  elicitation?: McpElicitationAnswer;
+  /**
+   * Answers the server's sampling requests (a model completion): a route's endpoint URI — e.g. a
+   * route with an llm step — or a function. Without it the client does not declare `sampling`.
+   */
+  sampling?: McpSamplingAnswer;
   /** Reconnection after the server goes away: delays double from `initialDelayMs` up to `maxDelayMs`. */
   reconnect?: { initialDelayMs?: number; maxDelayMs?: number; maxAttempts?: number } | false;
 }
@@ -43,11 +61,14 @@ export interface ResolvedMcpToolsOptions {
   readonly stderr: "inherit" | "ignore";
   readonly url: URL | undefined;
   readonly headers: Record<string, string> | undefined;
+  readonly authProvider: OAuthClientProvider | undefined;
   readonly prefix: string;
   readonly include: (toolName: string) => boolean;
   readonly callTimeoutMs: number;
   readonly connectTimeoutMs: number;
   readonly reconnect: { initialDelayMs: number; maxDelayMs: number; maxAttempts: number } | undefined;
+  readonly elicitation: McpElicitationAnswer | undefined;
+  readonly sampling: McpSamplingAnswer | undefined;
 }
 
 const OPTION_NAMES = [
@@ -59,11 +80,14 @@ const OPTION_NAMES = [
   "stderr",
   "url",
   "headers",
+  "authProvider",
   "prefix",
   "include",
   "callTimeoutMs",
   "connectTimeoutMs",
   "reconnect",
+  "elicitation",
+  "sampling",
 ];
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
 
@@ -150,11 +174,14 @@ export function resolveMcpToolsOptions(options: McpToolsOptions): ResolvedMcpToo
     stderr,
     url: parsedUrl,
     headers: options.headers,
+    authProvider: checkedAuthProvider(options.authProvider, parsedUrl, where, fail),
     prefix,
     include: includes,
     callTimeoutMs,
     connectTimeoutMs,
     reconnect,
+    elicitation: answerOption(options.elicitation, "elicitation", where, fail),
+    sampling: answerOption(options.sampling, "sampling", where, fail),
   };
 }
 
@@ -163,4 +190,34 @@ function positive(value: unknown, key: string, where: string, fail: (message: st
     throw fail(`${where}: option '${key}' must be a positive integer (found ${describe(value)})`);
   }
   return value;
+}
+
+function answerOption<TAnswer>(
+  given: TAnswer | undefined,
+  option: string,
+  where: string,
+  fail: (message: string) => Error,
+): TAnswer | undefined {
+  if (given === undefined || typeof given === "function" || (typeof given === "string" && given !== ""))
+    return given;
+  throw fail(
+    `${where}: option '${option}' must be a route's endpoint URI or a function (found ${describe(given)})`,
+  );
+}
+
+function checkedAuthProvider(
+  given: OAuthClientProvider | undefined,
+  url: URL | undefined,
+  where: string,
+  fail: (message: string) => Error,
+): OAuthClientProvider | undefined {
+  if (given === undefined) return undefined;
+  if (url === undefined)
+    throw fail(`${where}: option 'authProvider' needs a 'url' (OAuth is for HTTP servers)`);
+  if (given === null || typeof given !== "object" || typeof given.tokens !== "function") {
+    throw fail(
+      `${where}: option 'authProvider' must be an OAuthClientProvider of the MCP SDK (found ${describe(given)})`,
+    );
+  }
+  return given;
 }

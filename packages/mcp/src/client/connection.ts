@@ -20,6 +20,7 @@ import {
 import { RoutekitMcpError } from "../errors.js";
 import { reportProgress } from "../server/progress.js";
 import { PACKAGE_VERSION } from "../server/server-options.js";
+import { answerServerRequests, clientCapabilities } from "./answer-server.js";
 import type { ResolvedMcpToolsOptions } from "./client-options.js";
 import { withKnownKeywords } from "./lenient-schema.js";
 import { toToolResult } from "./remote-result.js";
@@ -142,7 +143,11 @@ export class McpConnection {
 
   async #connect(initial: boolean): Promise<void> {
     const { options } = this;
-    const client = new Client({ name: "routekit", version: PACKAGE_VERSION }, { capabilities: {} });
+    const client = new Client(
+      { name: "routekit", version: PACKAGE_VERSION },
+      { capabilities: clientCapabilities(options) },
+    );
+    answerServerRequests(client, this.context, options);
     const transport = this.#createTransport();
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (this.#client !== client) return;
@@ -191,6 +196,7 @@ export class McpConnection {
     }
     return new StreamableHTTPClientTransport(options.url as URL, {
       ...(options.headers === undefined ? undefined : { requestInit: { headers: options.headers } }),
+      ...(options.authProvider === undefined ? undefined : { authProvider: options.authProvider }),
       // Reconnection is ours: the SSE stream's own retries stay few.
       reconnectionOptions: {
         initialReconnectionDelay: 1000,

@@ -9,6 +9,7 @@ import {
 } from "@routekit/llm";
 import type { CallClock } from "./call-clock.js";
 import { CallDeadline, callContextOf, rejected } from "./call-deadline.js";
+import { contentOf } from "./content.js";
 import { checkOutput, type ToolOutput } from "./output-schema.js";
 
 /** What one MCP `tools/call` needs besides the tool and its arguments. */
@@ -102,6 +103,8 @@ function toCallResult(
     return errorContent(text);
   }
   const { output } = settings;
+  const content = "value" in result ? contentOf(result.value) : undefined;
+  if (content !== undefined) return { content };
   if (output === undefined) return { content: [{ type: "text", text: result.output }] };
   return checkOutput(output, "value" in result ? result.value : parseJson(result.output)).then(structured);
 }

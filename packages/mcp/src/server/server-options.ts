@@ -6,6 +6,11 @@ import { refuseUnknownOptions } from "../refuse-unknown-options.js";
 /** Which of the context's tools an MCP server exposes: names, or a test of each tool. */
 export type ToolSelection = readonly string[] | ((tool: Tool) => boolean);
 
+/** Which resource routes (`asMcpResource`) a server exposes: URIs (or templates), or a test of each. */
+export type ResourceSelection = readonly string[] | ((resource: { uri: string; name: string }) => boolean);
+/** Which prompt routes (`asMcpPrompt`) a server exposes: names, or a test of each. */
+export type PromptSelection = readonly string[] | ((prompt: { name: string }) => boolean);
+
 /** Options of every routekit MCP server (stdio, HTTP, or a transport of your own). */
 export interface McpServerOptions {
   /**
@@ -14,6 +19,13 @@ export interface McpServerOptions {
    * later are picked up (clients get `notifications/tools/list_changed`).
    */
   tools: ToolSelection;
+  /**
+   * The resource routes to expose (`asMcpResource`): URIs and templates as declared, or a
+   * predicate. None by default (the server then declares no `resources` capability).
+   */
+  resources?: ResourceSelection;
+  /** The prompt routes to expose (`asMcpPrompt`): names or a predicate. None by default. */
+  prompts?: PromptSelection;
   /** The server name clients see in `initialize` (default "routekit"). */
   name?: string;
   /** The server version clients see (default this package's version). */
@@ -41,6 +53,8 @@ export interface McpServerOptions {
 /** Options after checking, with defaults. */
 export interface ResolvedServerOptions {
   readonly isExposed: (tool: Tool) => boolean;
+  readonly isResourceExposed: ((resource: { uri: string; name: string }) => boolean) | undefined;
+  readonly isPromptExposed: ((prompt: { name: string }) => boolean) | undefined;
   readonly name: string;
   readonly version: string;
   readonly instructions: string | undefined;
@@ -53,6 +67,8 @@ export const PACKAGE_VERSION = "0.1.0";
 
 export const SERVER_OPTION_NAMES = [
   "tools",
+  "resources",
+  "prompts",
   "name",
   "version",
   "instructions",
@@ -111,6 +127,8 @@ export function resolveServerOptions(
   }
   return {
     isExposed,
+    isResourceExposed: selection(options.resources, "uri", "resources", where),
+    isPromptExposed: selection(options.prompts, "name", "prompts", where),
     name: options.name ?? "routekit",
     version: options.version ?? PACKAGE_VERSION,
     instructions: options.instructions,
@@ -118,6 +136,24 @@ export function resolveServerOptions(
     toolErrors,
     outputSchemas,
   };
+}
+
+function selection<TKey extends "uri" | "name">(
+  given: readonly string[] | ((entry: Record<TKey, string> & { name: string }) => boolean) | undefined,
+  key: TKey,
+  option: string,
+  where: string,
+): ((entry: Record<TKey, string> & { name: string }) => boolean) | undefined {
+  if (given === undefined) return undefined;
+  if (typeof given === "function") return (entry) => given(entry) === true;
+  if (Array.isArray(given) && given.every((name) => typeof name === "string")) {
+    const names = new Set<string>(given);
+    return (entry) => names.has(entry[key]);
+  }
+  throw new RoutekitMcpError(
+    "OPTION_INVALID",
+    `${where}: option '${option}' must be a list of ${key === "uri" ? "URIs" : "names"} or a predicate (found ${describe(given)})`,
+  );
 }
 
 /** The exposed tools of a context right now, in registration order. */

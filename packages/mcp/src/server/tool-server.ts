@@ -11,10 +11,14 @@ import type { RouteContext } from "@routekit/core";
 import { didYouMean, truncateForMessage } from "@routekit/core/internal";
 import type { Tool } from "@routekit/llm";
 import { CallClock } from "./call-clock.js";
+import { openCallSession } from "./call-sessions.js";
+import { catalogOf } from "./catalog.js";
 import { ProgressForwarding } from "./forward-progress.js";
+import { serveLogging } from "./logging.js";
 import type { McpSession, McpTransport } from "./mcp-transport.js";
 import { outputOf, type ToolOutput } from "./output-schema.js";
 import { errorContent, runCall } from "./run-call.js";
+import { CatalogSession } from "./serve-catalog.js";
 import {
   exposedTools,
   type McpServerOptions,
@@ -35,6 +39,8 @@ export class McpToolServer {
   readonly context: RouteContext;
   readonly options: ResolvedServerOptions;
   readonly #sessions = new Set<Server>();
+  /** The resource subscriptions of each connection. */
+  readonly #catalogSessions = new WeakMap<Server, CatalogSession>();
   readonly #outputs = new WeakMap<Tool, ToolOutput | null>();
   readonly #stopListening: () => void;
   /** Times each call in flight; the server ends them when it closes. */
@@ -59,9 +65,17 @@ export class McpToolServer {
     this.context = context;
     this.options = options;
     this.#clock = new CallClock(options.toolTimeoutMs, context);
-    this.#stopListening = context.tools.onChange((change) => {
+    const stopTools = context.tools.onChange((change) => {
       if (options.isExposed(change.tool)) this.#scheduleListChanged();
     });
+    const catalog = catalogOf(context);
+    const stopCatalog = catalog.onChange((kind) => this.#catalogChanged(kind));
+    const stopUpdates = catalog.onUpdate((uri) => this.#resourceUpdated(uri));
+    this.#stopListening = () => {
+      stopTools();
+      stopCatalog();
+      stopUpdates();
+    };
   }
 
   /** How many connections are open. */
@@ -148,10 +162,22 @@ export class McpToolServer {
     const server = new Server(
       { name: options.name, version: options.version },
       {
-        capabilities: { tools: { listChanged: true } },
+        capabilities: {
+          tools: { listChanged: true },
+          logging: {},
+          ...(options.isResourceExposed === undefined
+            ? undefined
+            : { resources: { subscribe: true, listChanged: true } }),
+          ...(options.isPromptExposed === undefined ? undefined : { prompts: { listChanged: true } }),
+          ...(options.isResourceExposed === undefined && options.isPromptExposed === undefined
+            ? undefined
+            : { completions: {} }),
+        },
         ...(options.instructions === undefined ? undefined : { instructions: options.instructions }),
       },
     );
+    serveLogging(server);
+    this.#catalogSessions.set(server, new CatalogSession(server, this.context, options));
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools() }));
     server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult> => {
       const { name } = request.params;
@@ -169,6 +195,7 @@ export class McpToolServer {
       const callId = `${CALL_ID_PREFIX}${(++callCount).toString(36)}`;
       const token = request.params._meta?.progressToken;
       const progress = token === undefined ? undefined : new ProgressForwarding(callId, token, extra);
+      const closeSession = openCallSession(callId, { server, extra });
       const running = runCall(tool, request.params.arguments, {
         callId,
         signal: extra.signal,
@@ -178,7 +205,7 @@ export class McpToolServer {
       });
       const call = progress === undefined ? running : this.#afterProgress(running, progress);
       this.#inFlight++;
-      return call.then(this.#callEnded, this.#callFailed);
+      return call.finally(closeSession).then(this.#callEnded, this.#callFailed);
     });
     return server;
   }
@@ -192,6 +219,24 @@ export class McpToolServer {
       return await running;
     } finally {
       await progress.finish(this.#closing.signal);
+    }
+  }
+
+  #catalogChanged(kind: "resources" | "prompts"): void {
+    if (this.#closed) return;
+    const exposes = kind === "resources" ? this.options.isResourceExposed : this.options.isPromptExposed;
+    if (exposes === undefined) return;
+    for (const server of this.#sessions) {
+      const sent = kind === "resources" ? server.sendResourceListChanged() : server.sendPromptListChanged();
+      sent.catch(() => undefined);
+    }
+  }
+
+  #resourceUpdated(uri: string): void {
+    if (this.#closed) return;
+    for (const server of this.#sessions) {
+      if (this.#catalogSessions.get(server)?.subscriptions.has(uri) !== true) continue;
+      server.sendResourceUpdated({ uri }).catch(() => undefined);
     }
   }
 

@@ -1,0 +1,89 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  type ClientCapabilities,
+  type CreateMessageRequestParams,
+  CreateMessageRequestSchema,
+  type CreateMessageResult,
+  type ElicitRequestParams,
+  ElicitRequestSchema,
+  type ElicitResult,
+  ErrorCode,
+} from "@modelcontextprotocol/sdk/types.js";
+import { type RouteContext, releaseExchange } from "@routekit/core";
+
+/**
+ * Who answers a server's `elicitation/create` requests: a route (its endpoint URI; it gets the
+ * request — `{ message, requestedSchema }` — as its body and replies with an `ElicitResult`, or with
+ * the content object to accept) or a function. Fields left out of an accepted answer get the
+ * schema's defaults.
+ */
+export type McpElicitationAnswer =
+  | string
+  | ((request: ElicitRequestParams) => ElicitResult | Promise<ElicitResult>);
+
+/**
+ * Who answers a server's `sampling/createMessage` requests: a route (its endpoint URI, e.g. one
+ * with an llm step; it gets the request as its body and replies with text or a
+ * `CreateMessageResult`) or a function.
+ */
+export type McpSamplingAnswer =
+  | string
+  | ((request: CreateMessageRequestParams) => CreateMessageResult | Promise<CreateMessageResult>);
+
+/** What the client declares and answers, by the options given. */
+export interface ServerRequestAnswers {
+  readonly elicitation: McpElicitationAnswer | undefined;
+  readonly sampling: McpSamplingAnswer | undefined;
+}
+
+/** The capabilities a client with these answers declares. */
+export function clientCapabilities(answers: ServerRequestAnswers): ClientCapabilities {
+  return {
+    ...(answers.elicitation === undefined ? undefined : { elicitation: { form: { applyDefaults: true } } }),
+    ...(answers.sampling === undefined ? undefined : { sampling: {} }),
+  };
+}
+
+/** Installs the handlers of the server's requests the options answer. */
+export function answerServerRequests(
+  client: Client,
+  context: RouteContext,
+  answers: ServerRequestAnswers,
+): void {
+  const { elicitation, sampling } = answers;
+  if (elicitation !== undefined) {
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      if (typeof elicitation === "function") return elicitation(request.params);
+      const reply = await ask(context, elicitation, request.params, extra.signal);
+      if (typeof reply === "object" && reply !== null && "action" in reply) return reply as ElicitResult;
+      return { action: "accept", content: (reply ?? {}) as ElicitResult["content"] };
+    });
+  }
+  if (sampling !== undefined) {
+    client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
+      if (typeof sampling === "function") return sampling(request.params);
+      const reply = await ask(context, sampling, request.params, extra.signal);
+      if (typeof reply === "object" && reply !== null && "content" in reply)
+        return reply as CreateMessageResult;
+      const text = typeof reply === "string" ? reply : JSON.stringify(reply);
+      return { role: "assistant", model: "routekit", content: { type: "text", text } };
+    });
+  }
+}
+
+/** Sends the server's request to route `uri` and resolves with the reply (a failure is a JSON-RPC error). */
+async function ask(context: RouteContext, uri: string, body: unknown, signal: AbortSignal): Promise<unknown> {
+  const exchange = context.createExchange({ body, pattern: "InOut", signal });
+  try {
+    await context.endpoint(uri).send(exchange);
+  } catch (error) {
+    exchange.error = error instanceof Error ? error : new Error(String(error));
+  }
+  releaseExchange(exchange);
+  if (exchange.error !== undefined) {
+    throw Object.assign(new Error(`the route answering the server failed: ${exchange.error.message}`), {
+      code: ErrorCode.InternalError,
+    });
+  }
+  return exchange.body;
+}
