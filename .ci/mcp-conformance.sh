@@ -10,6 +10,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 node22_bin="${ROUTEKIT_NODE22_BIN:-}"
+if [ -z "$node22_bin" ] && [ -x "${XDG_CACHE_HOME:-$HOME/.cache}/routekit-ci/node-22/bin/node" ]; then
+  # The binary .ci/node-versions.sh fetched, when it ran first.
+  node22_bin="${XDG_CACHE_HOME:-$HOME/.cache}/routekit-ci/node-22/bin"
+fi
 if [ -z "$node22_bin" ]; then
   cache="${XDG_CACHE_HOME:-$HOME/.cache}/routekit-ci/node-22"
   node22_bin="$cache/package/bin"

@@ -6,7 +6,6 @@ import type { RouteContext } from "@routekit/core";
 import { DEFAULT_MAX_JSON_DEPTH } from "@routekit/core/internal";
 import { RoutekitMcpError } from "../errors.js";
 import { digest, type GuardSettings, guardRequest, isLoopback, loopbackNames } from "./http-guards.js";
-import type { McpSession } from "./mcp-transport.js";
 import { readJsonBody } from "./read-json-body.js";
 import { describe, type McpServerOptions, resolveServerOptions } from "./server-options.js";
 import { clientOf, type Session, SessionTable } from "./session-table.js";
