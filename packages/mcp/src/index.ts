@@ -2,8 +2,8 @@
 // routekit tools (`mcpTools`, the `mcp:` component), and the `routekit-mcp` command.
 
 // Client: MCP servers' tools in routekit
-export type { McpElicitationAnswer, McpSamplingAnswer } from "./client/answer-server.js";
-export type { McpToolsOptions } from "./client/client-options.js";
+export type { McpElicitationAnswer, McpSamplingAnswer } from "./client/answer-types.js";
+export type { McpOAuthClientProvider, McpToolsOptions } from "./client/client-options.js";
 export { localToolName, type McpConnection, type McpConnectionState } from "./client/connection.js";
 export { mcpComponent } from "./client/mcp-component.js";
 export { mcpConnectionOf, mcpTools } from "./client/mcp-tools.js";
@@ -17,7 +17,7 @@ export {
   mcpElicit,
   mcpSample,
 } from "./server/ask-client.js";
-export type { CallTarget } from "./server/call-sessions.js";
+export type { CallTarget } from "./server/call-target.js";
 export {
   type McpCompleter,
   type McpPromptArgument,
@@ -33,7 +33,7 @@ export {
   mcpResource,
   mcpText,
 } from "./server/content.js";
-export { MCP_LOG_LEVELS, type McpLogLevel, mcpLog } from "./server/logging.js";
+export { MCP_LOG_LEVELS, type McpLogLevel, mcpLog } from "./server/mcp-log.js";
 // Server: routekit tools over MCP
 export { type McpServerPluginOptions, mcpServer, mcpServerOf } from "./server/mcp-server-plugin.js";
 export type { McpSession, McpTransport } from "./server/mcp-transport.js";

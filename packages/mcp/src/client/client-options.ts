@@ -1,11 +1,21 @@
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { TOOL_NAME_PATTERN } from "@routekit/llm";
 import { RoutekitMcpError } from "../errors.js";
 import { refuseUnknownOptions } from "../refuse-unknown-options.js";
 import { describe } from "../server/server-options.js";
-import type { McpElicitationAnswer, McpSamplingAnswer } from "./answer-server.js";
+import type { McpElicitationAnswer, McpSamplingAnswer } from "./answer-types.js";
 
 /** How `mcpTools` reaches a server, and how its tools are registered. */
+/**
+ * An OAuth client of the MCP SDK (its `OAuthClientProvider`, e.g. a `ClientCredentialsProvider`),
+ * declared here by the members routekit checks: the SDK's own declaration needs the DOM library in
+ * a user's tsconfig, and routekit's published types must not. Any SDK provider fits it.
+ */
+export interface McpOAuthClientProvider {
+  readonly clientMetadata: object;
+  tokens(): unknown;
+  clientInformation(): unknown;
+}
+
 export interface McpToolsOptions {
   /** The server's name in routekit: `mcp:NAME/tool` URIs and the default tool prefix `NAME_`. */
   name: string;
@@ -28,7 +38,7 @@ export interface McpToolsOptions {
    * `ClientCredentialsProvider` or `PrivateKeyJwtProvider` (client credentials). On a 401 the
    * client discovers the authorization server from the server's metadata, gets a token and retries.
    */
-  authProvider?: OAuthClientProvider;
+  authProvider?: McpOAuthClientProvider;
   /** Prefix of the registered tool names (default `NAME_`; "" for none). */
   prefix?: string;
   /** Which of the server's tools to register (default all): names as the server spells them, or a test. */
@@ -61,7 +71,7 @@ export interface ResolvedMcpToolsOptions {
   readonly stderr: "inherit" | "ignore";
   readonly url: URL | undefined;
   readonly headers: Record<string, string> | undefined;
-  readonly authProvider: OAuthClientProvider | undefined;
+  readonly authProvider: McpOAuthClientProvider | undefined;
   readonly prefix: string;
   readonly include: (toolName: string) => boolean;
   readonly callTimeoutMs: number;
@@ -206,11 +216,11 @@ function answerOption<TAnswer>(
 }
 
 function checkedAuthProvider(
-  given: OAuthClientProvider | undefined,
+  given: McpOAuthClientProvider | undefined,
   url: URL | undefined,
   where: string,
   fail: (message: string) => Error,
-): OAuthClientProvider | undefined {
+): McpOAuthClientProvider | undefined {
   if (given === undefined) return undefined;
   if (url === undefined)
     throw fail(`${where}: option 'authProvider' needs a 'url' (OAuth is for HTTP servers)`);

@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -196,7 +197,10 @@ export class McpConnection {
     }
     return new StreamableHTTPClientTransport(options.url as URL, {
       ...(options.headers === undefined ? undefined : { requestInit: { headers: options.headers } }),
-      ...(options.authProvider === undefined ? undefined : { authProvider: options.authProvider }),
+      ...(options.authProvider === undefined
+        ? undefined
+        : // The options accept only the SDK's providers (their members are checked when given).
+          { authProvider: options.authProvider as OAuthClientProvider }),
       // Reconnection is ours: the SSE stream's own retries stay few.
       reconnectionOptions: {
         initialReconnectionDelay: 1000,

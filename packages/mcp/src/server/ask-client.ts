@@ -5,7 +5,8 @@ import type {
   ElicitResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { RoutekitMcpError } from "../errors.js";
-import { type CallSession, type CallTarget, callSessionOf } from "./call-sessions.js";
+import { type CallSession, callSessionOf } from "./call-sessions.js";
+import type { CallTarget } from "./call-target.js";
 
 /** What `mcpSample` asks the client's model: the SDK's `sampling/createMessage` parameters. */
 export type McpSampleRequest = CreateMessageRequestParams;

@@ -1,7 +1,8 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
-import { TOOL_CALL_ID_HEADER, type ToolCallContext } from "@routekit/llm";
+import { TOOL_CALL_ID_HEADER } from "@routekit/llm";
+import type { CallTarget } from "./call-target.js";
 
 /** The connection a tool call came in on, and the request it answers. */
 export interface CallSession {
@@ -20,9 +21,6 @@ export function openCallSession(callId: string, session: CallSession): () => voi
     if (sessions.get(callId) === session) sessions.delete(callId);
   };
 }
-
-/** Something a tool call runs with: the exchange of a tool route, or a native tool's context. */
-export type CallTarget = { readonly headers?: Record<string, unknown> } | ToolCallContext;
 
 /** The session of the MCP call `target` serves, or undefined when it serves none (now). */
 export function callSessionOf(target: CallTarget): CallSession | undefined {

@@ -1,20 +1,5 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { type LoggingLevel, SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { type CallTarget, callSessionOf } from "./call-sessions.js";
-
-/** MCP log levels, least severe first. */
-export const MCP_LOG_LEVELS: readonly LoggingLevel[] = [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-];
-
-export type McpLogLevel = LoggingLevel;
 
 // The level each connection's client set (one SDK Server per connection).
 const levels = new WeakMap<Server, LoggingLevel>();
@@ -27,29 +12,7 @@ export function serveLogging(server: Server): void {
   });
 }
 
-/**
- * Sends a log line to the MCP client whose tool call `target` serves — the exchange of a tool
- * route (from any of its steps) or a native tool's `ToolCallContext` — as `notifications/message`
- * on that call's stream, unless the client set a higher level with `logging/setLevel`. `data` is
- * any JSON value (a string in the simple case). Returns true when the line was sent; outside an
- * MCP call it does nothing.
- *
- * ```ts
- * .process((exchange) => { mcpLog(exchange, "info", "reading the ledger"); })
- * ```
- */
-export function mcpLog(target: CallTarget, level: McpLogLevel, data: unknown, logger?: string): boolean {
-  if (!MCP_LOG_LEVELS.includes(level)) {
-    throw new TypeError(
-      `mcpLog: level must be one of ${MCP_LOG_LEVELS.join(", ")} (found ${JSON.stringify(level)})`,
-    );
-  }
-  const session = callSessionOf(target);
-  if (session === undefined) return false;
-  const { server, extra } = session;
-  const least = levels.get(server);
-  if (least !== undefined && MCP_LOG_LEVELS.indexOf(level) < MCP_LOG_LEVELS.indexOf(least)) return false;
-  const params = logger === undefined ? { level, data } : { level, data, logger };
-  extra.sendNotification({ method: "notifications/message", params }).catch(() => undefined);
-  return true;
+/** The level the client of `server` set, if it did. */
+export function levelOf(server: Server): LoggingLevel | undefined {
+  return levels.get(server);
 }

@@ -1,0 +1,4 @@
+import type { ToolCallContext } from "@routekit/llm";
+
+/** Something a tool call runs with: the exchange of a tool route, or a native tool's context. */
+export type CallTarget = { readonly headers?: Record<string, unknown> } | ToolCallContext;
