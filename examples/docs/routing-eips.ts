@@ -147,7 +147,28 @@ class DelayRoutes extends RouteBuilder {
   }
 }
 
-export { AggregateRoutes, MulticastRoutes, WireTapRoutes };
+/** Picks a destination from the message (for the allowedEndpoints example). */
+const pick = (exchange: Exchange): string => `seda:${String(exchange.headers.target)}`;
+
+/** Dynamic sends guarded by allowedEndpoints; the context is returned so the example can check it. */
+class AllowedEndpointsRoutes extends RouteBuilder {
+  made: ReturnType<typeof createContext> | undefined;
+
+  configure() {
+    // #region allowed-endpoints
+    this.from("amqp:queue:notify").recipientList("${body.channels}", {
+      allowedEndpoints: ["seda:notify-*", "https://hooks.example.com/*?httpMethod=POST"],
+    });
+    const context = createContext({ allowedEndpoints: ["seda:*?*", "mock:*"] });
+    this.from("direct:any").toD((exchange) => pick(exchange), {
+      allowedEndpoints: (endpoint) => endpoint.scheme === "seda" && endpoint.options.size === 0,
+    });
+    // #endregion allowed-endpoints
+    this.made = context;
+  }
+}
+
+export { AggregateRoutes, AllowedEndpointsRoutes, MulticastRoutes, WireTapRoutes };
 
 /** Runs the choice, split, recipient list, enrich, loop and delay routes of the page. */
 export async function main(): Promise<void> {

@@ -1,6 +1,6 @@
 // The code of docs/guide/untrusted-input.md; run by examples/test/docs-examples.test.ts.
 import assert from "node:assert/strict";
-import { createBudget, createContext, sharedBudget } from "@routekit/core";
+import { type BudgetTask, createBudget, createContext, sharedBudget } from "@routekit/core";
 import { XPathTool } from "@routekit/llm-tools";
 import { wordCount } from "./untrusted-input/word-count-tool.js";
 
@@ -26,4 +26,17 @@ export async function main(): Promise<void> {
     await budget.close();
     await sharedBudget().close();
   }
+}
+
+/** A lane per tenant (docs/guide/budget-fairness.md): one tenant's slow jobs cannot take every worker. */
+export async function scoreInTenantLane(
+  scoreTask: BudgetTask<{ text: string }, number>,
+  input: { text: string },
+  tenantId: string,
+): Promise<void> {
+  // #region lane-per-tenant
+  const budget = createBudget({ maxWorkers: 4 });
+  await budget.run(scoreTask, input, { lane: `tenant:${tenantId}` });
+  // #endregion lane-per-tenant
+  await budget.close();
 }

@@ -281,7 +281,7 @@ describe("bad configuration is refused clearly", () => {
     await context.addRoutes((r) => r.from("direct:a").to("llm:m"));
     await context.start();
     await expect(context.request("direct:a", 42)).rejects.toThrow(
-      "llm:m: expected the body to be a prompt string or a list of messages ({ role, content }), found number",
+      "llm:m: expected the body to be a prompt string, a list of messages ({ role, content }) or a useChat request ({ messages: [{ role, parts }] }), found number",
     );
   });
 
