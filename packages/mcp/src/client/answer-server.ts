@@ -1,10 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   type ClientCapabilities,
-  type CreateMessageRequestParams,
   CreateMessageRequestSchema,
   type CreateMessageResult,
-  type ElicitRequestParams,
   ElicitRequestSchema,
   type ElicitResult,
   ErrorCode,
