@@ -18,20 +18,17 @@ const prefix = `durable_agent_${process.pid}_`;
 const runsQueue = `durable-agent-runs-${process.pid}`;
 const workerScript = fileURLToPath(new URL("./worker.ts", import.meta.url));
 
-// Run k of the first four is cut off at boundary k; the rest run undisturbed.
+// Each boundary is hit once, by whichever run reaches it first (at turn 2, or at its second
+// charge, so the run has a checkpoint behind it). A boundary whose worker was already gone (killed
+// for another boundary a moment before) is armed again for the next run.
 const POINTS: KillPoint[] = ["model-call", "after-model-reply", "tool-call", "after-tool-result"];
-const killAt = new Map(POINTS.map((point, index) => [`run-${index}`, point]));
+const armed = new Set<KillPoint>(POINTS);
 const killed: string[] = [];
-const plan = (point: KillPoint, runId: string, detail: string): boolean => {
-  if (killAt.get(runId) !== point) return false;
-  // Turn 2 of the run, or its second charge: the run has a checkpoint behind it.
-  if (
-    point.startsWith("model") || point === "after-model-reply"
-      ? detail !== "2"
-      : !detail.endsWith("call_charge_2")
-  )
-    return false;
-  killAt.delete(runId);
+const plan = (point: KillPoint, _runId: string, detail: string): boolean => {
+  if (!armed.has(point)) return false;
+  const atModel = point === "model-call" || point === "after-model-reply";
+  if (atModel ? detail !== "2" : !detail.endsWith("call_charge_2")) return false;
+  armed.delete(point);
   return true;
 };
 
@@ -56,7 +53,10 @@ function startWorker(): Promise<void> {
 const restarts: Promise<void>[] = [];
 const kill = (pid: number, point: KillPoint): void => {
   const worker = workers.get(pid);
-  if (worker === undefined) return;
+  if (worker === undefined) {
+    armed.add(point);
+    return;
+  }
   worker.child.kill("SIGKILL");
   workers.delete(pid);
   killed.push(point);
