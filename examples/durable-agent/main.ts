@@ -79,12 +79,21 @@ context.use(amqpPlugin());
 await context.start();
 await Promise.all([startWorker(), startWorker()]);
 
-for (let index = 0; index < RUNS; index++) {
-  await context.send(`amqp:queue:${runsQueue}?durable=false`, {
+const send = (index: number) =>
+  context.send(`amqp:queue:${runsQueue}?durable=false`, {
     runId: `run-${index}`,
     prompt: `run-${index} charge the order twice`,
   });
+// The last runs wait until every boundary was hit (or most runs are done), so that a boundary
+// armed again late still meets a run that reaches it.
+const FIRST = 12;
+for (let index = 0; index < FIRST; index++) await send(index);
+const firstDeadline = Date.now() + 60_000;
+while (armed.size > 0 && Date.now() < firstDeadline) {
+  if ((await runs.list({ status: "completed", limit: RUNS })).length >= FIRST) break;
+  await new Promise((resolve) => setTimeout(resolve, 100));
 }
+for (let index = FIRST; index < RUNS; index++) await send(index);
 
 const deadline = Date.now() + 120_000;
 let completed = 0;
