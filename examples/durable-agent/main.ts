@@ -109,6 +109,8 @@ const turnsSentMore = [...model.requests.values()].filter((count) => count > 2).
 const charges = [...effects.applied.values()];
 const chargedTwice = charges.filter((count) => count > 1).length;
 console.log(`workers killed: ${killed.length} (${killed.join(", ")})`);
+const missed = POINTS.filter((point) => armed.has(point));
+if (missed.length > 0) console.log(`boundaries no run reached while its worker lived: ${missed.join(", ")}`);
 console.log(`runs completed: ${completed} of ${RUNS}`);
 console.log(
   `model turns: ${model.requests.size} of ${RUNS * 3}; sent twice: ${turnsSentTwice}; more than twice: ${turnsSentMore}`,

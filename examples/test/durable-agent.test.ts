@@ -45,7 +45,9 @@ describe.skipIf(missing.length > 0 && process.env.CI !== "true")("examples/durab
       },
     );
     console.log(stdout);
-    expect(stdout).toContain("workers killed: 4");
+    // Each of the four boundaries is killed once when a run reaches it while its worker lives; on
+    // a loaded machine two can fall on one worker, and the second then finds no run left to wait for.
+    expect(stdout).toMatch(/workers killed: [1-4] \(/);
     expect(stdout).toContain("runs completed: 20 of 20");
     expect(stdout).toMatch(/model turns: 60 of 60; sent twice: \d+; more than twice: 0/);
     expect(stdout).toContain("charges made: 40 of 40; made more than once: 0");
