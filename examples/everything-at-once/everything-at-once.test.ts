@@ -1,41 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { connect } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { AgentRunSummary, ConsoleGraph } from "@routekit/console";
 import { connectPostgres } from "@routekit/postgres";
 import { connectRedis } from "@routekit/redis";
 import { describe, expect, it } from "vitest";
+import { missingServices } from "../test/support/services.js";
 import { type ExampleProcess, type ProcessExit, startExampleProcess } from "./example-process.js";
 import { FINAL_ANSWER, type ModelServer, startModelServer } from "./model-server.js";
 import type { Completion } from "./order-parts.js";
 import type { ProcessReport, SpanRecord } from "./process-report.js";
 
-/** True when something accepts connections on `port` on this machine. */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port });
-    socket.setTimeout(1000);
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-    socket.once("timeout", () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
-const missing: string[] = [];
-for (const [name, port] of [
-  ["RabbitMQ", 5672],
-  ["Redis", 6379],
-  ["PostgreSQL", 5432],
-] as const) {
-  if (!(await listening(port))) missing.push(`${name} on 127.0.0.1:${port}`);
-}
+const missing = await missingServices(["RabbitMQ", "Redis", "PostgreSQL"]);
 const skip = missing.length > 0 && process.env.CI !== "true";
 if (skip) {
   console.warn(

@@ -1,36 +1,12 @@
 import { execFile } from "node:child_process";
-import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { missingServices } from "./support/services.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
-/** True when something accepts connections on `port` on this machine. */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port });
-    socket.setTimeout(1000);
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-    socket.once("timeout", () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
-const missing: string[] = [];
-for (const [name, port] of [
-  ["RabbitMQ", 5672],
-  ["Redis", 6379],
-  ["PostgreSQL", 5432],
-] as const) {
-  if (!(await listening(port))) missing.push(`${name} on 127.0.0.1:${port}`);
-}
+const missing = await missingServices(["RabbitMQ", "Redis", "PostgreSQL"]);
 if (missing.length > 0 && process.env.CI !== "true") {
   console.warn(
     `examples/scale-out: skipped, no ${missing.join(", ")} (start them with .ci/start-rabbitmq.sh and .ci/start-services.sh)`,
