@@ -11,6 +11,7 @@ import { createContext } from "@routekit/core";
 import { httpPlugin, httpServerOf } from "@routekit/http";
 import { type BenchOptions, type BenchRow, rowOf, summarise } from "./harness.js";
 import type { LoadRequest, LoadResult } from "./http-load.js";
+import { startWrkLoad, wrkInstalled } from "./http-wrk.js";
 
 const CONNECTIONS = 50;
 
@@ -95,14 +96,26 @@ function collectGarbage(): void {
   (runInNewContext("gc") as () => void)();
 }
 
+/** Median and interquartile range of round-by-round ratios subject / baseline. */
+function pairedRatio(subject: number[], baseline: number[]): { median: number; low: number; high: number } {
+  const ratios = subject.map((value, index) => value / baseline[index]!).sort((a, b) => a - b);
+  const at = (fraction: number) => ratios[Math.min(ratios.length - 1, Math.floor(ratios.length * fraction))]!;
+  return { median: at(0.5), low: at(0.25), high: at(0.75) };
+}
+
+function describePaired(paired: { median: number; low: number; high: number }): string {
+  return `${paired.median.toFixed(2)}× (IQR ${paired.low.toFixed(2)}–${paired.high.toFixed(2)})`;
+}
+
 export async function runHttpBench(options: BenchOptions): Promise<BenchRow[]> {
-  const runs = options.quick ? 2 : 3;
-  const durationMs = options.quick ? 1_500 : 10_000;
+  const runs = options.quick ? 2 : 8;
+  const durationMs = options.quick ? 2_000 : 5_000;
   const maxRequests = options.quick ? 100_000 : 2_000_000;
   const heapRequests = options.quick ? 50_000 : 200_000;
   const plain = await startPlainServer();
   const routekit = await startRoutekitServer();
-  const load = startLoadGenerator();
+  const useWrk = wrkInstalled();
+  const load = useWrk ? startWrkLoad() : startLoadGenerator();
   const shape = { path: "/echo", connections: CONNECTIONS, durationMs, maxRequests };
   try {
     // Warm-up of both servers (JIT, connection pool).
@@ -112,17 +125,23 @@ export async function runHttpBench(options: BenchOptions): Promise<BenchRow[]> {
     const routekitResults: LoadResult[] = [];
     // CPU time of this process (both servers, no load generator) per request: robust to a busy
     // machine, where throughput and latency measure the machine as much as the server.
-    const cpu = { plain: 0, routekit: 0 };
+    const cpu = { plain: [] as number[], routekit: [] as number[] };
     const measured = async (url: string, into: LoadResult[], key: keyof typeof cpu): Promise<void> => {
       const before = process.cpuUsage();
       const result = await load.run({ ...shape, url });
       const used = process.cpuUsage(before);
-      cpu[key] += (used.user + used.system) / result.requests;
+      cpu[key].push((used.user + used.system) / result.requests);
       into.push(result);
     };
+    // Rotated: plain first in even rounds, routekit first in odd ones.
     for (let run = 0; run < runs; run++) {
-      await measured(plain.url, plainResults, "plain");
-      await measured(routekit.url, routekitResults, "routekit");
+      if (run % 2 === 0) {
+        await measured(plain.url, plainResults, "plain");
+        await measured(routekit.url, routekitResults, "routekit");
+      } else {
+        await measured(routekit.url, routekitResults, "routekit");
+        await measured(plain.url, plainResults, "plain");
+      }
     }
     for (const result of [...plainResults, ...routekitResults]) {
       if (result.errors > 0) throw new Error(`${result.errors} of ${result.requests} requests failed`);
@@ -133,7 +152,8 @@ export async function runHttpBench(options: BenchOptions): Promise<BenchRow[]> {
     const heapRun = await load.run({
       ...shape,
       url: routekit.url,
-      durationMs: 10 * 60_000,
+      // wrk stops on time only: the run is as long as a measured one (a Node generator stops on the count).
+      durationMs: useWrk ? durationMs : 10 * 60_000,
       maxRequests: heapRequests,
     });
     collectGarbage();
@@ -145,7 +165,16 @@ export async function runHttpBench(options: BenchOptions): Promise<BenchRow[]> {
     const rps = (results: LoadResult[]) =>
       Math.round(results.reduce((sum, result) => sum + result.requestsPerSecond, 0) / results.length);
     const requests = (results: LoadResult[]) => results.reduce((sum, result) => sum + result.requests, 0);
-    const conditions = `${CONNECTIONS} connections, ${runs} alternating runs of ${durationMs / 1000} s (at most ${maxRequests.toLocaleString("en-US")} requests each), loopback, load from a child process`;
+    const generator = useWrk ? "wrk (one thread) in a process of its own" : "a Node child process (undici Pool; wrk not installed)";
+    const conditions = `${CONNECTIONS} connections, ${runs} runs of ${durationMs / 1000} s per server in rotated order (AB, BA, …), loopback, load from ${generator}`;
+    const median = (values: number[]) => summarise(values).medianNs;
+    const timePerRequest = (results: LoadResult[]) => results.map((result) => 1 / result.requestsPerSecond);
+    const pairedTime = pairedRatio(timePerRequest(routekitResults), timePerRequest(plainResults));
+    const pairedCpu = pairedRatio(cpu.routekit, cpu.plain);
+    const pairedP99 = pairedRatio(
+      routekitResults.map((result) => result.p99Ms),
+      plainResults.map((result) => result.p99Ms),
+    );
     const throughput = rowOf(
       {
         benchmark: "http",
@@ -156,7 +185,7 @@ export async function runHttpBench(options: BenchOptions): Promise<BenchRow[]> {
         subjectStats: perRequestNs(routekitResults),
         baselineStats: perRequestNs(plainResults),
         target: "≥ 0.5× throughput (ratio ≤ 2)",
-        note: `throughput ${rps(routekitResults).toLocaleString("en-US")} vs ${rps(plainResults).toLocaleString("en-US")} req/s (${(rps(routekitResults) / rps(plainResults)).toFixed(2)}×); ${requests(routekitResults).toLocaleString("en-US")} and ${requests(plainResults).toLocaleString("en-US")} requests; server CPU per request ${(cpu.routekit / runs).toFixed(1)} µs vs ${(cpu.plain / runs).toFixed(1)} µs (${(cpu.routekit / cpu.plain).toFixed(2)}×); ${conditions}`,
+        note: `throughput ${rps(routekitResults).toLocaleString("en-US")} vs ${rps(plainResults).toLocaleString("en-US")} req/s (${(rps(routekitResults) / rps(plainResults)).toFixed(2)}×); ${requests(routekitResults).toLocaleString("en-US")} and ${requests(plainResults).toLocaleString("en-US")} requests; paired time per request ${describePaired(pairedTime)}; server CPU per request ${median(cpu.routekit).toFixed(1)} µs vs ${median(cpu.plain).toFixed(1)} µs (medians ${(median(cpu.routekit) / median(cpu.plain)).toFixed(2)}×, paired ${describePaired(pairedCpu)}; target ≤ 1.3×); ${conditions}`,
       },
       (ratio) => ratio <= 2,
     );
@@ -170,6 +199,7 @@ export async function runHttpBench(options: BenchOptions): Promise<BenchRow[]> {
         subjectStats: p99Ns(routekitResults),
         baselineStats: p99Ns(plainResults),
         target: "p99 ≤ 2× plain",
+        note: `paired ${describePaired(pairedP99)}; p99 as the load generator saw it; ${conditions}`,
       },
       (ratio) => ratio <= 2,
     );
@@ -179,7 +209,7 @@ export async function runHttpBench(options: BenchOptions): Promise<BenchRow[]> {
         subject: `heap after ${heapRun.requests.toLocaleString("en-US")} requests`,
         baseline: "heap before",
         baselineDescription:
-          "heap used after a full collection, before the 200,000 requests (50,000 with --quick)",
+          "heap used after a full collection, before a run of requests (200,000, 50,000 with --quick; with wrk, one run's duration)",
         subjectStats: summarise([heapAfter]),
         baselineStats: summarise([heapBefore]),
         target: "flat: within 10%",

@@ -13,7 +13,7 @@ import { HttpError } from "./http-error.js";
 import { HTTP_HEADERS } from "./http-headers.js";
 import { isObservableBody, observableToIterable } from "./observable-body.js";
 import { readRequestBody } from "./read-request-body.js";
-import { type RouteTable, requestSegments } from "./route-table.js";
+import { type RouteMatch, type RouteTable, requestSegments } from "./route-table.js";
 import { isStreamBody } from "./stream-body.js";
 import { jsonReply, type ReplyParts, replyFromExchange, writeReply } from "./write-reply.js";
 import { writeStreamReply } from "./write-stream.js";
@@ -54,8 +54,8 @@ export async function handleRequest(
   }
   const method = (request.method ?? "GET").toUpperCase();
   const target = parseTarget(request.url);
-  const segments = target === undefined ? undefined : requestSegments(target.pathname);
-  if (target === undefined || segments === undefined) {
+  const match = target === undefined ? undefined : matchTarget(environment.table, method, target);
+  if (target === undefined || match === undefined) {
     reply(
       response,
       environment,
@@ -63,7 +63,6 @@ export async function handleRequest(
     );
     return;
   }
-  const match = environment.table.match(method, segments);
   if (match.kind === "not-found") {
     reply(response, environment, jsonReply(404, { error: `No route for ${method} ${target.pathname}` }));
     return;
@@ -160,6 +159,20 @@ export async function handleRequest(
 interface RequestTarget {
   readonly pathname: string;
   readonly searchParams: Iterable<[string, string]>;
+}
+
+/** The route for a target: a plain path to a literal route in one lookup; undefined when malformed. */
+function matchTarget(
+  table: RouteTable<HttpRouteTarget>,
+  method: string,
+  target: RequestTarget,
+): RouteMatch<HttpRouteTarget> | undefined {
+  if (target.searchParams === NO_QUERY) {
+    const plain = table.matchPlain(method, target.pathname);
+    if (plain !== undefined) return plain;
+  }
+  const segments = requestSegments(target.pathname);
+  return segments === undefined ? undefined : table.match(method, segments);
 }
 
 const NO_QUERY: Iterable<[string, string]> = [];

@@ -11,9 +11,21 @@ export type RequestBodyResult =
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 
+/** The last content-type seen and its media type: requests to one server mostly send the same one. */
+let lastContentType = "";
+let lastMediaType = "";
+
 /** The media type of a content-type header, lower-cased, without parameters. */
 export function mediaTypeOf(contentType: string | undefined): string {
-  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  if (contentType === undefined) return "";
+  if (contentType === lastContentType) return lastMediaType;
+  const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
+  // Only short values are kept: a long attacker-chosen header is not pinned in memory.
+  if (contentType.length <= 256) {
+    lastContentType = contentType;
+    lastMediaType = mediaType;
+  }
+  return mediaType;
 }
 
 /** True for `application/json` and `application/<something>+json`. */
@@ -53,16 +65,17 @@ export function readRequestBody(
       }
       chunks.push(chunk);
     };
-    // An error is always followed by close; both mean the client went away mid-body.
-    const gone = (): void => {
+    // A client that goes away mid-body ends in close without end. No error listener: an
+    // IncomingMessage emits 'error' only to listeners it has, and close follows it anyway.
+    const onClose = (): void => {
       if (!request.complete) finish({ kind: "aborted" });
     };
     request.on("data", onData);
-    request.once("error", gone);
-    request.once("close", gone);
-    request.once("end", () =>
-      finish(decode(Buffer.concat(chunks, size), request.headers["content-type"], maxJsonDepth)),
-    );
+    request.once("close", onClose);
+    request.once("end", () => {
+      request.off("close", onClose);
+      finish(decode(Buffer.concat(chunks, size), request.headers["content-type"], maxJsonDepth));
+    });
   });
 }
 

@@ -91,6 +91,17 @@ export class RouteTable<THandler> {
     }
   }
 
+  /**
+   * The route for a plain request path (`/a/b`: no escapes, no empty or dot segments, as
+   * handle-request's plain-path test allows) when a literal pattern serves it: one lookup, no
+   * split. Undefined when none does; the caller then splits and calls `match`.
+   */
+  matchPlain(method: string, path: string): RouteMatch<THandler> | undefined {
+    const end = path.length > 1 && path.endsWith("/") ? path.length - 1 : path.length;
+    const literal = this.#literals.get(path.slice(1, end));
+    return literal === undefined ? undefined : this.#choose(literal, NO_PARAMETERS, method);
+  }
+
   /** Finds the route for a request path (already percent-decoded per segment) and method. */
   match(method: string, segments: readonly string[]): RouteMatch<THandler> {
     // A literal pattern matching every segment is the most specific there can be.

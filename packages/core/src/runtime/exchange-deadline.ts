@@ -1,7 +1,11 @@
 import type { Exchange } from "../model/exchange.js";
+import { DeadlineQueue, type QueuedDeadline } from "./deadline-queue.js";
 
 /** Node timers fire at once beyond this (about 24.8 days), so longer deadlines are capped to it. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/** Durations that share a timer queue per context; deadlines of other durations get their own timer. */
+const MAX_QUEUED_DURATIONS = 32;
 
 /** Where an exchange reads its signal: the deadline that makes it on first read. */
 export interface SignalSource {
@@ -22,6 +26,22 @@ export interface Abortable {
 export class DeadlineSet {
   readonly #live = new Set<Abortable>();
   #abortedWith: { reason: unknown } | undefined = undefined;
+  /** One timer queue per deadline duration, for the first few durations seen. */
+  readonly #queues = new Map<number, DeadlineQueue>();
+
+  /**
+   * The shared timer queue for deadlines of `durationMs`; undefined once the set holds queues for
+   * MAX_QUEUED_DURATIONS other durations (such deadlines get a timer of their own).
+   */
+  queueFor(durationMs: number): DeadlineQueue | undefined {
+    if (this.#abortedWith !== undefined) return undefined;
+    let queue = this.#queues.get(durationMs);
+    if (queue === undefined && this.#queues.size < MAX_QUEUED_DURATIONS) {
+      queue = new DeadlineQueue(durationMs);
+      this.#queues.set(durationMs, queue);
+    }
+    return queue;
+  }
 
   add(deadline: Abortable): void {
     if (this.#abortedWith === undefined) this.#live.add(deadline);
@@ -40,6 +60,8 @@ export class DeadlineSet {
   abortAll(reason: unknown): void {
     this.#abortedWith ??= { reason };
     for (const deadline of [...this.#live]) deadline.abort(reason);
+    for (const queue of this.#queues.values()) queue.close();
+    this.#queues.clear();
   }
 }
 
@@ -49,14 +71,19 @@ export class DeadlineSet {
  * (called when the exchange ends, on every path) clears the timer, removes the listener on the
  * caller's signal and leaves the context's set, so nothing outlives the exchange.
  */
-export class ExchangeDeadline implements SignalSource, Abortable {
+export class ExchangeDeadline implements SignalSource, Abortable, QueuedDeadline {
   // Created on first read of `signal`: most exchanges end without anyone looking at it.
   #controller: AbortController | undefined = undefined;
   #abortedWith: { reason: unknown } | undefined = undefined;
   readonly #set: DeadlineSet;
   readonly #caller: AbortSignal | undefined;
   #timer: NodeJS.Timeout | undefined = undefined;
+  /** The shared timer queue holding this deadline, when its duration has one. */
+  #queue: DeadlineQueue | undefined = undefined;
+  #timeoutMs = 0;
   #released = false;
+  dueAt = 0;
+  queueSlot = -1;
 
   constructor(set: DeadlineSet, timeoutMs: number | undefined, caller: AbortSignal | undefined) {
     this.#set = set;
@@ -71,8 +98,13 @@ export class ExchangeDeadline implements SignalSource, Abortable {
     caller?.addEventListener("abort", this, { once: true });
     if (timeoutMs !== undefined) {
       const delay = Math.min(Math.max(0, timeoutMs), LONGEST_TIMER_MS);
-      this.#timer = setTimeout(fireTimeout, delay, this, timeoutMs);
-      this.#timer.unref();
+      this.#timeoutMs = timeoutMs;
+      this.#queue = set.queueFor(delay);
+      if (this.#queue !== undefined) this.#queue.add(this);
+      else {
+        this.#timer = setTimeout(fireTimeout, delay, this, timeoutMs);
+        this.#timer.unref();
+      }
     }
     // Last: a set that has already aborted aborts the deadline at once, releasing the above.
     set.add(this);
@@ -100,8 +132,16 @@ export class ExchangeDeadline implements SignalSource, Abortable {
     this.#released = true;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#queue?.remove(this);
+    this.#queue = undefined;
     this.#caller?.removeEventListener("abort", this);
     this.#set.delete(this);
+  }
+
+  /** Its queue's timer found it due. */
+  expire(): void {
+    this.#queue = undefined;
+    fireTimeout(this, this.#timeoutMs);
   }
 
   /** The caller's signal fired. */
