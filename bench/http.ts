@@ -165,7 +165,9 @@ export async function runHttpBench(options: BenchOptions): Promise<BenchRow[]> {
     const rps = (results: LoadResult[]) =>
       Math.round(results.reduce((sum, result) => sum + result.requestsPerSecond, 0) / results.length);
     const requests = (results: LoadResult[]) => results.reduce((sum, result) => sum + result.requests, 0);
-    const generator = useWrk ? "wrk (one thread) in a process of its own" : "a Node child process (undici Pool; wrk not installed)";
+    const generator = useWrk
+      ? "wrk (one thread) in a process of its own"
+      : "a Node child process (undici Pool; wrk not installed)";
     const conditions = `${CONNECTIONS} connections, ${runs} runs of ${durationMs / 1000} s per server in rotated order (AB, BA, …), loopback, load from ${generator}`;
     const median = (values: number[]) => summarise(values).medianNs;
     const timePerRequest = (results: LoadResult[]) => results.map((result) => 1 / result.requestsPerSecond);
