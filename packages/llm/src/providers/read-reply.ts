@@ -12,10 +12,30 @@ const ERROR_BODY_BYTES = 64 * 1024;
  * body is destroyed (its connection closed, nothing more is read) and the read fails with
  * `MODEL_RESPONSE_INVALID` naming the provider, the limit and the option.
  */
-export async function readReplyText(body: ReplyBody, options: JsonPostOptions): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of countBytes(body, options)) chunks.push(chunk);
-  return Buffer.concat(chunks).toString("utf8");
+export function readReplyText(body: ReplyBody, options: JsonPostOptions): Promise<string> {
+  // Read with 'data' events, not an async iterator: a reply is read twice per tool turn, and
+  // the iterator's promise per chunk cost more than the rest of the read.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > options.maxResponseBytes) {
+        body.off("data", onData);
+        body.destroy();
+        reject(tooLarge(options));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    body.on("data", onData);
+    body.once("error", reject);
+    body.once("end", () => {
+      const text =
+        chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks, size).toString("utf8");
+      resolve(text);
+    });
+  });
 }
 
 /** The first 64 KiB of a non-2xx reply, the rest discarded with its connection. */
