@@ -19,11 +19,11 @@ export function rowsOf(
   persistent: boolean,
   conditions: string,
   prefetch: number,
+  baseline: { name: string; description: string } = PER_MESSAGE_ACKS,
 ): BenchRow[] {
   const kind = persistent ? "persistent" : "transient";
   const benchmark = `amqp queue → route → queue (${count} ${kind} messages, prefetch ${prefetch}, confirms)`;
-  const baselineDescription =
-    "amqplib alone: consume with the same prefetch, publish each message on a confirm channel, ack after its confirm";
+  const baselineDescription = baseline.description;
   const perSecond = (ns: number) => Math.round(1e9 / ns);
   const routedRounds = interleavedRounds(routed, rounds);
   const handRounds = interleavedRounds(handWritten, rounds);
@@ -39,12 +39,12 @@ export function rowsOf(
   const drift = (runs: number[], other: number[]) =>
     `±${summarise(consecutiveRounds(runs, rounds)).spreadPercent.toFixed(0)}% / ±${summarise(consecutiveRounds(other, rounds)).spreadPercent.toFixed(0)}%`;
   const pairs = rounds * runsPerRound;
-  const setup = `${pairs} runs of ${count} messages per side in pairs AB, BA, AB, … (after a warm-up pair of each order), in ${rounds} interleaved rounds: round k is pairs k, k + ${rounds}, k + ${2 * rounds}, …, so each round spans the whole measurement and a side's round is the mean of its ${runsPerRound} run${runsPerRound === 1 ? "" : "s"} there; in rounds of ${runsPerRound} consecutive pairs instead, the spreads are ${drift(routed.wall, handWritten.wall)} (wall clock) and ${drift(routed.cpu, handWritten.cpu)} (CPU time), which also holds how far the machine's speed drifted while they ran; all runs on the same two classic queues (purged after each run), each with the broker idle and after a full collection, timed from connecting until the output queue holds every message; ${conditions}`;
+  const setup = `${pairs} runs of ${count} messages per side in groups run in alternating order (routekit, per-message-ack loop, batched-ack loop, then reversed; after a warm-up group of each order), in ${rounds} interleaved rounds: round k is pairs k, k + ${rounds}, k + ${2 * rounds}, …, so each round spans the whole measurement and a side's round is the mean of its ${runsPerRound} run${runsPerRound === 1 ? "" : "s"} there; in rounds of ${runsPerRound} consecutive pairs instead, the spreads are ${drift(routed.wall, handWritten.wall)} (wall clock) and ${drift(routed.cpu, handWritten.cpu)} (CPU time), which also holds how far the machine's speed drifted while they ran; all runs on the same two classic queues (purged after each run), each with the broker idle and after a full collection, timed from connecting until the output queue holds every message; ${conditions}`;
   return [
     {
       benchmark,
       subject: "routekit from(amqp).to(amqp)",
-      baseline: "hand-written amqplib loop",
+      baseline: baseline.name,
       baselineDescription,
       subjectStats: wall[0],
       baselineStats: wall[1],
@@ -56,7 +56,7 @@ export function rowsOf(
     {
       benchmark: `amqp CPU time of the bench process per message (${count} ${kind} messages)`,
       subject: "routekit from(amqp).to(amqp), CPU per message",
-      baseline: "hand-written amqplib loop, CPU per message",
+      baseline: `${baseline.name}, CPU per message`,
       baselineDescription: `${baselineDescription}; CPU time of the bench process (process.cpuUsage) per message`,
       subjectStats: cpu[0],
       baselineStats: cpu[1],
@@ -67,6 +67,13 @@ export function rowsOf(
     },
   ];
 }
+
+/** The first baseline: the hand loop acknowledging every message after its confirm. */
+const PER_MESSAGE_ACKS = {
+  name: "hand-written amqplib loop",
+  description:
+    "amqplib alone: consume with the same prefetch, publish each message on a confirm channel, ack after its confirm",
+};
 
 /** A side's interleaved rounds, for each of its measures: round k is the mean of runs k, k + rounds, k + 2·rounds, … */
 function interleavedRounds(side: SideSamples, rounds: number): SideSamples {

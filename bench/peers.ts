@@ -221,7 +221,7 @@ export async function runPeersBench(options: BenchOptions): Promise<BenchRow[]> 
         subject: subjectName,
         baseline: "Node-RED 4.1 embedded, 5 function nodes (100 in flight)",
         baselineDescription:
-          "a peer: Node-RED run embedded in this process, a flow of five function nodes, 100 messages in flight",
+          "a peer: Node-RED run embedded in this process, a flow of five function nodes, 100 messages in flight; Node-RED runs each function node's code in a vm sandbox, a cost routekit's processors do not pay",
         subjectStats: routedAgain,
         baselineStats: nodeRedStats,
         target: "context (no target)",
