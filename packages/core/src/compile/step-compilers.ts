@@ -1,8 +1,7 @@
 import type { Endpoint } from "../components/component.js";
 import { RoutekitError } from "../errors/errors.js";
-import type { Exchange, Processor } from "../model/exchange.js";
+import type { Exchange, Processor, RouteContext } from "../model/exchange.js";
 import type { ExpressionInput, PredicateInput, StepDefinition } from "../model/route-definition.js";
-import type { RouteContext } from "../runtime/context-types.js";
 
 /** What a step compiler gets: the route being compiled and helpers for nested blocks. */
 export interface CompileScope {

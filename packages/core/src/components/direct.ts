@@ -1,5 +1,5 @@
 import { NoConsumerError, RoutekitError } from "../errors/errors.js";
-import type { RouteContext } from "../runtime/context-types.js";
+import type { RouteContext } from "../model/exchange.js";
 import type { RouteProcessor } from "./component.js";
 import { defineComponent } from "./component.js";
 

@@ -1,13 +1,13 @@
 import { RoutekitError } from "../errors/errors.js";
-import { reportConsumerFailure } from "../errors/report-consumer-failure.js";
+import { reportConsumerFailure } from "../exchange/report-consumer-failure.js";
 import type { Exchange, RouteContext } from "../model/exchange.js";
+import type { RouteAspectHandler } from "../model/route-aspect.js";
 import type { RouteDefinition } from "../model/route-definition.js";
-import type { ContextInternals } from "../runtime/context-internals.js";
-import type { RouteAspectHandler } from "../runtime/context-types.js";
 import { BoundedQueue } from "./bounded-queue.js";
 import { type ConsumerRoute, defineComponent, type RouteProcessor } from "./component.js";
+import type { ComponentContext } from "./component-context.js";
 
-declare module "../runtime/events.js" {
+declare module "../exchange/events.js" {
   interface RoutekitEvents {
     /** The Observable a route consumes from completed: the route stays started, and idle. */
     "route-source-completed": { routeId: string; uri: string };
@@ -99,7 +99,7 @@ export const observableComponent = defineComponent({
       },
       createConsumer(processor, route) {
         return new ObservableConsumer(
-          context as ContextInternals,
+          context as ComponentContext,
           address.uri,
           address.options.bufferSize,
           processor,
@@ -111,7 +111,7 @@ export const observableComponent = defineComponent({
 });
 
 class ObservableConsumer {
-  readonly #context: ContextInternals;
+  readonly #context: ComponentContext;
   readonly #uri: string;
   readonly #bufferSize: number;
   readonly #processor: RouteProcessor;
@@ -122,7 +122,7 @@ class ObservableConsumer {
   #draining: BoundedQueue<unknown> | undefined;
 
   constructor(
-    context: ContextInternals,
+    context: ComponentContext,
     uri: string,
     bufferSize: number,
     processor: RouteProcessor,

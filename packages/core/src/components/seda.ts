@@ -1,19 +1,18 @@
 import { RoutekitError } from "../errors/errors.js";
-import { reportConsumerFailure } from "../errors/report-consumer-failure.js";
-import type { Exchange } from "../model/exchange.js";
-import type { ContextInternals } from "../runtime/context-internals.js";
-import type { RouteContext } from "../runtime/context-types.js";
-import { copyExchange, runtime } from "../runtime/runtime-exchange.js";
-import { moveBody } from "../runtime/wire-exchange.js";
+import { reportConsumerFailure } from "../exchange/report-consumer-failure.js";
+import { copyExchange, runtime } from "../exchange/runtime-exchange.js";
+import { moveBody } from "../exchange/wire-exchange.js";
+import type { Exchange, RouteContext } from "../model/exchange.js";
 import { BoundedQueue } from "./bounded-queue.js";
 import { defineComponent, type RouteProcessor } from "./component.js";
+import type { ComponentContext } from "./component-context.js";
 import type { SedaChannel, SedaItem, WaitingReply } from "./seda-channel.js";
 import { closedQueue, sedaShutdown } from "./seda-shutdown.js";
 
 const channelsOf = (context: RouteContext): Map<string, SedaChannel> =>
   context.service("routekit.seda", () => {
     const channels = new Map<string, SedaChannel>();
-    const internals = context as ContextInternals;
+    const internals = context as ComponentContext;
     internals.addShutdownParticipant(sedaShutdown(channels, internals));
     return channels;
   });
@@ -64,7 +63,7 @@ export const sedaComponent = defineComponent({
         "URI_INVALID",
         `Endpoint '${address.uri}': seda needs a name, e.g. 'seda:orders'`,
       );
-    const internals = context as ContextInternals;
+    const internals = context as ComponentContext;
     const channels = channelsOf(context);
     let channel = channels.get(name);
     if (channel === undefined) {

@@ -11,6 +11,9 @@ import { logComponent } from "../components/log.js";
 import { type MockEndpoint, mockComponent } from "../components/mock.js";
 import { sedaComponent } from "../components/seda.js";
 import { timerComponent } from "../components/timer.js";
+import { EventBus } from "../exchange/events.js";
+import type { DeadlineSet, SignalSource } from "../exchange/exchange-deadline.js";
+import { createConsoleLogger, type Logger } from "../exchange/logger.js";
 import type { ComponentTraits } from "../model/component-traits.js";
 import type { ContextDescription } from "../model/description.js";
 import type { Exchange, Headers, Processor } from "../model/exchange.js";
@@ -37,9 +40,6 @@ import type {
   StopOptions,
 } from "./context-types.js";
 import { EndpointRegistry } from "./endpoint-registry.js";
-import { EventBus } from "./events.js";
-import type { DeadlineSet, SignalSource } from "./exchange-deadline.js";
-import { createConsoleLogger, type Logger } from "./logger.js";
 import { PendingWork } from "./pending-work.js";
 import type { Producer } from "./producer.js";
 import { RouteTable } from "./route-table.js";

@@ -1,12 +1,12 @@
 import { RoutekitError, toError } from "../../errors/errors.js";
-import type { Exchange } from "../../model/exchange.js";
-import type { ContextInternals } from "../../runtime/context-internals.js";
 import {
   type PartOrigin,
   type RuntimeExchange,
   runtime,
   snapshotOf,
-} from "../../runtime/runtime-exchange.js";
+} from "../../exchange/runtime-exchange.js";
+import type { Exchange } from "../../model/exchange.js";
+import type { ContextInternals } from "../../runtime/context-internals.js";
 import { describeValue } from "../../support/describe-value.js";
 import type { AggregationStrategy } from "../aggregation/aggregation-strategies.js";
 import type { PartSource, Pulled } from "./part-source.js";

@@ -1,3 +1,10 @@
+import {
+  checkBoolean,
+  checkNumber,
+  checkOptionKeys,
+  optionError,
+  routeSite,
+} from "../../dsl/option-checks.js";
 import type { ExpressionOf } from "../../dsl/route-dsl.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
@@ -5,7 +12,6 @@ import type { Exchange } from "../../model/exchange.js";
 import type { ExpressionInput } from "../../model/route-definition.js";
 import type { IdempotentConsumerDefinition } from "../../model/steps/resilience-steps.js";
 import type { ContextInternals } from "../../runtime/context-internals.js";
-import { checkBoolean, checkNumber, checkOptionKeys, optionError, routeSite } from "../option-checks.js";
 import {
   createMemoryIdempotentRepository,
   type IdempotentRepository,

@@ -1,3 +1,4 @@
+import { checkExpression, checkOptionKeys, invalid, siteOf } from "../../dsl/option-checks.js";
 import type { ExpressionOf } from "../../dsl/route-dsl.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
@@ -16,7 +17,6 @@ import { checkEndpointFanOut, endpointPlan, type MulticastOptions } from "../fan
 import { runFanOut } from "../fan-out/fan-out.js";
 import type { FanOutPlan } from "../fan-out/fan-out-run.js";
 import { arraySource } from "../fan-out/part-source.js";
-import { checkExpression, checkOptionKeys, invalid, siteOf } from "../option-checks.js";
 
 /** Options of `recipientList`: those of `multicast`, the delimiter of a URI list in text, the cache size. */
 export interface RecipientListOptions<TResult = unknown> extends MulticastOptions<TResult> {

@@ -1,4 +1,6 @@
-import type { FailurePolicy } from "../compile/pipeline.js";
+import { isRetryable, RoutekitError } from "../errors/errors.js";
+import type { RuntimeExchange } from "../exchange/runtime-exchange.js";
+import { restoreWireBody } from "../exchange/wire-exchange.js";
 import { compilePredicate } from "../expressions/index.js";
 import type { Processor } from "../model/exchange.js";
 import {
@@ -11,13 +13,11 @@ import {
   type RouteDefinition,
   type StepDefinition,
 } from "../model/route-definition.js";
-import type { ContextInternals } from "../runtime/context-internals.js";
-import type { RuntimeExchange } from "../runtime/runtime-exchange.js";
-import { restoreWireBody } from "../runtime/wire-exchange.js";
 import { copyRecord } from "../support/copy-record.js";
 import { headerRedactor, redactHeaders } from "../support/redact-headers.js";
 import { sleep } from "../support/sleep.js";
-import { isRetryable, RoutekitError } from "./errors.js";
+import type { CompileContext } from "./compile-context.js";
+import type { FailurePolicy } from "./pipeline.js";
 
 /** Header names the error handler sets; visible to steps and expressions. */
 export const REDELIVERY_COUNTER = "routekit.redeliveryCounter";
@@ -115,7 +115,7 @@ function inherit(own: RedeliveryOptions, inherited: RedeliveryOptions): Redelive
 export function createFailurePolicy(
   route: RouteDefinition,
   builder: ErrorHandlingDefinition,
-  context: ContextInternals,
+  context: CompileContext,
   compileClause: (steps: readonly StepDefinition[], label: string) => Processor,
 ): FailurePolicy {
   const handler: ErrorHandlerDefinition = route.errorHandling.errorHandler ?? builder.errorHandler ?? {};
