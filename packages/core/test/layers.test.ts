@@ -105,10 +105,19 @@ function layerTable(markdown: string): Array<{ folder: string; mayImport: string
     .filter((line) => /^\| `[a-z]+\/` \|/.test(line))
     .map((line) => {
       const cells = line.split(" | ");
-      const imports = cells.at(-1)!.replace(/\s*\|$/, "").trim();
+      const imports = cells
+        .at(-1)!
+        .replace(/\s*\|$/, "")
+        .trim();
       return {
         folder: /`([a-z]+)\/`/.exec(cells[0]!)![1]!,
-        mayImport: imports === "—" ? [] : imports.split(", ").map((name) => name.replace(/`|\//g, "")).sort(),
+        mayImport:
+          imports === "—"
+            ? []
+            : imports
+                .split(", ")
+                .map((name) => name.replace(/`|\//g, ""))
+                .sort(),
       };
     })
     .reverse();
