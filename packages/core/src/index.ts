@@ -31,6 +31,7 @@ export {
   type EndpointAddress,
   type RouteProcessor,
 } from "./components/component.js";
+export type { ComponentContext, ShutdownParticipant } from "./components/component-context.js";
 export type { OptionSchema, OptionSpec, OptionsOf } from "./components/endpoint-options.js";
 export { MockEndpoint } from "./components/mock.js";
 export type {

@@ -121,26 +121,12 @@ export function createFailurePolicy(
   const handler: ErrorHandlerDefinition = route.errorHandling.errorHandler ?? builder.errorHandler ?? {};
   const handlerRetryWhile =
     handler.retryWhile === undefined ? undefined : compilePredicate(handler.retryWhile);
-  const toClauses = (definitions: readonly OnExceptionDefinition[], scope: string): Clause[] =>
-    definitions.map((definition, index) => {
-      const redelivery = inherit(definition, handler);
-      return {
-        definition,
-        redelivery,
-        steps:
-          definition.steps === undefined || definition.steps.length === 0
-            ? undefined
-            : compileClause(definition.steps, `onException[${scope}${index}]`),
-        onWhen: definition.onWhen === undefined ? undefined : compilePredicate(definition.onWhen),
-        handled: flag(definition.handled),
-        continued: flag(definition.continued),
-        retryWhile: redelivery.retryWhile === undefined ? undefined : compilePredicate(redelivery.retryWhile),
-      };
-    });
-  const scopes = [toClauses(route.errorHandling.onException, "route "), toClauses(builder.onException, "")];
+  const scopes = [
+    compileClauses(route.errorHandling.onException, "route ", handler, compileClause),
+    compileClauses(builder.onException, "", handler, compileClause),
+  ];
   const deadLetter =
     handler.deadLetterUri === undefined ? undefined : context.endpoint(handler.deadLetterUri);
-  const routeId = route.id;
   if (
     scopes[0]!.length === 0 &&
     scopes[1]!.length === 0 &&
@@ -148,131 +134,197 @@ export function createFailurePolicy(
     (handler.maximumRedeliveries ?? 0) === 0 &&
     handlerRetryWhile === undefined
   ) {
-    return givingUp(routeId);
+    return givingUp(route.id);
   }
-
-  const clear = (exchange: RuntimeExchange): void => {
-    exchange.error = undefined;
-    exchange.failure = undefined;
-    exchange.exhaustedIn = undefined;
+  const policy: PolicyParts = {
+    routeId: route.id,
+    handler,
+    handlerRetryWhile,
+    scopes,
+    deadLetter: deadLetter?.send,
+    events: context.events,
   };
-  const restoreOriginal = (exchange: RuntimeExchange): void => {
-    if (exchange.original === undefined) return;
-    const { body, wire } = exchange.original;
-    if (wire === undefined) exchange.body = body;
-    else restoreWireBody(exchange, wire);
-    exchange.headers = copyRecord(exchange.original.headers);
-  };
+  return (exchange, _label, attempt, again, resume) =>
+    redeliverOrDispose(policy, exchange, attempt, again, resume);
+}
 
-  const deadLetterChannel = (
-    exchange: RuntimeExchange,
-    error: Error,
-    send: Processor,
-  ): void | Promise<void> => {
-    if (deadLettering.has(exchange)) {
-      // Failing while being dead-lettered (e.g. the dead letter route itself failed): never
-      // dead-letter again (that could loop forever); the error goes back to the caller.
+/** What a route's failure policy decides with, gathered once when the route is compiled. */
+interface PolicyParts {
+  readonly routeId: string;
+  readonly handler: ErrorHandlerDefinition;
+  readonly handlerRetryWhile: ((exchange: RuntimeExchange) => boolean) | undefined;
+  /** Route-local clauses first, then the builder's. */
+  readonly scopes: readonly (readonly Clause[])[];
+  /** Sends to the dead letter endpoint, when the error handler names one. */
+  readonly deadLetter: Processor | undefined;
+  readonly events: CompileContext["events"];
+}
+
+/** Compiles the onException clauses of one scope (the route's, or the builder's). */
+function compileClauses(
+  definitions: readonly OnExceptionDefinition[],
+  scope: string,
+  handler: ErrorHandlerDefinition,
+  compileClause: (steps: readonly StepDefinition[], label: string) => Processor,
+): Clause[] {
+  return definitions.map((definition, index) => {
+    const redelivery = inherit(definition, handler);
+    return {
+      definition,
+      redelivery,
+      steps:
+        definition.steps === undefined || definition.steps.length === 0
+          ? undefined
+          : compileClause(definition.steps, `onException[${scope}${index}]`),
+      onWhen: definition.onWhen === undefined ? undefined : compilePredicate(definition.onWhen),
+      handled: flag(definition.handled),
+      continued: flag(definition.continued),
+      retryWhile: redelivery.retryWhile === undefined ? undefined : compilePredicate(redelivery.retryWhile),
+    };
+  });
+}
+
+/** Redelivers the failed exchange at the failing step when its options allow, or disposes of it. */
+function redeliverOrDispose(
+  policy: PolicyParts,
+  exchange: RuntimeExchange,
+  attempt: number,
+  again: () => void | Promise<void>,
+  resume: () => void | Promise<void>,
+): void | Promise<void> {
+  const error = exchange.error!;
+  const routeId = policy.routeId;
+  // An error that a called route (direct:) already gave up on is not redelivered here:
+  // redelivery happens only in the route where the error was raised.
+  const fromSubRoute = exchange.exhaustedIn !== undefined;
+  const clause = match(policy.scopes, exchange, error);
+  const options = clause === undefined ? policy.handler : clause.redelivery;
+  const retryWhile = clause === undefined ? policy.handlerRetryWhile : clause.retryWhile;
+  const maximum = options.maximumRedeliveries ?? 0;
+  const next = attempt + 1;
+  const mayRetry =
+    !fromSubRoute &&
+    !exchange.signal.aborted &&
+    !isDropped(error) &&
+    (maximum === -1 || next <= maximum || (retryWhile !== undefined && maximum === 0)) &&
+    // A permanent error (retryable: false) is not retried unless the user's retryWhile says so.
+    (retryWhile === undefined ? isRetryable(error) : retryWhile(exchange));
+  if (!mayRetry) return dispose(policy, exchange, error, clause, resume);
+  const delayMs = redeliveryDelayFor(options, next);
+  if (policy.events.has("exchange-redelivered")) {
+    policy.events.emit("exchange-redelivered", { exchange, routeId, attempt: next, delayMs, error });
+  }
+  exchange.headers[REDELIVERY_COUNTER] = next;
+  exchange.headers[REDELIVERED] = true;
+  return sleep(delayMs, exchange.signal).then(
+    () => {
+      clearFailure(exchange);
+      return again();
+    },
+    (abort: unknown) => {
+      // Aborted while waiting (timeout or shutdown): the exchange fails with the abort reason.
+      exchange.error = abort instanceof Error ? abort : error;
+      exchange.exhaustedIn = routeId;
+    },
+  );
+}
+
+/**
+ * What happens to an exchange that will not be redelivered: the matched clause's disposition
+ * (handled, continued, its steps), else the dead letter channel, else the error goes back.
+ */
+function dispose(
+  policy: PolicyParts,
+  exchange: RuntimeExchange,
+  error: Error,
+  clause: Clause | undefined,
+  resume: () => void | Promise<void>,
+): void | Promise<void> {
+  const routeId = policy.routeId;
+  if (clause === undefined) {
+    if (policy.deadLetter === undefined) {
       exchange.exhaustedIn = routeId;
       return;
     }
-    deadLettering.add(exchange);
-    const failure = exchange.failure;
-    if (handler.useOriginalMessage === true) restoreOriginal(exchange);
-    recordFailure(exchange, error, failure, routeId);
-    // A dead letter is kept (a queue, a store): the credentials its headers carry are not.
-    exchange.headers = redactHeaders(exchange.headers);
-    clear(exchange);
-    return settle(
-      () => send(exchange),
-      exchange,
-      () => {
-        deadLettering.delete(exchange);
-        // Delivered: the exchange counts as handled. A failing dead letter endpoint is not
-        // swallowed: its error goes back to the caller, so the message is never lost silently.
-        if (exchange.error === undefined) exchange.haltedIn = routeId;
-        else exchange.exhaustedIn = routeId;
-      },
-    );
-  };
-
-  const dispose = (
-    exchange: RuntimeExchange,
-    error: Error,
-    clause: Clause | undefined,
-    resume: () => void | Promise<void>,
-  ): void | Promise<void> => {
-    if (clause === undefined) {
-      if (deadLetter === undefined) {
-        exchange.exhaustedIn = routeId;
-        return;
-      }
-      return deadLetterChannel(exchange, error, deadLetter.send);
-    }
-    const definition = clause.definition;
-    if (definition.useOriginalMessage === true) restoreOriginal(exchange);
-    const failure = exchange.failure;
-    // The clause's steps may dead-letter the message (e.g. to("seda:dead")): the failure's
-    // details travel with it, as they do through the dead letter channel.
-    recordFailure(exchange, error, failure, routeId);
-    const handled = clause.handled?.(exchange) === true;
-    const continued = !handled && clause.continued?.(exchange) === true;
-    clear(exchange);
-    const finish = (): void | Promise<void> => {
-      if (exchange.error !== undefined) {
-        // The clause's own steps failed: that error propagates, unhandled.
-        exchange.exhaustedIn = routeId;
-        return;
-      }
-      if (continued) return resume();
-      if (handled) {
-        exchange.haltedIn = routeId;
-        return;
-      }
-      exchange.error = error;
-      exchange.failure = failure;
+    return deadLetterChannel(policy, exchange, error, policy.deadLetter);
+  }
+  const definition = clause.definition;
+  if (definition.useOriginalMessage === true) restoreOriginal(exchange);
+  const failure = exchange.failure;
+  // The clause's steps may dead-letter the message (e.g. to("seda:dead")): the failure's
+  // details travel with it, as they do through the dead letter channel.
+  recordFailure(exchange, error, failure, routeId);
+  const handled = clause.handled?.(exchange) === true;
+  const continued = !handled && clause.continued?.(exchange) === true;
+  clearFailure(exchange);
+  const finish = (): void | Promise<void> => {
+    if (exchange.error !== undefined) {
+      // The clause's own steps failed: that error propagates, unhandled.
       exchange.exhaustedIn = routeId;
-    };
-    const steps = clause.steps;
-    if (steps === undefined) return finish();
-    return settle(() => steps(exchange), exchange, finish);
-  };
-
-  return (exchange, _label, attempt, again, resume) => {
-    const error = exchange.error!;
-    // An error that a called route (direct:) already gave up on is not redelivered here:
-    // redelivery happens only in the route where the error was raised.
-    const fromSubRoute = exchange.exhaustedIn !== undefined;
-    const clause = match(scopes, exchange, error);
-    const options = clause === undefined ? handler : clause.redelivery;
-    const retryWhile = clause === undefined ? handlerRetryWhile : clause.retryWhile;
-    const maximum = options.maximumRedeliveries ?? 0;
-    const next = attempt + 1;
-    const mayRetry =
-      !fromSubRoute &&
-      !exchange.signal.aborted &&
-      !isDropped(error) &&
-      (maximum === -1 || next <= maximum || (retryWhile !== undefined && maximum === 0)) &&
-      // A permanent error (retryable: false) is not retried unless the user's retryWhile says so.
-      (retryWhile === undefined ? isRetryable(error) : retryWhile(exchange));
-    if (!mayRetry) return dispose(exchange, error, clause, resume);
-    const delayMs = redeliveryDelayFor(options, next);
-    if (context.events.has("exchange-redelivered")) {
-      context.events.emit("exchange-redelivered", { exchange, routeId, attempt: next, delayMs, error });
+      return;
     }
-    exchange.headers[REDELIVERY_COUNTER] = next;
-    exchange.headers[REDELIVERED] = true;
-    return sleep(delayMs, exchange.signal).then(
-      () => {
-        clear(exchange);
-        return again();
-      },
-      (abort: unknown) => {
-        // Aborted while waiting (timeout or shutdown): the exchange fails with the abort reason.
-        exchange.error = abort instanceof Error ? abort : error;
-        exchange.exhaustedIn = routeId;
-      },
-    );
+    if (continued) return resume();
+    if (handled) {
+      exchange.haltedIn = routeId;
+      return;
+    }
+    exchange.error = error;
+    exchange.failure = failure;
+    exchange.exhaustedIn = routeId;
   };
+  const steps = clause.steps;
+  if (steps === undefined) return finish();
+  return settle(() => steps(exchange), exchange, finish);
+}
+
+/** Sends the failed exchange to the dead letter endpoint, its failure recorded and credentials redacted. */
+function deadLetterChannel(
+  policy: PolicyParts,
+  exchange: RuntimeExchange,
+  error: Error,
+  send: Processor,
+): void | Promise<void> {
+  const routeId = policy.routeId;
+  if (deadLettering.has(exchange)) {
+    // Failing while being dead-lettered (e.g. the dead letter route itself failed): never
+    // dead-letter again (that could loop forever); the error goes back to the caller.
+    exchange.exhaustedIn = routeId;
+    return;
+  }
+  deadLettering.add(exchange);
+  const failure = exchange.failure;
+  if (policy.handler.useOriginalMessage === true) restoreOriginal(exchange);
+  recordFailure(exchange, error, failure, routeId);
+  // A dead letter is kept (a queue, a store): the credentials its headers carry are not.
+  exchange.headers = redactHeaders(exchange.headers);
+  clearFailure(exchange);
+  return settle(
+    () => send(exchange),
+    exchange,
+    () => {
+      deadLettering.delete(exchange);
+      // Delivered: the exchange counts as handled. A failing dead letter endpoint is not
+      // swallowed: its error goes back to the caller, so the message is never lost silently.
+      if (exchange.error === undefined) exchange.haltedIn = routeId;
+      else exchange.exhaustedIn = routeId;
+    },
+  );
+}
+
+/** Clears an exchange's failure before it is redelivered or handed to a clause or dead letter. */
+function clearFailure(exchange: RuntimeExchange): void {
+  exchange.error = undefined;
+  exchange.failure = undefined;
+  exchange.exhaustedIn = undefined;
+}
+
+/** Puts back the message as it entered the route (`useOriginalMessage`). */
+function restoreOriginal(exchange: RuntimeExchange): void {
+  if (exchange.original === undefined) return;
+  const { body, wire } = exchange.original;
+  if (wire === undefined) exchange.body = body;
+  else restoreWireBody(exchange, wire);
+  exchange.headers = copyRecord(exchange.original.headers);
 }
 
 /** A message dropped at shutdown is never redelivered: the route will not run again. */

@@ -98,13 +98,7 @@ export const observableComponent = defineComponent({
         );
       },
       createConsumer(processor, route) {
-        return new ObservableConsumer(
-          context as ComponentContext,
-          address.uri,
-          address.options.bufferSize,
-          processor,
-          route,
-        );
+        return new ObservableConsumer(context, address.uri, address.options.bufferSize, processor, route);
       },
     };
   },

@@ -10,7 +10,6 @@ import {
 import type { ExpressionOf, PredicateOf } from "../../dsl/route-dsl.js";
 import { defineVerb, type Recorder } from "../../dsl/verbs.js";
 import type { AggregateDefinition } from "../../model/steps/routing-steps.js";
-import type { ContextInternals } from "../../runtime/context-internals.js";
 import { describeValue } from "../../support/describe-value.js";
 import {
   type AggregationRepository,
@@ -238,7 +237,7 @@ defineVerb(
     return definition;
   },
   (definition, scope) => {
-    const context = scope.context as ContextInternals;
+    const context = scope.context;
     const common = {
       routeId: scope.routeId,
       label: scope.label,

@@ -4,7 +4,6 @@ import { defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { RecipientListDefinition } from "../../model/steps/routing-steps.js";
-import type { ContextInternals } from "../../runtime/context-internals.js";
 import type { Sender } from "../../runtime/exchange-dispatch.js";
 import { describeValue } from "../../support/describe-value.js";
 import { type AllowedEndpoints, compileAllowedEndpoints } from "../../support/endpoint-allowlist.js";
@@ -87,7 +86,7 @@ defineVerb(
   },
   (definition, scope) => {
     const evaluate = scope.expression(definition.expression);
-    const context = scope.context as ContextInternals;
+    const context = scope.context;
     const check =
       definition.allowedEndpoints === undefined
         ? context.allowedEndpoints
