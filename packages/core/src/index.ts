@@ -190,6 +190,7 @@ export type {
   RouteDefinition,
   StepDefinition,
 } from "./model/route-definition.js";
+export { defineServiceKey, type ServiceKey } from "./model/service-key.js";
 export type {
   CatchDefinition,
   ChoiceBranch,

@@ -7,7 +7,7 @@ export const layerMatrix: ReadonlyArray<{ readonly folder: string; readonly mayI
   [
     { folder: "errors", mayImport: [] },
     { folder: "support", mayImport: ["errors"] },
-    { folder: "model", mayImport: ["support"] },
+    { folder: "model", mayImport: ["support", "errors"] },
     { folder: "exchange", mayImport: ["model", "support", "errors"] },
     { folder: "expressions", mayImport: ["support", "errors"] },
     { folder: "budget", mayImport: ["support", "errors"] },

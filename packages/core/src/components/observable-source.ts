@@ -3,6 +3,7 @@ import { reportConsumerFailure } from "../exchange/report-consumer-failure.js";
 import type { Exchange, RouteContext } from "../model/exchange.js";
 import type { RouteAspectHandler } from "../model/route-aspect.js";
 import type { RouteDefinition } from "../model/route-definition.js";
+import { defineServiceKey } from "../model/service-key.js";
 import { BoundedQueue } from "./bounded-queue.js";
 import { type ConsumerRoute, defineComponent, type RouteProcessor } from "./component.js";
 import type { ComponentContext } from "./component-context.js";
@@ -59,9 +60,14 @@ export function observableSourceUri(options: ObservableSourceOptions | undefined
   return bufferSize === undefined ? uri : `${uri}?bufferSize=${String(bufferSize)}`;
 }
 
+const observableSources = defineServiceKey(
+  "routekit.observable-sources",
+  () => new Map<string, ObservableLike<unknown>>(),
+);
+
 /** The Observables of a context's routes, by their `from` URI; the aspect handler keeps it. */
 function sourcesOf(context: RouteContext): Map<string, ObservableLike<unknown>> {
-  return context.service("routekit.observable-sources", () => new Map<string, ObservableLike<unknown>>());
+  return context.service(observableSources);
 }
 
 /** Keeps each route's Observable while the route belongs to the context. */

@@ -3,6 +3,7 @@ import { reportConsumerFailure } from "../exchange/report-consumer-failure.js";
 import { copyExchange, runtime } from "../exchange/runtime-exchange.js";
 import { moveBody } from "../exchange/wire-exchange.js";
 import type { Exchange } from "../model/exchange.js";
+import { defineServiceKey } from "../model/service-key.js";
 import { BoundedQueue } from "./bounded-queue.js";
 import { type ConsumerRoute, defineComponent, type Endpoint, type RouteProcessor } from "./component.js";
 import type { ComponentContext } from "./component-context.js";
@@ -10,12 +11,21 @@ import type { OptionSchema, OptionsOf } from "./endpoint-options.js";
 import type { SedaChannel, SedaItem, WaitingReply } from "./seda-channel.js";
 import { closedQueue, sedaShutdown } from "./seda-shutdown.js";
 
-const channelsOf = (context: ComponentContext): Map<string, SedaChannel> =>
-  context.service("routekit.seda", () => {
-    const channels = new Map<string, SedaChannel>();
-    context.addShutdownParticipant(sedaShutdown(channels, context));
-    return channels;
-  });
+/** The queues of a context, by name, and whether seda takes part in the context's stop yet. */
+const sedaQueues = defineServiceKey("routekit.seda", () => ({
+  channels: new Map<string, SedaChannel>(),
+  inShutdown: false,
+}));
+
+/** The queues of a context; the first call makes seda take part in the context's stop. */
+function channelsOf(context: ComponentContext): Map<string, SedaChannel> {
+  const queues = context.service(sedaQueues);
+  if (!queues.inShutdown) {
+    queues.inShutdown = true;
+    context.addShutdownParticipant(sedaShutdown(queues.channels, context));
+  }
+  return queues.channels;
+}
 
 function settle(result: void | Promise<void>, then: () => void): void | Promise<void> {
   if (result === undefined) return then();

@@ -18,6 +18,7 @@ import type {
   WireBody,
 } from "../model/exchange.js";
 import type { RouteAspectHandler } from "../model/route-aspect.js";
+import type { ServiceKey } from "../model/service-key.js";
 import type { Producer } from "./producer.js";
 
 /** Lifecycle of a context. */
@@ -131,7 +132,12 @@ export interface RouteContextBase {
    * without it, so add interceptors before `addRoutes`.
    */
   addInterceptor(interceptor: StepInterceptor): this;
-  /** A per-context service under `key`, created by `create` on first use and kept. */
+  /**
+   * The context's service under a typed key (`defineServiceKey`), created by the key's `create` on
+   * first use and kept.
+   */
+  service<T>(key: ServiceKey<T>): T;
+  /** A per-context service under a string key, created by `create` on first use and kept. */
   service<T>(key: string, create: (context: RouteContext) => T): T;
   start(): Promise<void>;
   stop(options?: StopOptions): Promise<void>;

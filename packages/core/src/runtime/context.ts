@@ -1,4 +1,5 @@
 // Step interceptors and message history (the channel, compile/): added by the channel work.
+
 import {
   checkMessageHistory,
   type MessageHistoryOption,
@@ -19,11 +20,13 @@ import type { ContextDescription } from "../model/description.js";
 import type { Exchange, Headers, Processor } from "../model/exchange.js";
 import type { LogLevel } from "../model/route-definition.js";
 import type { RouteSource } from "../model/route-source.js";
+import type { ServiceKey } from "../model/service-key.js";
 import {
   type AllowedEndpoints,
   compileAllowedEndpoints,
   type EndpointCheck,
 } from "../support/endpoint-allowlist.js";
+import { checkServiceCreate } from "./check-extension.js";
 import type { ContextInternals, ContextInternalsBase, ShutdownParticipant } from "./context-internals.js";
 import { ContextLifecycle } from "./context-lifecycle.js";
 import { ContextPlugins } from "./context-plugins.js";
@@ -166,8 +169,11 @@ class RoutekitContext implements ContextInternalsBase {
     return this.#plugins.aspects.get(name);
   }
 
-  service<T>(key: string, create: (context: RouteContext) => T): T {
-    return this.#plugins.service(key, this, create);
+  service<T>(key: ServiceKey<T>): T;
+  service<T>(key: string, create: (context: RouteContext) => T): T;
+  service<T>(key: string | ServiceKey<T>, create?: (context: RouteContext) => T): T {
+    if (typeof key === "string") return this.#plugins.service(key, this, checkServiceCreate(key, create));
+    return this.#plugins.service(key, this, key.create);
   }
 
   // Start and stop, and the work they wait for.
