@@ -40,7 +40,7 @@ describe("context.service with a typed key", () => {
     const context = createContext();
     const error = (() => {
       try {
-        (context.service as (key: string) => unknown)("test.missing");
+        context.service("test.missing", undefined as never);
       } catch (caught) {
         return caught;
       }
