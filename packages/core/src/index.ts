@@ -7,6 +7,7 @@ export { BudgetError, type BudgetErrorCode, type TaskErrorInfo } from "./budget/
 export type { BudgetOptions } from "./budget/budget-options.js";
 export { type BudgetTask, type BudgetTaskFunction, defineBudgetTask } from "./budget/budget-task.js";
 export type { BudgetStats } from "./budget/worker-pool.js";
+export { EXCEPTION_CAUGHT, REDELIVERED, REDELIVERY_COUNTER } from "./compile/error-policy.js";
 // The channel around every step: interceptors and message history
 export {
   type MessageHistoryEntry,
@@ -30,6 +31,7 @@ export {
   type EndpointAddress,
   type RouteProcessor,
 } from "./components/component.js";
+export type { ComponentContext, ShutdownParticipant } from "./components/component-context.js";
 export type { OptionSchema, OptionSpec, OptionsOf } from "./components/endpoint-options.js";
 export { MockEndpoint } from "./components/mock.js";
 export type {
@@ -113,7 +115,6 @@ export {
   SPLIT_SIZE,
 } from "./eips/routing/routing-properties.js";
 export type { SplitExpression, SplitOptions, SplitParts } from "./eips/routing/split.js";
-export { EXCEPTION_CAUGHT, REDELIVERED, REDELIVERY_COUNTER } from "./errors/error-policy.js";
 export {
   EndpointOptionError,
   ExpressionError,
@@ -125,7 +126,20 @@ export {
   type RoutekitErrorOptions,
   RouteStepError,
 } from "./errors/errors.js";
-export { type ConsumerFailureOutcome, reportConsumerFailure } from "./errors/report-consumer-failure.js";
+// Events, logging, errors
+export {
+  EventBus,
+  type RoutekitEventListener,
+  type RoutekitEvents,
+  type RoutekitEventType,
+} from "./exchange/events.js";
+// Secrets: one redaction for every error, log line and excerpt
+// Exchanges: what a component that creates and sends its own exchanges needs
+export { abortExchange, releaseExchange } from "./exchange/exchange-deadline.js";
+export { createConsoleLogger, type Logger } from "./exchange/logger.js";
+export { type ConsumerFailureOutcome, reportConsumerFailure } from "./exchange/report-consumer-failure.js";
+export { copyExchange } from "./exchange/runtime-exchange.js";
+export { wireBodyOf } from "./exchange/wire-exchange.js";
 // Expressions: the simple language's compilers and helpers, and the JSONPath and XPath engines
 // The simple language's compilers
 export {
@@ -176,6 +190,7 @@ export type {
   RouteDefinition,
   StepDefinition,
 } from "./model/route-definition.js";
+export { defineServiceKey, type ServiceKey } from "./model/service-key.js";
 export type {
   CatchDefinition,
   ChoiceBranch,
@@ -227,17 +242,6 @@ export type {
   StopBudget,
   StopOptions,
 } from "./runtime/context-types.js";
-// Events, logging, errors
-export {
-  EventBus,
-  type RoutekitEventListener,
-  type RoutekitEvents,
-  type RoutekitEventType,
-} from "./runtime/events.js";
-// Secrets: one redaction for every error, log line and excerpt
-// Exchanges: what a component that creates and sends its own exchanges needs
-export { abortExchange, releaseExchange } from "./runtime/exchange-deadline.js";
-export { createConsoleLogger, type Logger } from "./runtime/logger.js";
 export { createMemoryCheckpointStore } from "./runtime/memory-checkpoint-store.js";
 export type { Producer } from "./runtime/producer.js";
 // Exchange properties: typed keys, and which are local to this process (transient)
@@ -246,8 +250,6 @@ export {
   isTransientProperty,
   withoutTransientProperties,
 } from "./runtime/property-keys.js";
-export { copyExchange } from "./runtime/runtime-exchange.js";
-export { wireBodyOf } from "./runtime/wire-exchange.js";
 // Which endpoints dynamic sends (toD, recipientList) may resolve
 export type { AllowedEndpoints, DynamicEndpointTarget } from "./support/endpoint-allowlist.js";
 // Secrets: one redaction for every error, log line and excerpt

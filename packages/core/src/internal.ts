@@ -12,6 +12,7 @@ export { type ParsedUri, parseUri } from "./components/uri.js";
 export { type CompileScope, defineVerb, type Recorder } from "./dsl/verbs.js";
 // The shared stores' idempotency key limit (redis, postgres)
 export { checkMaxKeyChars, DEFAULT_KEY_RETENTION_MS } from "./eips/resilience/idempotent-key.js";
+export type { Abortable, DeadlineSet, SignalSource } from "./exchange/exchange-deadline.js";
 // Caches of compiled untrusted text, bounded in entries and estimated bytes
 export { BoundedCache, type CacheWeight } from "./expressions/bounded-cache.js";
 // JSONPath and XPath over untrusted paths and documents (the json_path and xpath tools)
@@ -33,7 +34,6 @@ export {
 export { createDeadline, type Deadline } from "./runtime/deadline.js";
 // Exchanges under a caller's own deadline (an MCP call's), and that deadline in the context's shutdown
 export { createExchangeUnder, shutdownDeadlinesOf } from "./runtime/deadline-under-caller.js";
-export type { Abortable, DeadlineSet, SignalSource } from "./runtime/exchange-deadline.js";
 // The selection rule of checkpoint stores' list (every store applies the same)
 export { matchesQuery } from "./runtime/memory-checkpoint-store.js";
 export { STOP_GRACE_MS } from "./runtime/stop-clock.js";

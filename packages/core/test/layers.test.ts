@@ -2,9 +2,12 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { layerMatrix } from "./layer-matrix.js";
 
 // The core's folders are layers: these tests read the sources' relative imports (type-only ones
-// included) and check that they go one way and never form a cycle.
+// included) and check that no two files form a cycle, that every folder imports only what its row
+// of the layer matrix allows, that the matrix itself points only downwards, and that
+// docs/architecture.md's layer table is the matrix.
 
 const source = resolve(dirname(fileURLToPath(import.meta.url)), "../src");
 const importPattern =
@@ -59,33 +62,63 @@ describe("the core's layers", () => {
     expect(cycles).toEqual([]);
   });
 
-  it("keeps the DSL out of the model, the compiler, the runtime and the components", () => {
-    const lowerLayers = new Set([
-      "model",
-      "compile",
-      "runtime",
-      "components",
-      "errors",
-      "expressions",
-      "budget",
-      "support",
-    ]);
-    const wrongWay = [...graph]
-      .filter(([file]) => lowerLayers.has(layerOf(file)))
-      .flatMap(([file, targets]) =>
-        targets.filter((target) => layerOf(target) === "dsl").map((target) => `${file} -> ${target}`),
-      );
-    expect(wrongWay).toEqual([]);
+  it("has a row in the matrix for every folder of the source tree", () => {
+    const folders = [...new Set([...graph.keys()].map(layerOf))].sort();
+    expect(folders).toEqual(layerMatrix.map((row) => row.folder).sort());
   });
 
-  it("keeps the model free of every other layer but the small shared helpers", () => {
-    const outside = [...graph]
-      .filter(([file]) => layerOf(file) === "model")
-      .flatMap(([file, targets]) =>
-        targets
-          .filter((target) => layerOf(target) !== "model" && layerOf(target) !== "support")
-          .map((target) => `${file} -> ${target}`),
-      );
+  it("lets each folder import only the folders below it in the matrix: no backward arrow", () => {
+    const position = new Map(layerMatrix.map((row, index) => [row.folder, index]));
+    const backward = layerMatrix.flatMap((row) =>
+      row.mayImport
+        .filter((target) => (position.get(target) ?? Number.POSITIVE_INFINITY) >= position.get(row.folder)!)
+        .map((target) => `${row.folder} -> ${target}`),
+    );
+    expect(backward).toEqual([]);
+  });
+
+  it("finds no import the matrix does not allow, in any folder", () => {
+    const allowed = new Map(layerMatrix.map((row) => [row.folder, new Set(row.mayImport)]));
+    const outside = [...graph].flatMap(([file, targets]) =>
+      targets
+        .filter((target) => layerOf(target) !== layerOf(file))
+        .filter((target) => !allowed.get(layerOf(file))?.has(layerOf(target)))
+        .map((target) => `${file} -> ${target}`),
+    );
     expect(outside).toEqual([]);
   });
+
+  it("is the table docs/architecture.md shows, row for row", () => {
+    const documented = layerTable(readFileSync(resolve(source, "../../../docs/architecture.md"), "utf8"));
+    const expected = layerMatrix
+      .filter((row) => row.folder !== "(root)")
+      .map((row) => ({ folder: row.folder, mayImport: [...row.mayImport].sort() }));
+    expect(documented).toEqual(expected);
+  });
 });
+
+/** The rows of the "may import" table under "## The core's layers", lowest layer first. */
+function layerTable(markdown: string): Array<{ folder: string; mayImport: string[] }> {
+  const section = markdown.slice(markdown.indexOf("## The core's layers"));
+  const rows = section.slice(0, section.indexOf("\n\n", section.indexOf("| folder |"))).split("\n");
+  return rows
+    .filter((line) => /^\| `[a-z]+\/` \|/.test(line))
+    .map((line) => {
+      const cells = line.split(" | ");
+      const imports = cells
+        .at(-1)!
+        .replace(/\s*\|$/, "")
+        .trim();
+      return {
+        folder: /`([a-z]+)\/`/.exec(cells[0]!)![1]!,
+        mayImport:
+          imports === "—"
+            ? []
+            : imports
+                .split(", ")
+                .map((name) => name.replace(/`|\//g, ""))
+                .sort(),
+      };
+    })
+    .reverse();
+}

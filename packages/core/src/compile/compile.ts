@@ -1,5 +1,4 @@
 import type { RouteProcessor } from "../components/component.js";
-import { createFailurePolicy, givingUp } from "../errors/error-policy.js";
 import { compileExpression, compilePredicate } from "../expressions/index.js";
 import type { Processor } from "../model/exchange.js";
 import {
@@ -8,7 +7,8 @@ import {
   type RouteDefinition,
   type StepDefinition,
 } from "../model/route-definition.js";
-import type { ContextInternals } from "../runtime/context-internals.js";
+import type { CompileContext } from "./compile-context.js";
+import { createFailurePolicy, givingUp } from "./error-policy.js";
 import { createPipeline, type FailurePolicy } from "./pipeline.js";
 import { REJECTION_LABEL, rejectionStep } from "./route-rejection.js";
 import { isSilentLog } from "./silent-log.js";
@@ -26,7 +26,7 @@ import { interceptStep } from "./step-interceptor.js";
 export function compileRoute(
   route: RouteDefinition,
   builderErrorHandling: ErrorHandlingDefinition,
-  context: ContextInternals,
+  context: CompileContext,
   stopHooks: Array<() => void | Promise<void>>,
 ): CompiledRoute {
   const compileBlock = (

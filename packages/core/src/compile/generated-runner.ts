@@ -1,5 +1,5 @@
+import type { RuntimeExchange } from "../exchange/runtime-exchange.js";
 import type { Exchange, Processor } from "../model/exchange.js";
-import type { RuntimeExchange } from "../runtime/runtime-exchange.js";
 
 /** Runs a pipeline's steps from step `start`; `attempt` counts the redeliveries of step `start`. */
 export type RunFrom = (target: RuntimeExchange, start: number, attempt: number) => void | Promise<void>;

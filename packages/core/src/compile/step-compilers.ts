@@ -2,11 +2,11 @@ import type { Endpoint } from "../components/component.js";
 import { RoutekitError } from "../errors/errors.js";
 import type { Exchange, Processor } from "../model/exchange.js";
 import type { ExpressionInput, PredicateInput, StepDefinition } from "../model/route-definition.js";
-import type { RouteContext } from "../runtime/context-types.js";
+import type { CompileContext } from "./compile-context.js";
 
 /** What a step compiler gets: the route being compiled and helpers for nested blocks. */
 export interface CompileScope {
-  readonly context: RouteContext;
+  readonly context: CompileContext;
   readonly routeId: string;
   /** The label of the step being compiled, e.g. `#2 choice`. */
   readonly label: string;

@@ -1,5 +1,6 @@
 import type { ComponentTraits } from "../model/component-traits.js";
-import type { Exchange, Processor, RouteContext } from "../model/exchange.js";
+import type { Exchange, Processor } from "../model/exchange.js";
+import type { ComponentContext } from "./component-context.js";
 import type { OptionSchema, OptionsOf } from "./endpoint-options.js";
 
 /** What a stop hook gets: the time it may take and a signal that fires when it is up. */
@@ -71,7 +72,12 @@ export interface Component<TSchema extends OptionSchema = OptionSchema> {
    * header (`http.request.header.authorization`) is hidden wherever data leaves the process.
    */
   readonly headerPrefixes?: readonly string[];
-  createEndpoint(address: EndpointAddress<OptionsOf<TSchema>>, context: RouteContext): Endpoint;
+  /**
+   * Makes the endpoint of one URI (once per context). `context` is the context the endpoint
+   * belongs to, with what a component needs beyond the public API: counting the work a stop must
+   * wait for, taking part in a stop that runs out of time, and the signal that fires then.
+   */
+  createEndpoint(address: EndpointAddress<OptionsOf<TSchema>>, context: ComponentContext): Endpoint;
   /**
    * What observers (tracing, the console) read about its endpoints: in-process or not, the
    * messaging system, where protocol headers sit. A function when they depend on the address

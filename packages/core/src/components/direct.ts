@@ -1,5 +1,6 @@
 import { NoConsumerError, RoutekitError } from "../errors/errors.js";
-import type { RouteContext } from "../runtime/context-types.js";
+import type { RouteContext } from "../model/exchange.js";
+import { defineServiceKey } from "../model/service-key.js";
 import type { RouteProcessor } from "./component.js";
 import { defineComponent } from "./component.js";
 
@@ -9,8 +10,10 @@ interface DirectSlot {
   owner: string | undefined;
 }
 
-const slotsOf = (context: RouteContext): Map<string, DirectSlot> =>
-  context.service("routekit.direct", () => new Map<string, DirectSlot>());
+/** The consumers of a context's direct: endpoints, by name. */
+const directSlots = defineServiceKey("routekit.direct", () => new Map<string, DirectSlot>());
+
+const slotsOf = (context: RouteContext): Map<string, DirectSlot> => context.service(directSlots);
 
 /**
  * `direct:name` — synchronous request-reply: the consumer route runs on the caller's exchange,

@@ -1,6 +1,6 @@
+import { type Logger, levelEnabled } from "../exchange/logger.js";
 import type { Exchange } from "../model/exchange.js";
 import type { LogLevel } from "../model/route-definition.js";
-import { type Logger, levelEnabled } from "../runtime/logger.js";
 import { headerRedactor, redactHeaders, redactValue } from "../support/redact-headers.js";
 import { defineComponent } from "./component.js";
 

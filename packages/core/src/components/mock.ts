@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { RoutekitError } from "../errors/errors.js";
+import { copyExchange } from "../exchange/runtime-exchange.js";
 import type { Exchange, Processor } from "../model/exchange.js";
-import { copyExchange } from "../runtime/runtime-exchange.js";
 import { defineComponent, type Endpoint } from "./component.js";
 import { renderValue } from "./log.js";
 

@@ -1,13 +1,14 @@
 import { RoutekitError } from "../errors/errors.js";
-import { reportConsumerFailure } from "../errors/report-consumer-failure.js";
+import { reportConsumerFailure } from "../exchange/report-consumer-failure.js";
 import type { Exchange, RouteContext } from "../model/exchange.js";
+import type { RouteAspectHandler } from "../model/route-aspect.js";
 import type { RouteDefinition } from "../model/route-definition.js";
-import type { ContextInternals } from "../runtime/context-internals.js";
-import type { RouteAspectHandler } from "../runtime/context-types.js";
+import { defineServiceKey } from "../model/service-key.js";
 import { BoundedQueue } from "./bounded-queue.js";
 import { type ConsumerRoute, defineComponent, type RouteProcessor } from "./component.js";
+import type { ComponentContext } from "./component-context.js";
 
-declare module "../runtime/events.js" {
+declare module "../exchange/events.js" {
   interface RoutekitEvents {
     /** The Observable a route consumes from completed: the route stays started, and idle. */
     "route-source-completed": { routeId: string; uri: string };
@@ -59,9 +60,14 @@ export function observableSourceUri(options: ObservableSourceOptions | undefined
   return bufferSize === undefined ? uri : `${uri}?bufferSize=${String(bufferSize)}`;
 }
 
+const observableSources = defineServiceKey(
+  "routekit.observable-sources",
+  () => new Map<string, ObservableLike<unknown>>(),
+);
+
 /** The Observables of a context's routes, by their `from` URI; the aspect handler keeps it. */
 function sourcesOf(context: RouteContext): Map<string, ObservableLike<unknown>> {
-  return context.service("routekit.observable-sources", () => new Map<string, ObservableLike<unknown>>());
+  return context.service(observableSources);
 }
 
 /** Keeps each route's Observable while the route belongs to the context. */
@@ -98,20 +104,14 @@ export const observableComponent = defineComponent({
         );
       },
       createConsumer(processor, route) {
-        return new ObservableConsumer(
-          context as ContextInternals,
-          address.uri,
-          address.options.bufferSize,
-          processor,
-          route,
-        );
+        return new ObservableConsumer(context, address.uri, address.options.bufferSize, processor, route);
       },
     };
   },
 });
 
 class ObservableConsumer {
-  readonly #context: ContextInternals;
+  readonly #context: ComponentContext;
   readonly #uri: string;
   readonly #bufferSize: number;
   readonly #processor: RouteProcessor;
@@ -122,7 +122,7 @@ class ObservableConsumer {
   #draining: BoundedQueue<unknown> | undefined;
 
   constructor(
-    context: ContextInternals,
+    context: ComponentContext,
     uri: string,
     bufferSize: number,
     processor: RouteProcessor,

@@ -1,9 +1,9 @@
 import { RoutekitError } from "../errors/errors.js";
-import { reportConsumerFailure } from "../errors/report-consumer-failure.js";
+import { reportConsumerFailure } from "../exchange/report-consumer-failure.js";
+import { copyExchange } from "../exchange/runtime-exchange.js";
 import type { Exchange } from "../model/exchange.js";
-import type { ContextInternals, ShutdownParticipant } from "../runtime/context-internals.js";
-import { copyExchange } from "../runtime/runtime-exchange.js";
 import type { BoundedQueue } from "./bounded-queue.js";
+import type { ComponentContext, ShutdownParticipant } from "./component-context.js";
 import type { SedaChannel, SedaItem } from "./seda-channel.js";
 
 /** The error of a message sent to a seda queue after a stop gave up waiting. */
@@ -27,7 +27,7 @@ function plural(count: number, word: string): string {
  */
 export function sedaShutdown(
   channels: Map<string, SedaChannel>,
-  context: ContextInternals,
+  context: ComponentContext,
 ): ShutdownParticipant {
   // Dead-lettering a dropped message needs a live signal (the shutdown signal has fired); it
   // fires when the grace is over.
@@ -90,7 +90,7 @@ function drop(
   item: SedaItem,
   reason: Error,
   signal: AbortSignal,
-  context: ContextInternals,
+  context: ComponentContext,
 ): void {
   const error = new RoutekitError(
     "EXCHANGE_DROPPED",

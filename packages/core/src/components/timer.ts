@@ -1,6 +1,6 @@
 import type { Subscription } from "rxjs";
 import { RoutekitError } from "../errors/errors.js";
-import { reportConsumerFailure } from "../errors/report-consumer-failure.js";
+import { reportConsumerFailure } from "../exchange/report-consumer-failure.js";
 import { defineComponent } from "./component.js";
 
 /**

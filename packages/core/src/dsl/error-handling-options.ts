@@ -1,3 +1,9 @@
+import { RoutekitError } from "../errors/errors.js";
+import {
+  type ErrorHandlerDefinition,
+  type OnExceptionDefinition,
+  REDELIVERY_OPTION_NAMES,
+} from "../model/route-definition.js";
 import {
   checkBoolean,
   checkFlag,
@@ -7,13 +13,7 @@ import {
   checkOptionKeys,
   type OptionSite,
   optionError,
-} from "../eips/option-checks.js";
-import { RoutekitError } from "../errors/errors.js";
-import {
-  type ErrorHandlerDefinition,
-  type OnExceptionDefinition,
-  REDELIVERY_OPTION_NAMES,
-} from "../model/route-definition.js";
+} from "./option-checks.js";
 import type { RouteDsl } from "./route-dsl.js";
 
 /** Options of `onException` (builder-wide and on a route). */

@@ -2,11 +2,10 @@ import { renderValue, writeLog } from "../components/log.js";
 import type { LogStepOptions } from "../dsl/route-dsl.js";
 import { defineVerb } from "../dsl/verbs.js";
 import { RoutekitError } from "../errors/errors.js";
+import { levelEnabled } from "../exchange/logger.js";
+import { runtime } from "../exchange/runtime-exchange.js";
 import type { Processor } from "../model/exchange.js";
 import type { ExpressionInput, LogLevel, PredicateInput } from "../model/route-definition.js";
-import type { ContextInternals } from "../runtime/context-internals.js";
-import { levelEnabled } from "../runtime/logger.js";
-import { runtime } from "../runtime/runtime-exchange.js";
 import { headerRedactor } from "../support/redact-headers.js";
 
 const where = (route: { id: string; from: string }): string => `Route '${route.id || route.from}'`;
@@ -90,7 +89,7 @@ defineVerb(
     const level = definition.level;
     if (!levelEnabled(level, "trace")) return () => undefined;
     const evaluate = scope.expression(definition.message);
-    const logger = (scope.context as ContextInternals).logger;
+    const logger = scope.context.logger;
     const name = definition.logger ?? scope.routeId;
     // The credentials the exchange's headers carry never reach the log (`log("${headers}")`).
     return (exchange) =>

@@ -2,7 +2,6 @@ import type { ToDynamicOptions } from "../dsl/route-dsl.js";
 import { defineVerb } from "../dsl/verbs.js";
 import { isCoreError, RoutekitError } from "../errors/errors.js";
 import type { ExpressionInput } from "../model/route-definition.js";
-import type { ContextInternals } from "../runtime/context-internals.js";
 import { compileAllowedEndpoints } from "../support/endpoint-allowlist.js";
 import { redactUri } from "../support/redact-uri.js";
 import { truncateForMessage } from "../support/truncate-for-message.js";
@@ -70,7 +69,7 @@ defineVerb(
     const location = `Route '${scope.routeId}' step ${scope.label}`;
     const build = compileDynamicUri(definition.uri, definition.raw, location);
     // Each endpoint is sent to through its send as the interceptors wrapped it (`wrapSend`).
-    const context = scope.context as ContextInternals;
+    const context = scope.context;
     const check =
       definition.allowedEndpoints === undefined
         ? context.allowedEndpoints

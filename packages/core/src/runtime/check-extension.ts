@@ -1,7 +1,8 @@
 import type { Component } from "../components/component.js";
 import { RoutekitError } from "../errors/errors.js";
 import { didYouMean } from "../support/did-you-mean.js";
-import type { Plugin } from "./context-types.js";
+import { truncateForMessage } from "../support/truncate-for-message.js";
+import type { Plugin, RouteContext } from "./context-types.js";
 
 /** A short description of what was passed where an object was expected. */
 export function describeArgument(value: unknown): string {
@@ -103,4 +104,16 @@ export function checkComponent(component: unknown): asserts component is Compone
       `addComponent(): component '${candidate.scheme}' option 'headerPrefixes' expects an array of non-empty texts (found ${describeArgument(prefixes)})`,
     );
   }
+}
+
+/** The `create` of `context.service(key, create)` under a string key, checked. */
+export function checkServiceCreate<T>(
+  key: string,
+  create: ((context: RouteContext) => T) | undefined,
+): (context: RouteContext) => T {
+  if (typeof create === "function") return create;
+  throw new RoutekitError(
+    "PLUGIN_INVALID",
+    `context.service('${truncateForMessage(key)}', create): a string key needs create, a function (context) => service (found ${describeArgument(create)}); or pass a key made by defineServiceKey(name, create)`,
+  );
 }

@@ -1,13 +1,17 @@
+import type { CompileContext } from "../compile/compile-context.js";
 import type { StepInterceptor } from "../compile/step-interceptor.js";
 import type { Endpoint } from "../components/component.js";
+import type { ComponentContext, ShutdownParticipant } from "../components/component-context.js";
+import type { DeadlineSet, SignalSource } from "../exchange/exchange-deadline.js";
+import type { Logger } from "../exchange/logger.js";
 import type { Exchange } from "../model/exchange.js";
 import type { EndpointCheck } from "../support/endpoint-allowlist.js";
-import type { ExchangeInit, RouteContext, RouteContextBase } from "./context-types.js";
-import type { DeadlineSet, SignalSource } from "./exchange-deadline.js";
-import type { Logger } from "./logger.js";
+import type { ExchangeInit, RouteContextBase } from "./context-types.js";
 
 /** What components and compilers may use of a context beyond its public API. */
-export interface ContextInternals extends ContextInternalsBase, RouteContext {}
+export interface ContextInternals extends ContextInternalsBase, CompileContext, ComponentContext {}
+
+export type { ShutdownParticipant } from "../components/component-context.js";
 
 /** The internals every context implements, whichever packages added members to `RouteContext`. */
 export interface ContextInternalsBase extends RouteContextBase {
@@ -44,19 +48,4 @@ export interface ContextInternalsBase extends RouteContextBase {
   readonly allowedEndpoints: EndpointCheck | undefined;
   /** The step interceptors added so far, in order (the compiler wraps each step in them). */
   readonly interceptors: readonly StepInterceptor[];
-}
-
-/**
- * A component's part in a stop that runs out of time: what it holds (queued messages, producers
- * waiting for room, callers waiting for a reply) must be settled, never silently left behind.
- */
-export interface ShutdownParticipant {
-  /**
-   * The stop's timeout passed and in-flight work was aborted: fail every message still queued and
-   * every producer still waiting, with an error saying so. Returns what it dropped, for the stop
-   * error (e.g. "seda:work: 30 queued messages dropped"), or undefined when it dropped nothing.
-   */
-  aborted(reason: Error): string | undefined;
-  /** The grace after the abort is over too: settle every caller still waiting on work that never ended. */
-  abandoned(): string | undefined;
 }

@@ -1,9 +1,9 @@
 import { isCoreError, RoutekitError } from "../errors/errors.js";
+import type { EventBus } from "../exchange/events.js";
 import { checkStopOptions } from "./check-context-options.js";
 import { type ContextShutdown, createShutdown } from "./context-shutdown.js";
 import type { ContextState, LifecycleHook, StopOptions } from "./context-types.js";
 import type { EndpointRegistry } from "./endpoint-registry.js";
-import type { EventBus } from "./events.js";
 import type { RouteTable } from "./route-table.js";
 import { runStopHooks, type StopTarget, stopHooksOf, stopRoutes } from "./shutdown.js";
 import { StopClock } from "./stop-clock.js";

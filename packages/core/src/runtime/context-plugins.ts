@@ -1,5 +1,6 @@
 import { checkInterceptor, type StepInterceptor } from "../compile/step-interceptor.js";
 import type { Processor } from "../model/exchange.js";
+import type { ServiceKey } from "../model/service-key.js";
 import { checkPlugin } from "./check-extension.js";
 import type { Plugin, RouteAspectHandler, RouteContext } from "./context-types.js";
 import { installPlugin, type PluginHost } from "./install-plugin.js";
@@ -19,7 +20,7 @@ export class ContextPlugins {
   /** The aspect handlers plugins added, by aspect name. */
   readonly aspects = new Map<string, RouteAspectHandler>();
   readonly #interceptors: StepInterceptor[] = [];
-  readonly #services = new Map<string, unknown>();
+  readonly #services = new Map<string | ServiceKey<unknown>, unknown>();
   #installing: string | undefined;
 
   /** The step interceptors added so far, in order (the same array as interceptors are added). */
@@ -60,8 +61,8 @@ export class ContextPlugins {
     return checked;
   }
 
-  /** The service under `key`, created (with `context`) on first use. */
-  service<T>(key: string, context: RouteContext, create: (context: RouteContext) => T): T {
+  /** The service under `key` (a string, or a typed key: its identity), created (with `context`) on first use. */
+  service<T>(key: string | ServiceKey<T>, context: RouteContext, create: (context: RouteContext) => T): T {
     if (this.#services.has(key)) return this.#services.get(key) as T;
     const value = create(context);
     this.#services.set(key, value);

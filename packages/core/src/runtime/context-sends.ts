@@ -1,21 +1,21 @@
 import type { Endpoint } from "../components/component.js";
+import {
+  type DeadlineSet,
+  ExchangeDeadline,
+  releaseExchange,
+  type SignalSource,
+} from "../exchange/exchange-deadline.js";
+import { RuntimeExchange } from "../exchange/runtime-exchange.js";
+import { WireExchange } from "../exchange/wire-exchange.js";
 import type { Exchange, ExchangePattern, Headers, RouteContext } from "../model/exchange.js";
 import { copyRecord } from "../support/copy-record.js";
 import { checkExchangeDeadline } from "./check-context-options.js";
 import type { ContextLifecycle } from "./context-lifecycle.js";
 import { releasedAfter } from "./context-shutdown.js";
 import type { ExchangeInit } from "./context-types.js";
-import {
-  type DeadlineSet,
-  ExchangeDeadline,
-  releaseExchange,
-  type SignalSource,
-} from "./exchange-deadline.js";
 import { dispatch, requestOn, sendOn } from "./exchange-dispatch.js";
 import { createProducer, type Producer } from "./producer.js";
-import { RuntimeExchange } from "./runtime-exchange.js";
 import type { Senders } from "./senders.js";
-import { WireExchange } from "./wire-exchange.js";
 
 /**
  * What callers of a context send with: new exchanges (with their deadline), `request` and `send`

@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
+import { DeadlineSet, releaseExchange } from "../exchange/exchange-deadline.js";
 import type { Exchange } from "../model/exchange.js";
-import { DeadlineSet, releaseExchange } from "./exchange-deadline.js";
 
 /** A context's shutdown signal and the deadlines of its exchanges. */
 export interface ContextShutdown {

@@ -2,8 +2,11 @@ import type { StepInterceptor } from "../compile/step-interceptor.js";
 import type { Component, Endpoint, StopBudget } from "../components/component.js";
 
 export type { StopBudget } from "../components/component.js";
+export type { RouteAspectHandler } from "../model/route-aspect.js";
 
 import type { MockEndpoint } from "../components/mock.js";
+import type { EventBus } from "../exchange/events.js";
+import type { Logger } from "../exchange/logger.js";
 import type { ComponentTraits } from "../model/component-traits.js";
 import type { ContextDescription } from "../model/description.js";
 import type {
@@ -14,9 +17,8 @@ import type {
   RouteContext,
   WireBody,
 } from "../model/exchange.js";
-import type { RouteDefinition } from "../model/route-definition.js";
-import type { EventBus } from "./events.js";
-import type { Logger } from "./logger.js";
+import type { RouteAspectHandler } from "../model/route-aspect.js";
+import type { ServiceKey } from "../model/service-key.js";
 import type { Producer } from "./producer.js";
 
 /** Lifecycle of a context. */
@@ -51,15 +53,6 @@ export interface Plugin {
   readonly lifecycle?: LifecycleHook | readonly LifecycleHook[];
   /** Runs after the fields above are installed. */
   install?(context: RouteContext): void;
-}
-
-/** Reacts to routes carrying an aspect (e.g. `llmTool`) being added to or removed from a context. */
-export interface RouteAspectHandler {
-  /** Called when a route with this aspect is added; throwing rejects the whole `addRoutes` call. */
-  added(context: RouteContext, route: RouteDefinition, aspect: unknown): void;
-  removed?(context: RouteContext, route: RouteDefinition, aspect: unknown): void;
-  /** The aspect as JSON-serialisable data, for `context.describe()` (e.g. a tool's schemas). */
-  describe?(aspect: unknown): unknown;
 }
 
 /** Work a plugin needs to run when the context starts (after routes are added) and stops (after routes stop). */
@@ -139,7 +132,12 @@ export interface RouteContextBase {
    * without it, so add interceptors before `addRoutes`.
    */
   addInterceptor(interceptor: StepInterceptor): this;
-  /** A per-context service under `key`, created by `create` on first use and kept. */
+  /**
+   * The context's service under a typed key (`defineServiceKey`), created by the key's `create` on
+   * first use and kept.
+   */
+  service<T>(key: ServiceKey<T>): T;
+  /** A per-context service under a string key, created by `create` on first use and kept. */
   service<T>(key: string, create: (context: RouteContext) => T): T;
   start(): Promise<void>;
   stop(options?: StopOptions): Promise<void>;

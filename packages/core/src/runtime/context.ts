@@ -1,4 +1,5 @@
 // Step interceptors and message history (the channel, compile/): added by the channel work.
+
 import {
   checkMessageHistory,
   type MessageHistoryOption,
@@ -11,16 +12,21 @@ import { logComponent } from "../components/log.js";
 import { type MockEndpoint, mockComponent } from "../components/mock.js";
 import { sedaComponent } from "../components/seda.js";
 import { timerComponent } from "../components/timer.js";
+import { EventBus } from "../exchange/events.js";
+import type { DeadlineSet, SignalSource } from "../exchange/exchange-deadline.js";
+import { createConsoleLogger, type Logger } from "../exchange/logger.js";
 import type { ComponentTraits } from "../model/component-traits.js";
 import type { ContextDescription } from "../model/description.js";
 import type { Exchange, Headers, Processor } from "../model/exchange.js";
 import type { LogLevel } from "../model/route-definition.js";
 import type { RouteSource } from "../model/route-source.js";
+import type { ServiceKey } from "../model/service-key.js";
 import {
   type AllowedEndpoints,
   compileAllowedEndpoints,
   type EndpointCheck,
 } from "../support/endpoint-allowlist.js";
+import { checkServiceCreate } from "./check-extension.js";
 import type { ContextInternals, ContextInternalsBase, ShutdownParticipant } from "./context-internals.js";
 import { ContextLifecycle } from "./context-lifecycle.js";
 import { ContextPlugins } from "./context-plugins.js";
@@ -37,9 +43,6 @@ import type {
   StopOptions,
 } from "./context-types.js";
 import { EndpointRegistry } from "./endpoint-registry.js";
-import { EventBus } from "./events.js";
-import type { DeadlineSet, SignalSource } from "./exchange-deadline.js";
-import { createConsoleLogger, type Logger } from "./logger.js";
 import { PendingWork } from "./pending-work.js";
 import type { Producer } from "./producer.js";
 import { RouteTable } from "./route-table.js";
@@ -166,8 +169,11 @@ class RoutekitContext implements ContextInternalsBase {
     return this.#plugins.aspects.get(name);
   }
 
-  service<T>(key: string, create: (context: RouteContext) => T): T {
-    return this.#plugins.service(key, this, create);
+  service<T>(key: ServiceKey<T>): T;
+  service<T>(key: string, create: (context: RouteContext) => T): T;
+  service<T>(key: string | ServiceKey<T>, create?: (context: RouteContext) => T): T {
+    if (typeof key === "string") return this.#plugins.service(key, this, checkServiceCreate(key, create));
+    return this.#plugins.service(key, this, key.create);
   }
 
   // Start and stop, and the work they wait for.

@@ -1,7 +1,7 @@
+import type { DeadlineSet, SignalSource } from "../exchange/exchange-deadline.js";
 import type { Exchange } from "../model/exchange.js";
 import type { ContextInternals } from "./context-internals.js";
 import type { ExchangeInit, RouteContext } from "./context-types.js";
-import type { DeadlineSet, SignalSource } from "./exchange-deadline.js";
 
 /**
  * A new exchange of `context` whose signal is `source`'s, made on first read, with no deadline of

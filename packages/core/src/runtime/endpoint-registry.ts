@@ -1,8 +1,8 @@
 import type { Component, Endpoint } from "../components/component.js";
+import type { ComponentContext } from "../components/component-context.js";
 import { parseOptions, parseUri } from "../components/uri.js";
 import { RoutekitError } from "../errors/errors.js";
 import { type ComponentTraits, DEFAULT_COMPONENT_TRAITS } from "../model/component-traits.js";
-import type { RouteContext } from "../model/exchange.js";
 import { didYouMean } from "../support/did-you-mean.js";
 import { firstPartySchemeHint } from "../support/first-party.js";
 import { redactUri } from "../support/redact-uri.js";
@@ -57,7 +57,7 @@ export class EndpointRegistry {
    * The endpoint for `uri`, made once. With `running`, an endpoint made now is started at once;
    * `takeStarts()` hands those starts to whoever waits for them (addRoutes).
    */
-  endpoint(uri: string, context: RouteContext, running: boolean): Endpoint {
+  endpoint(uri: string, context: ComponentContext, running: boolean): Endpoint {
     const cached = this.#endpoints.get(uri);
     if (cached !== undefined) return cached;
     const parsed = parseUri(uri);

@@ -1,7 +1,7 @@
 import type { Endpoint } from "../components/component.js";
 import { RouteStepError, toError } from "../errors/errors.js";
+import type { RuntimeExchange } from "../exchange/runtime-exchange.js";
 import type { Exchange } from "../model/exchange.js";
-import type { RuntimeExchange } from "./runtime-exchange.js";
 
 /** What these functions send through: an endpoint, or its send wrapped by interceptors (`wrapSend`). */
 export type Sender = Pick<Endpoint, "send">;

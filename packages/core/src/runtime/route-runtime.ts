@@ -2,12 +2,12 @@ import { setRejection } from "../compile/route-rejection.js";
 import { interceptRoute } from "../compile/step-interceptor.js";
 import type { Consumer, RouteProcessor } from "../components/component.js";
 import { toError } from "../errors/errors.js";
+import { releaseExchange } from "../exchange/exchange-deadline.js";
+import { type RuntimeExchange, runtime } from "../exchange/runtime-exchange.js";
+import { originalOf } from "../exchange/wire-exchange.js";
 import type { Exchange, Processor } from "../model/exchange.js";
 import type { RouteDefinition } from "../model/route-definition.js";
 import type { ContextInternals } from "./context-internals.js";
-import { releaseExchange } from "./exchange-deadline.js";
-import { type RuntimeExchange, runtime } from "./runtime-exchange.js";
-import { originalOf } from "./wire-exchange.js";
 
 /** A route as it runs: its compiled pipeline, its consumer and its counters. */
 export class RouteRuntime {

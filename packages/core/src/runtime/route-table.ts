@@ -1,11 +1,11 @@
 import { RoutekitError } from "../errors/errors.js";
+import type { EventBus } from "../exchange/events.js";
 import type { RouteContext } from "../model/exchange.js";
 import type { RouteDefinition } from "../model/route-definition.js";
 import { didYouMean } from "../support/did-you-mean.js";
 import { truncateForMessage } from "../support/truncate-for-message.js";
 import type { ContextInternals } from "./context-internals.js";
 import type { RouteAspectHandler, RouteStatus } from "./context-types.js";
-import type { EventBus } from "./events.js";
 import type { RouteRuntime } from "./route-runtime.js";
 import { type StopTarget, stopRoutes } from "./shutdown.js";
 import type { StopClock } from "./stop-clock.js";

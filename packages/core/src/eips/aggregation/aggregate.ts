@@ -1,8 +1,3 @@
-import type { ExpressionOf, PredicateOf } from "../../dsl/route-dsl.js";
-import { defineVerb, type Recorder } from "../../dsl/verbs.js";
-import type { AggregateDefinition } from "../../model/steps/routing-steps.js";
-import type { ContextInternals } from "../../runtime/context-internals.js";
-import { describeValue } from "../../support/describe-value.js";
 import {
   checkBoolean,
   checkExpression,
@@ -11,7 +6,11 @@ import {
   checkPredicate,
   invalid,
   siteOf,
-} from "../option-checks.js";
+} from "../../dsl/option-checks.js";
+import type { ExpressionOf, PredicateOf } from "../../dsl/route-dsl.js";
+import { defineVerb, type Recorder } from "../../dsl/verbs.js";
+import type { AggregateDefinition } from "../../model/steps/routing-steps.js";
+import { describeValue } from "../../support/describe-value.js";
 import {
   type AggregationRepository,
   createMemoryAggregationRepository,
@@ -238,7 +237,7 @@ defineVerb(
     return definition;
   },
   (definition, scope) => {
-    const context = scope.context as ContextInternals;
+    const context = scope.context;
     const common = {
       routeId: scope.routeId,
       label: scope.label,

@@ -1,8 +1,8 @@
+import type { CompileContext } from "../../compile/compile-context.js";
 import { messageOf, RoutekitError, toError } from "../../errors/errors.js";
+import { copyExchange, runtime } from "../../exchange/runtime-exchange.js";
 import type { Exchange, Processor } from "../../model/exchange.js";
-import type { ContextInternals } from "../../runtime/context-internals.js";
 import { dropTransientProperties } from "../../runtime/property-keys.js";
-import { copyExchange, runtime } from "../../runtime/runtime-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
 import { andThen } from "../fan-out/maybe-async.js";
 import {
@@ -21,7 +21,7 @@ export type CompletionReason = "size" | "timeout" | "interval" | "predicate" | "
 export interface AggregatorSettings {
   readonly routeId: string;
   readonly label: string;
-  readonly context: ContextInternals;
+  readonly context: CompileContext;
   readonly correlation: (exchange: Exchange) => unknown;
   readonly strategy: AggregationStrategy;
   readonly repository: AggregationRepository;

@@ -1,8 +1,8 @@
 import type * as Crypto from "node:crypto";
 import { messageOf, RoutekitError, toError } from "../../errors/errors.js";
+import { copyExchange, runtime } from "../../exchange/runtime-exchange.js";
 import type { Exchange } from "../../model/exchange.js";
 import { dropTransientProperties } from "../../runtime/property-keys.js";
-import { copyExchange, runtime } from "../../runtime/runtime-exchange.js";
 import { copyRecord } from "../../support/copy-record.js";
 import { describeValue } from "../../support/describe-value.js";
 import { lazyModule } from "../../support/lazy-module.js";

@@ -1,7 +1,7 @@
+import type { CompileContext } from "../../compile/compile-context.js";
 import { interceptSend, type SendStep } from "../../compile/step-interceptor.js";
 import type { Endpoint } from "../../components/component.js";
 import type { Exchange } from "../../model/exchange.js";
-import type { ContextInternals } from "../../runtime/context-internals.js";
 import type { Sender } from "../../runtime/exchange-dispatch.js";
 import type { EndpointCheck } from "../../support/endpoint-allowlist.js";
 
@@ -62,7 +62,7 @@ interface Hold {
  * recipient of a message from resolution to the end of its fan-out).
  */
 export class DynamicEndpointCache {
-  readonly #context: ContextInternals;
+  readonly #context: CompileContext;
   readonly #capacity: number;
   readonly #step: SendStep;
   readonly #created = new Map<string, Entry>();
@@ -80,7 +80,7 @@ export class DynamicEndpointCache {
    * With `guard`, every URI not already resolved by this step is checked before any endpoint is
    * looked up or created for it: a refused URI throws `ENDPOINT_NOT_ALLOWED` and makes nothing.
    */
-  constructor(context: ContextInternals, capacity: number, step: SendStep, guard?: DynamicEndpointGuard) {
+  constructor(context: CompileContext, capacity: number, step: SendStep, guard?: DynamicEndpointGuard) {
     this.#context = context;
     this.#capacity = capacity;
     this.#step = step;

@@ -1,9 +1,9 @@
+import { checkBoolean, checkFunction, checkParallel, siteOf } from "../../dsl/option-checks.js";
 import type { Recorder } from "../../dsl/verbs.js";
+import { copyExchange } from "../../exchange/runtime-exchange.js";
 import type { Processor } from "../../model/exchange.js";
 import type { EndpointFanOutSettings } from "../../model/steps/routing-steps.js";
-import { copyExchange } from "../../runtime/runtime-exchange.js";
 import type { AggregationStrategy } from "../aggregation/aggregation-strategies.js";
-import { checkBoolean, checkFunction, checkParallel, siteOf } from "../option-checks.js";
 import type { FanOutPlan } from "./fan-out-run.js";
 
 /** Options of `multicast` and `recipientList`. */

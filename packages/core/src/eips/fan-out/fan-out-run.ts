@@ -1,12 +1,12 @@
+import type { ComponentContext } from "../../components/component-context.js";
 import { RoutekitError, toError } from "../../errors/errors.js";
-import type { Exchange } from "../../model/exchange.js";
-import type { ContextInternals } from "../../runtime/context-internals.js";
 import {
   type PartOrigin,
   type RuntimeExchange,
   runtime,
   snapshotOf,
-} from "../../runtime/runtime-exchange.js";
+} from "../../exchange/runtime-exchange.js";
+import type { Exchange } from "../../model/exchange.js";
 import { describeValue } from "../../support/describe-value.js";
 import type { AggregationStrategy } from "../aggregation/aggregation-strategies.js";
 import type { PartSource, Pulled } from "./part-source.js";
@@ -137,7 +137,7 @@ export class FanOutRun implements PartOrigin {
     // An abort during the run happens in a part: the signal's listeners, the flag's among them,
     // have all run before the part returns and the next part is considered.
     if (signal.aborted) this.#abort = ABORTED;
-    else if (signal === (original.context as Partial<ContextInternals>).shutdownSignal) {
+    else if (signal === (original.context as Partial<ComponentContext>).shutdownSignal) {
       this.#abort = abortFlagOf(signal);
     } else this.#abort = undefined;
   }

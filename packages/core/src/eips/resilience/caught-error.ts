@@ -1,4 +1,4 @@
-import type { RuntimeExchange } from "../../runtime/runtime-exchange.js";
+import type { RuntimeExchange } from "../../exchange/runtime-exchange.js";
 
 /** Runs `next` after `result`, synchronously when `result` is not a promise. */
 export function andThen(

@@ -1,18 +1,18 @@
+import { EXCEPTION_CAUGHT } from "../../compile/error-policy.js";
 import { withoutErrorHandling } from "../../compile/pipeline.js";
-import type { Step } from "../../dsl/route-dsl.js";
-import { defineVerb } from "../../dsl/verbs.js";
-import { EXCEPTION_CAUGHT } from "../../errors/error-policy.js";
-import { RoutekitError } from "../../errors/errors.js";
-import type { Exchange } from "../../model/exchange.js";
-import type { CircuitBreakerDefinition } from "../../model/step-definition.js";
-import { type RuntimeExchange, runtime } from "../../runtime/runtime-exchange.js";
 import {
   checkNumber,
   checkOptionalBlock,
   checkOptionKeys,
   optionError,
   routeSite,
-} from "../option-checks.js";
+} from "../../dsl/option-checks.js";
+import type { Step } from "../../dsl/route-dsl.js";
+import { defineVerb } from "../../dsl/verbs.js";
+import { RoutekitError } from "../../errors/errors.js";
+import { type RuntimeExchange, runtime } from "../../exchange/runtime-exchange.js";
+import type { Exchange } from "../../model/exchange.js";
+import type { CircuitBreakerDefinition } from "../../model/step-definition.js";
 import { andThen, clearError } from "./caught-error.js";
 
 /** The states of a circuit breaker. */
@@ -39,7 +39,7 @@ declare module "../../dsl/route-dsl.js" {
   }
 }
 
-declare module "../../runtime/events.js" {
+declare module "../../exchange/events.js" {
   interface RoutekitEvents {
     "circuit-state-changed": { routeId: string; step: string; from: CircuitState; to: CircuitState };
   }

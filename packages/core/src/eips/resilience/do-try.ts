@@ -1,14 +1,14 @@
+import { EXCEPTION_CAUGHT } from "../../compile/error-policy.js";
 import { withoutErrorHandling } from "../../compile/pipeline.js";
 import { isErrorClass } from "../../dsl/error-handling.js";
+import { checkOptionKeys, routeSite } from "../../dsl/option-checks.js";
 import type { Step } from "../../dsl/route-dsl.js";
 import { defineVerb } from "../../dsl/verbs.js";
-import { EXCEPTION_CAUGHT } from "../../errors/error-policy.js";
 import { RoutekitError } from "../../errors/errors.js";
+import { type RuntimeExchange, runtime } from "../../exchange/runtime-exchange.js";
 import type { Exchange, Processor } from "../../model/exchange.js";
 import type { ErrorClass } from "../../model/route-definition.js";
 import type { DoTryDefinition } from "../../model/step-definition.js";
-import { type RuntimeExchange, runtime } from "../../runtime/runtime-exchange.js";
-import { checkOptionKeys, routeSite } from "../option-checks.js";
 import { andThen, clearError } from "./caught-error.js";
 
 /** One catch clause: the error class(es) it catches and the steps to run. */

@@ -1,7 +1,7 @@
 import { checkErrorHandlerOptions } from "../../dsl/error-handling-options.js";
+import { where } from "../../dsl/option-checks.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import type { ErrorHandlerDefinition } from "../../model/route-definition.js";
-import { where } from "../option-checks.js";
 import { onRouteItself } from "../route-verbs.js";
 import { USE_DO_TRY } from "./on-exception.js";
 

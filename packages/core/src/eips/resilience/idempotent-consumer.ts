@@ -1,11 +1,16 @@
+import {
+  checkBoolean,
+  checkNumber,
+  checkOptionKeys,
+  optionError,
+  routeSite,
+} from "../../dsl/option-checks.js";
 import type { ExpressionOf } from "../../dsl/route-dsl.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { ExpressionInput } from "../../model/route-definition.js";
 import type { IdempotentConsumerDefinition } from "../../model/steps/resilience-steps.js";
-import type { ContextInternals } from "../../runtime/context-internals.js";
-import { checkBoolean, checkNumber, checkOptionKeys, optionError, routeSite } from "../option-checks.js";
 import {
   createMemoryIdempotentRepository,
   type IdempotentRepository,
@@ -98,7 +103,7 @@ defineVerb(
       createMemoryIdempotentRepository({ maximumSize: definition.maximumSize ?? 1000 });
     const skipDuplicate = definition.skipDuplicate;
     const rest = scope.restOfBlock();
-    const logger = (scope.context as ContextInternals).logger;
+    const logger = scope.context.logger;
 
     const keyOf = (exchange: Exchange): string => {
       const value = evaluate(exchange);

@@ -1,7 +1,7 @@
 import { type OnExceptionOptions, onExceptionDefinition } from "../../dsl/error-handling.js";
+import { where } from "../../dsl/option-checks.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import type { ErrorClass } from "../../model/route-definition.js";
-import { where } from "../option-checks.js";
 import { onRouteItself } from "../route-verbs.js";
 
 declare module "../../dsl/route-dsl.js" {

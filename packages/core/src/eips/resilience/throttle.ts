@@ -1,7 +1,3 @@
-import { defineVerb } from "../../dsl/verbs.js";
-import { RoutekitError } from "../../errors/errors.js";
-import type { Exchange, Processor } from "../../model/exchange.js";
-import type { ThrottleDefinition } from "../../model/steps/resilience-steps.js";
 import {
   checkBoolean,
   checkNumber,
@@ -9,7 +5,11 @@ import {
   type OptionSite,
   optionError,
   routeSite,
-} from "../option-checks.js";
+} from "../../dsl/option-checks.js";
+import { defineVerb } from "../../dsl/verbs.js";
+import { RoutekitError } from "../../errors/errors.js";
+import type { Exchange, Processor } from "../../model/exchange.js";
+import type { ThrottleDefinition } from "../../model/steps/resilience-steps.js";
 import { createConcurrencyGate, createRateGate, type ThrottleGate } from "./throttle-gates.js";
 
 /** What happens to an exchange over the limit (both throttle modes). */

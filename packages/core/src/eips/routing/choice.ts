@@ -1,9 +1,9 @@
+import { checkPredicate, invalid, recordBlock, siteOf } from "../../dsl/option-checks.js";
 import type { PredicateOf, RouteDsl } from "../../dsl/route-dsl.js";
 import { defineVerb, type Recorder } from "../../dsl/verbs.js";
 import type { Exchange, Processor } from "../../model/exchange.js";
 import type { StepDefinition } from "../../model/route-definition.js";
 import type { ChoiceBranch, ChoiceDefinition } from "../../model/step-definition.js";
-import { checkPredicate, invalid, recordBlock, siteOf } from "../option-checks.js";
 
 /** The body type a block leaves: what its callback's returned route carries, unknown otherwise. */
 type BodyAfter<TStep> = TStep extends RouteDsl<infer TResult> ? TResult : unknown;

@@ -1,3 +1,4 @@
+import { checkExpression, invalid, siteOf } from "../../dsl/option-checks.js";
 import type { ExpressionOf } from "../../dsl/route-dsl.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
@@ -5,7 +6,6 @@ import type { Exchange } from "../../model/exchange.js";
 import type { DelayDefinition } from "../../model/steps/routing-steps.js";
 import { describeValue } from "../../support/describe-value.js";
 import { sleep } from "../../support/sleep.js";
-import { checkExpression, invalid, siteOf } from "../option-checks.js";
 
 /** Milliseconds from a number or numeric text, or undefined when the value is neither. */
 function millisecondsOf(value: unknown): number | undefined {

@@ -1,10 +1,10 @@
+import { invalid, siteOf } from "../../dsl/option-checks.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
+import { copyExchange, runtime } from "../../exchange/runtime-exchange.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { EnrichDefinition, EnrichStrategy } from "../../model/steps/routing-steps.js";
-import { copyExchange, runtime } from "../../runtime/runtime-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
-import { invalid, siteOf } from "../option-checks.js";
 
 defineVerb(
   "enrich",

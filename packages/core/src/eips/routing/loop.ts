@@ -1,12 +1,12 @@
+import { checkExpression, checkOptionKeys, invalid, recordBlock, siteOf } from "../../dsl/option-checks.js";
 import type { ExpressionOf, Step } from "../../dsl/route-dsl.js";
 import { type CompileScope, defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
+import { runtime } from "../../exchange/runtime-exchange.js";
 import { parseTemplate } from "../../expressions/simple-parser.js";
 import type { Exchange, Processor } from "../../model/exchange.js";
 import type { LoopDefinition } from "../../model/step-definition.js";
-import { runtime } from "../../runtime/runtime-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
-import { checkExpression, checkOptionKeys, invalid, recordBlock, siteOf } from "../option-checks.js";
 import { LOOP_INDEX, LOOP_SIZE } from "./routing-properties.js";
 
 /** Options of `loop`. */

@@ -1,3 +1,4 @@
+import { checkOptionKeys, invalid, siteOf } from "../../dsl/option-checks.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import type { MulticastDefinition } from "../../model/steps/routing-steps.js";
 import { describeValue } from "../../support/describe-value.js";
@@ -9,7 +10,6 @@ import {
 } from "../fan-out/endpoint-fan-out.js";
 import { runFanOut } from "../fan-out/fan-out.js";
 import { arraySource } from "../fan-out/part-source.js";
-import { checkOptionKeys, invalid, siteOf } from "../option-checks.js";
 
 const OPTIONS = ["parallel", "aggregate", "stopOnError"] as const;
 

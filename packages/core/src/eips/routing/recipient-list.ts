@@ -1,9 +1,9 @@
+import { checkExpression, checkOptionKeys, invalid, siteOf } from "../../dsl/option-checks.js";
 import type { ExpressionOf } from "../../dsl/route-dsl.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import { RoutekitError } from "../../errors/errors.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { RecipientListDefinition } from "../../model/steps/routing-steps.js";
-import type { ContextInternals } from "../../runtime/context-internals.js";
 import type { Sender } from "../../runtime/exchange-dispatch.js";
 import { describeValue } from "../../support/describe-value.js";
 import { type AllowedEndpoints, compileAllowedEndpoints } from "../../support/endpoint-allowlist.js";
@@ -16,7 +16,6 @@ import { checkEndpointFanOut, endpointPlan, type MulticastOptions } from "../fan
 import { runFanOut } from "../fan-out/fan-out.js";
 import type { FanOutPlan } from "../fan-out/fan-out-run.js";
 import { arraySource } from "../fan-out/part-source.js";
-import { checkExpression, checkOptionKeys, invalid, siteOf } from "../option-checks.js";
 
 /** Options of `recipientList`: those of `multicast`, the delimiter of a URI list in text, the cache size. */
 export interface RecipientListOptions<TResult = unknown> extends MulticastOptions<TResult> {
@@ -87,7 +86,7 @@ defineVerb(
   },
   (definition, scope) => {
     const evaluate = scope.expression(definition.expression);
-    const context = scope.context as ContextInternals;
+    const context = scope.context;
     const check =
       definition.allowedEndpoints === undefined
         ? context.allowedEndpoints

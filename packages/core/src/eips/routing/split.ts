@@ -1,14 +1,3 @@
-import type { Step } from "../../dsl/route-dsl.js";
-import { defineVerb } from "../../dsl/verbs.js";
-import { RoutekitError } from "../../errors/errors.js";
-import type { Exchange } from "../../model/exchange.js";
-import type { SplitDefinition } from "../../model/step-definition.js";
-import { partOf } from "../../runtime/runtime-exchange.js";
-import { describeValue } from "../../support/describe-value.js";
-import type { AggregationStrategy } from "../aggregation/aggregation-strategies.js";
-import { runFanOut } from "../fan-out/fan-out.js";
-import type { FanOutPlan } from "../fan-out/fan-out-run.js";
-import { partSourceOf } from "../fan-out/part-source.js";
 import {
   checkBoolean,
   checkExpression,
@@ -17,7 +6,18 @@ import {
   checkParallel,
   recordBlock,
   siteOf,
-} from "../option-checks.js";
+} from "../../dsl/option-checks.js";
+import type { Step } from "../../dsl/route-dsl.js";
+import { defineVerb } from "../../dsl/verbs.js";
+import { RoutekitError } from "../../errors/errors.js";
+import { partOf } from "../../exchange/runtime-exchange.js";
+import type { Exchange } from "../../model/exchange.js";
+import type { SplitDefinition } from "../../model/step-definition.js";
+import { describeValue } from "../../support/describe-value.js";
+import type { AggregationStrategy } from "../aggregation/aggregation-strategies.js";
+import { runFanOut } from "../fan-out/fan-out.js";
+import type { FanOutPlan } from "../fan-out/fan-out-run.js";
+import { partSourceOf } from "../fan-out/part-source.js";
 import { SPLIT_COMPLETE, SPLIT_INDEX, SPLIT_SIZE } from "./routing-properties.js";
 
 /** What a split expression may yield: an iterable or async iterable of parts; null/undefined = none. */

@@ -1,12 +1,11 @@
+import { invalid, siteOf } from "../../dsl/option-checks.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import { messageOf } from "../../errors/errors.js";
+import { copyExchange } from "../../exchange/runtime-exchange.js";
 import type { Exchange } from "../../model/exchange.js";
 import type { WireTapDefinition } from "../../model/steps/routing-steps.js";
-import type { ContextInternals } from "../../runtime/context-internals.js";
-import { copyExchange } from "../../runtime/runtime-exchange.js";
 import { headerRedactor } from "../../support/redact-headers.js";
 import { redactUri } from "../../support/redact-uri.js";
-import { invalid, siteOf } from "../option-checks.js";
 
 defineVerb(
   "wireTap",
@@ -21,7 +20,7 @@ defineVerb(
   },
   (definition, scope) => {
     const endpoint = scope.endpoint(definition.uri);
-    const context = scope.context as ContextInternals;
+    const context = scope.context;
     const where = `Route '${scope.routeId}' step ${scope.label}`;
     const report = (tap: Exchange, error: unknown): void => {
       context.logger.warn(

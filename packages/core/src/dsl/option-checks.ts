@@ -1,9 +1,9 @@
-import type { Recorder } from "../dsl/verbs.js";
 import { RoutekitError } from "../errors/errors.js";
 import type { ExpressionInput, PredicateInput, StepDefinition } from "../model/route-definition.js";
 import { describeValue } from "../support/describe-value.js";
 import { didYouMean } from "../support/did-you-mean.js";
 import { truncateForMessage } from "../support/truncate-for-message.js";
+import type { Recorder } from "./verbs.js";
 
 /** Where a verb was called, for error messages: `Route 'orders': throttle()`. */
 export interface OptionSite {

@@ -1,9 +1,8 @@
-import type { Exchange } from "../model/exchange.js";
-import type { RouteContext } from "../runtime/context-types.js";
-import { runtime } from "../runtime/runtime-exchange.js";
+import { messageOf } from "../errors/errors.js";
+import type { Exchange, RouteContext } from "../model/exchange.js";
 import { headerRedactor } from "../support/redact-headers.js";
 import { redactUri } from "../support/redact-uri.js";
-import { messageOf } from "./errors.js";
+import { runtime } from "./runtime-exchange.js";
 
 /**
  * What a consumer does with an exchange its route failed: nobody waits for it (`dropped`: a timer
