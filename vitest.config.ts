@@ -23,6 +23,9 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // The default report, then how many service and browser tests were skipped for want of a
+    // service (with CI=true they fail instead).
+    reporters: ["default", "./packages/test-support/src/skip-reporter.ts"],
     projects: [
       project("core", "packages/core"),
       project("llm", "packages/llm"),
@@ -35,6 +38,7 @@ export default defineConfig({
       project("otel", "packages/otel"),
       project("console", "packages/console"),
       project("cli", "packages/cli"),
+      project("test-support", "packages/test-support"),
       project("examples", "examples"),
     ],
   },

@@ -20,6 +20,7 @@ const projects = [
   "packages/console",
   "packages/console/web",
   "packages/cli",
+  "packages/test-support",
   "examples",
   "bench",
 ];
