@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// page.evaluate() callbacks run in the browser: they see its DOM.
 import { openAiChat } from "@routekit/llm";
 import { browserAvailable } from "@routekit/test-support";
 import { chromium } from "playwright-core";

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// page.evaluate() callbacks run in the browser: they see its DOM.
 import { mkdir } from "node:fs/promises";
 import { consoleOf } from "@routekit/console";
 import { browserAvailable } from "@routekit/test-support";
