@@ -122,7 +122,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       ? requested.map((path) => join(process.cwd(), path))
       : readdirSync(join(root, "packages"))
           .map((name) => join(root, "packages", name))
-          .filter((path) => existsSync(join(path, "package.json")));
+          .filter((path) => existsSync(join(path, "package.json")))
+          // A private package (the tests' own support) has nothing to bundle.
+          .filter((path) => JSON.parse(readFileSync(join(path, "package.json"), "utf8")).private !== true);
   for (const directory of directories) {
     const names = await bundlePackage(directory);
     console.log(`bundled ${relative(root, directory) || basename(directory)}: ${names.join(", ")}`);

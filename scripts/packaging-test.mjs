@@ -95,11 +95,15 @@ try {
 
   step("packing");
   mkdirSync(tarballs);
-  run("pnpm", ["-r", "--filter", "./packages/*", "pack", "--pack-destination", tarballs], { cwd: root });
+  // Private packages (the tests' own support) are never packed.
+  const published = readdirSync(join(root, "packages")).filter((name) => {
+    const manifest = join(root, "packages", name, "package.json");
+    return existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).private !== true;
+  });
+  const filters = published.flatMap((name) => ["--filter", `./packages/${name}`]);
+  run("pnpm", ["-r", ...filters, "pack", "--pack-destination", tarballs], { cwd: root });
   const files = readdirSync(tarballs).filter((name) => name.endsWith(".tgz"));
-  const packageCount = readdirSync(join(root, "packages")).filter((name) =>
-    existsSync(join(root, "packages", name, "package.json")),
-  ).length;
+  const packageCount = published.length;
   check(
     files.length === packageCount,
     `expected ${packageCount} tarballs, found ${files.length}: ${files.join(", ")}`,

@@ -1,13 +1,20 @@
-// Type-checks the whole workspace: first `tsc -b` builds every package's publishable output
-// (src only, the same compilation users receive), then each package, the examples and the
-// benchmarks are checked with their tests under their own tsconfig.json, which resolves sibling
-// packages to their sources, so nothing needs to be built first and a DSL verb is typed only
-// where its package is imported.
+// Type-checks the whole workspace in two steps:
+//   1. `tsc -b` checks every package's sources once and emits their declarations (the same
+//      compilation users receive), incrementally: an unchanged package is not checked again.
+//   2. Each package's tests, the examples and the benchmarks are checked under their own
+//      tsconfig.json, with every package referenced as a built project: an import of a sibling
+//      package (or of the package's own src/) reads the declarations step 1 emitted instead of
+//      checking that package's sources again in every program. A DSL verb is still typed only
+//      where its package is imported. These programs are incremental too; their configurations
+//      and build-info files live in node_modules/.typecheck (generated, never committed).
+// `pnpm test` needs none of this: vitest's type tests resolve sibling packages to their sources.
 import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const projects = [
+const programs = [
   "packages/core",
   "packages/llm",
   "packages/llm-tools",
@@ -20,11 +27,32 @@ const projects = [
   "packages/console",
   "packages/console/web",
   "packages/cli",
+  "packages/test-support",
   "examples",
   "bench",
 ];
+const generated = join(root, "node_modules/.typecheck");
 
-function tsc(args) {
+/** The build configurations `tsc -b` builds (the root tsconfig.json's references). */
+function builtProjects() {
+  const { references } = JSON.parse(readFileSync(join(root, "tsconfig.json"), "utf8"));
+  return references.map((reference) => ({ path: join(root, reference.path) }));
+}
+
+/** Writes the configuration that checks `program` against the built declarations; returns its path. */
+function configurationFor(program, references) {
+  const name = program.replaceAll("/", "-");
+  const path = join(generated, `${name}.json`);
+  const configuration = {
+    extends: join(root, program, "tsconfig.json"),
+    compilerOptions: { incremental: true, tsBuildInfoFile: join(generated, `${name}.tsbuildinfo`) },
+    references,
+  };
+  writeFileSync(path, `${JSON.stringify(configuration, null, 2)}\n`);
+  return path;
+}
+
+function tsc(args, label) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [`${root}node_modules/typescript/bin/tsc`, ...args], {
       cwd: root,
@@ -33,25 +61,27 @@ function tsc(args) {
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
-    child.on("close", (code) => resolve({ args, code, output }));
+    child.on("close", (code) => resolve({ label, code, output }));
   });
 }
 
-const results = [await tsc(["-b"])];
+mkdirSync(generated, { recursive: true });
+const results = [await tsc(["-b"], "tsc -b (every package's sources)")];
+const references = builtProjects();
 // Two at a time: the machines this runs on have two cores.
-const queue = [...projects];
+const queue = [...programs];
 await Promise.all(
   [0, 1].map(async () => {
-    for (let project = queue.shift(); project; project = queue.shift()) {
-      results.push(await tsc(["-p", project]));
+    for (let program = queue.shift(); program; program = queue.shift()) {
+      results.push(await tsc(["-p", configurationFor(program, references)], `${program} (tests)`));
     }
   }),
 );
 let failed = 0;
-for (const { args, code, output } of results) {
+for (const { label, code, output } of results) {
   if (code === 0) continue;
   failed += 1;
-  process.stdout.write(`tsc ${args.join(" ")} failed:\n${output}\n`);
+  process.stdout.write(`${label} failed:\n${output}\n`);
 }
 if (failed > 0) process.exit(1);
 console.log(`typecheck: ${results.length} programs, no errors`);

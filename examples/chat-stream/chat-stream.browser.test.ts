@@ -1,5 +1,7 @@
-import { existsSync } from "node:fs";
+/// <reference lib="dom" />
+// page.evaluate() callbacks run in the browser: they see its DOM.
 import { openAiChat } from "@routekit/llm";
+import { browserAvailable } from "@routekit/test-support";
 import { chromium } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ChatServer, startChatServer } from "./chat-server.js";
@@ -25,7 +27,7 @@ afterEach(async () => {
   demo = undefined;
 });
 
-describe.skipIf(!existsSync(executablePath))("examples/chat-stream in headless Chromium", () => {
+describe.skipIf(!browserAvailable(executablePath))("examples/chat-stream in headless Chromium", () => {
   it("shows the answer arriving over EventSource, then closes the stream", { timeout: 60_000 }, async () => {
     demo = await startDemoModelServer(30);
     chat = await startChatServer({

@@ -4,20 +4,14 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { AgentRunSummary, ConsoleGraph } from "@routekit/console";
 import { connectPostgres } from "@routekit/postgres";
 import { connectRedis } from "@routekit/redis";
+import { servicesMissing } from "@routekit/test-support";
 import { describe, expect, it } from "vitest";
-import { missingServices } from "../test/support/services.js";
 import { type ExampleProcess, type ProcessExit, startExampleProcess } from "./example-process.js";
 import { FINAL_ANSWER, type ModelServer, startModelServer } from "./model-server.js";
 import type { Completion } from "./order-parts.js";
 import type { ProcessReport, SpanRecord } from "./process-report.js";
 
-const missing = await missingServices(["RabbitMQ", "Redis", "PostgreSQL"]);
-const skip = missing.length > 0 && process.env.CI !== "true";
-if (skip) {
-  console.warn(
-    `examples/everything-at-once: skipped, no ${missing.join(", ")} (start them with .ci/start-rabbitmq.sh and .ci/start-services.sh)`,
-  );
-}
+const skip = await servicesMissing(["RabbitMQ", "Redis", "PostgreSQL"]);
 
 /** `promise`, or a failure naming `what` after `ms`. */
 async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

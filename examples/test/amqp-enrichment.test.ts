@@ -1,36 +1,14 @@
 import { execFile } from "node:child_process";
-import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { servicesMissing } from "@routekit/test-support";
 import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
-/** True when something accepts connections on RabbitMQ's port on this machine. */
-function brokerListening(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port: 5672 });
-    socket.setTimeout(1000);
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-    socket.once("timeout", () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
+const skip = await servicesMissing(["RabbitMQ"]);
 
-const available = await brokerListening();
-if (!available && process.env.CI !== "true") {
-  console.warn(
-    "examples/amqp-enrichment: skipped, no RabbitMQ on 127.0.0.1:5672 (start one with: rabbitmq-server -detached)",
-  );
-}
-
-describe.skipIf(!available && process.env.CI !== "true")("examples/amqp-enrichment", () => {
+describe.skipIf(skip)("examples/amqp-enrichment", () => {
   it("fetches, queries and republishes every URL through RabbitMQ, then exits 0", async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,

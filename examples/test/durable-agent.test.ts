@@ -1,17 +1,14 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { servicesMissing } from "@routekit/test-support";
 import { describe, expect, it } from "vitest";
-import { missingServices } from "./support/services.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
-const missing = await missingServices(["RabbitMQ", "PostgreSQL"]);
-if (missing.length > 0 && process.env.CI !== "true") {
-  console.warn(`examples/durable-agent: skipped, no ${missing.join(", ")}`);
-}
+const skip = await servicesMissing(["RabbitMQ", "PostgreSQL"]);
 
-describe.skipIf(missing.length > 0 && process.env.CI !== "true")("examples/durable-agent", () => {
+describe.skipIf(skip)("examples/durable-agent", () => {
   it("completes every run once although workers are killed at each boundary, with no charge made twice", async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,

@@ -2,31 +2,13 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
+import { servicesMissing } from "@routekit/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port });
-    socket.setTimeout(1000);
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-    socket.once("timeout", () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
-const redisUp = await listening(6379);
-if (!redisUp && process.env.CI !== "true")
-  console.warn("provider quota tests skipped: no Redis on 127.0.0.1:6379");
+const skip = await servicesMissing(["Redis"]);
 
 /** A request the loopback provider received: when, from which caller, and its answer's status. */
 interface Arrival {
@@ -124,7 +106,7 @@ function busiestWindow(arrivals: readonly Arrival[], windowMs: number): number {
   return most;
 }
 
-describe.skipIf(!redisUp && process.env.CI !== "true")("a provider quota shared through Redis", () => {
+describe.skipIf(skip)("a provider quota shared through Redis", () => {
   it("keeps two processes together within the provider's N requests per second", async () => {
     const allowed = 5;
     // The provider refuses a request past 5 within any second.

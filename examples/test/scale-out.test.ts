@@ -1,19 +1,14 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { servicesMissing } from "@routekit/test-support";
 import { describe, expect, it } from "vitest";
-import { missingServices } from "./support/services.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
-const missing = await missingServices(["RabbitMQ", "Redis", "PostgreSQL"]);
-if (missing.length > 0 && process.env.CI !== "true") {
-  console.warn(
-    `examples/scale-out: skipped, no ${missing.join(", ")} (start them with .ci/start-rabbitmq.sh and .ci/start-services.sh)`,
-  );
-}
+const skip = await servicesMissing(["RabbitMQ", "Redis", "PostgreSQL"]);
 
-describe.skipIf(missing.length > 0 && process.env.CI !== "true")("examples/scale-out", () => {
+describe.skipIf(skip)("examples/scale-out", () => {
   it("hands every order downstream once with each part once although a worker is killed mid-run, then exits 0", async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,

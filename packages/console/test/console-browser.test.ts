@@ -1,6 +1,8 @@
-import { existsSync } from "node:fs";
+/// <reference lib="dom" />
+// page.evaluate() callbacks run in the browser: they see its DOM.
 import { mkdir } from "node:fs/promises";
 import { consoleOf } from "@routekit/console";
+import { browserAvailable } from "@routekit/test-support";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type QuickstartContext, startQuickstart } from "./support/quickstart-context.js";
@@ -37,7 +39,7 @@ async function ask(body: unknown): Promise<number> {
 const rowText = (routeId: string, cell: string) =>
   page.locator(`tr[data-route="${routeId}"] td.${cell}`).textContent();
 
-describe.skipIf(!existsSync(executablePath))(
+describe.skipIf(!browserAvailable(executablePath))(
   "the console in headless Chromium, on the quickstart's routes",
   () => {
     beforeAll(async () => {

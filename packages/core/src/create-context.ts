@@ -8,6 +8,9 @@ import { checkPlugin } from "./runtime/check-extension.js";
 import { type ContextOptions, createRoutekitContext } from "./runtime/context.js";
 import type { Plugin, RouteContext } from "./runtime/context-types.js";
 import { observeEndpoint } from "./runtime/observe-endpoint.js";
+// Kept in the emitted declarations (a value import used only in code is not): the module
+// augmentation that declares `context.observe` reaches whoever imports the published types.
+import "./runtime/observe-endpoint.js";
 
 /** Observables both ways: `from(observable$)` (the `observable:` endpoint) and `context.observe(uri)`. */
 const observablePlugin: Plugin = {

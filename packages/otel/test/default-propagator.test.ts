@@ -1,30 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { connect } from "node:net";
 import { propagation } from "@opentelemetry/api";
 import { amqpPlugin } from "@routekit/amqp";
 import { createContext, type Logger, type RouteContext } from "@routekit/core";
+import { servicesMissing } from "@routekit/test-support";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { otelPlugin } from "../src/index.js";
 import { parentOf, spanNamed, startTestSdk, type TestSdk } from "./support/otel-sdk.js";
 
-/** True when RabbitMQ accepts connections on 127.0.0.1:5672 (CI must have it). */
-async function brokerListening(): Promise<boolean> {
-  const open = await new Promise<boolean>((resolve) => {
-    const socket = connect(5672, "127.0.0.1");
-    socket.setTimeout(2_000, () => socket.destroy());
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("close", () => resolve(false));
-  });
-  if (!open && process.env.CI === "true")
-    throw new Error("RabbitMQ is not listening on 127.0.0.1:5672 and CI=true requires it");
-  if (!open) console.warn("default propagator test skipped: no RabbitMQ on 127.0.0.1:5672");
-  return open;
-}
-
-const brokerAvailable = await brokerListening();
+const brokerAvailable = !(await servicesMissing(["RabbitMQ"]));
 
 let sdk: TestSdk | undefined;
 let context: RouteContext | undefined;

@@ -1,36 +1,19 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { propagation, ROOT_CONTEXT, SpanKind, trace } from "@opentelemetry/api";
 import { amqpPlugin } from "@routekit/amqp";
 import { createContext, type RouteContext } from "@routekit/core";
 import { httpPlugin, httpServerOf } from "@routekit/http";
 import { llm, llmPlugin, openAiChat } from "@routekit/llm";
+import { servicesMissing } from "@routekit/test-support";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { otelPlugin } from "../src/index.js";
 import { type OpenAiLoopback, startOpenAiLoopback } from "./support/openai-loopback.js";
 import { parentOf, spanNamed, spanTree, startTestSdk, type TestSdk } from "./support/otel-sdk.js";
 import { type OtlpReceiver, startOtlpReceiver } from "./support/otlp-receiver.js";
 
-/** True when RabbitMQ accepts connections on 127.0.0.1:5672 (CI must have it). */
-async function brokerListening(): Promise<boolean> {
-  const open = await new Promise<boolean>((resolve) => {
-    const socket = connect(5672, "127.0.0.1");
-    socket.setTimeout(2_000, () => socket.destroy());
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("close", () => resolve(false));
-  });
-  if (!open && process.env.CI === "true")
-    throw new Error("RabbitMQ is not listening on 127.0.0.1:5672 and CI=true requires it");
-  if (!open) console.warn("one-trace test skipped: no RabbitMQ on 127.0.0.1:5672");
-  return open;
-}
-
-const brokerAvailable = await brokerListening();
+const brokerAvailable = !(await servicesMissing(["RabbitMQ"]));
 const workerScript = fileURLToPath(new URL("./support/amqp-worker-process.ts", import.meta.url));
 const packageRoot = fileURLToPath(new URL("..", import.meta.url));
 

@@ -2,6 +2,7 @@ import { amqpPlugin } from "@routekit/amqp";
 import { createContext, groupedBodies, type RouteContext } from "@routekit/core";
 import { connectPostgres, type PostgresStore, PostgresStoreError } from "@routekit/postgres";
 import { connectRedis, type RedisStore, RedisStoreError } from "@routekit/redis";
+import { howToStart, skipForMissing } from "@routekit/test-support";
 import { type ChannelModel, connect } from "amqplib";
 import { afterEach, describe, expect, it } from "vitest";
 import { LoopbackProxy, waitFor } from "../../core/test/support/loopback-proxy.js";
@@ -19,10 +20,7 @@ async function redisAnswers(): Promise<boolean> {
     await (await connectRedis({ connectTimeoutMs: 2000 })).close();
     return true;
   } catch (error) {
-    if (process.env.CI === "true") throw error;
-    console.warn(
-      "lost-store test skipped: no Redis on 127.0.0.1:6379 — start it with `bash .ci/start-services.sh`",
-    );
+    skipForMissing("Redis on 127.0.0.1:6379", howToStart("Redis"), error);
     return false;
   }
 }

@@ -1,5 +1,6 @@
 import { connectPostgres, type PostgresStore } from "@routekit/postgres";
 import { connectRedis, type RedisStore } from "@routekit/redis";
+import { howToStart, skipForMissing } from "@routekit/test-support";
 import { type ChannelModel, connect } from "amqplib";
 import type pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
@@ -23,10 +24,7 @@ async function redisAnswers(): Promise<boolean> {
     await store.close();
     return true;
   } catch (error) {
-    if (process.env.CI === "true") throw error;
-    console.warn(
-      "scale-out test skipped: no Redis on 127.0.0.1:6379 — start it with `bash .ci/start-services.sh`",
-    );
+    skipForMissing("Redis on 127.0.0.1:6379", howToStart("Redis"), error);
     return false;
   }
 }

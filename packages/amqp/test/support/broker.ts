@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
+import { howToStart, skipForMissing } from "@routekit/test-support";
 import { type Channel, type ChannelModel, connect, type GetMessage } from "amqplib";
 
 /** The broker the tests use (loopback only). */
@@ -14,12 +15,7 @@ async function probe(): Promise<boolean> {
     await connection.close();
     return true;
   } catch (error) {
-    if (process.env.CI === "true") {
-      throw new Error(`RabbitMQ is not reachable at ${where} and CI=true requires it (${String(error)})`);
-    }
-    console.warn(
-      `amqp tests skipped: no RabbitMQ on ${where} — start one with \`rabbitmq-server -detached\``,
-    );
+    skipForMissing(`RabbitMQ on ${where}`, howToStart("RabbitMQ"), error);
     return false;
   }
 }

@@ -1,5 +1,6 @@
 import { createBudget } from "@routekit/core";
 import { runRegexExtract } from "@routekit/llm-tools";
+import { scaledMs } from "@routekit/test-support";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { attack, createAttackBed, expectContained, settle } from "./support/attack-harness.js";
 
@@ -121,6 +122,6 @@ describe("attack: regex_extract from a model", () => {
       bed.context.request("direct:regex", { text: `${"x".repeat(MIB - 1)}!`, pattern: "(x+x+)+y" }),
     );
     expect(report.outcome).toBe("null");
-    expect(report.longestGapMs).toBeLessThan(750);
+    expect(report.longestGapMs).toBeLessThan(scaledMs(750));
   });
 });

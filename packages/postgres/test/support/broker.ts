@@ -1,3 +1,4 @@
+import { howToStart, skipForMissing } from "@routekit/test-support";
 import { connect } from "amqplib";
 
 /** The RabbitMQ the scale-out test uses (loopback only). */
@@ -9,14 +10,7 @@ async function probe(): Promise<boolean> {
     await connection.close();
     return true;
   } catch (error) {
-    if (process.env.CI === "true") {
-      throw new Error(
-        `RabbitMQ is not reachable at 127.0.0.1:5672 and CI=true requires it (${String(error)})`,
-      );
-    }
-    console.warn(
-      "scale-out test skipped: no RabbitMQ on 127.0.0.1:5672 — start it with `bash .ci/start-rabbitmq.sh`",
-    );
+    skipForMissing("RabbitMQ on 127.0.0.1:5672", howToStart("RabbitMQ"), error);
     return false;
   }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { howToStart, skipForMissing } from "@routekit/test-support";
 import pg from "pg";
 
 /** The PostgreSQL the tests use (loopback only). */
@@ -23,14 +24,7 @@ async function probe(): Promise<boolean> {
     await client.query("SELECT 1");
     return true;
   } catch (error) {
-    if (process.env.CI === "true") {
-      throw new Error(
-        `PostgreSQL is not reachable at ${postgresHost}:${postgresPort} and CI=true requires it (${String(error)})`,
-      );
-    }
-    console.warn(
-      `postgres tests skipped: no PostgreSQL on ${postgresHost}:${postgresPort} — start it with \`bash .ci/start-services.sh\``,
-    );
+    skipForMissing(`PostgreSQL on ${postgresHost}:${postgresPort}`, howToStart("PostgreSQL"), error);
     return false;
   } finally {
     await client.end().catch(() => {});

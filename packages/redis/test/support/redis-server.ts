@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { howToStart, skipForMissing } from "@routekit/test-support";
 import { Redis } from "ioredis";
 
 /** The Redis the tests use (loopback only). */
@@ -18,14 +19,7 @@ async function probe(): Promise<boolean> {
     await client.ping();
     return true;
   } catch (error) {
-    if (process.env.CI === "true") {
-      throw new Error(
-        `Redis is not reachable at ${redisHost}:${redisPort} and CI=true requires it (${String(error)})`,
-      );
-    }
-    console.warn(
-      `redis tests skipped: no Redis on ${redisHost}:${redisPort} — start one with \`bash .ci/start-services.sh\``,
-    );
+    skipForMissing(`Redis on ${redisHost}:${redisPort}`, howToStart("Redis"), error);
     return false;
   } finally {
     client.disconnect();

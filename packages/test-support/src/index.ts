@@ -1,0 +1,23 @@
+export {
+  closeServer,
+  type LoopbackHandler,
+  type LoopbackOptions,
+  type LoopbackServer,
+  listen,
+  type RecordedRequest,
+  startLoopbackServer,
+} from "./loopback-server.js";
+export {
+  browserAvailable,
+  CHROMIUM_PATH,
+  howToStart,
+  listening,
+  missingServices,
+  requiredByCi,
+  SERVICE_PORTS,
+  type ServiceName,
+  servicesMissing,
+  skipForMissing,
+} from "./services.js";
+export { recordSkip } from "./skip-record.js";
+export { loadFactor, MAX_LOAD_FACTOR, scaledMs } from "./time-bound.js";
