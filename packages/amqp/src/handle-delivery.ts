@@ -55,14 +55,7 @@ export async function handleDelivery(
   try {
     const redeliveries = redeliveryCount(message);
     const replyTo = message.properties.replyTo;
-    // createExchange copies the headers (all of them, as fromAmqpHeaders does); the properties
-    // are the exchange's own from the start.
-    const contentType: unknown = message.properties.contentType;
-    const wire: WireBody = {
-      content: message.content,
-      contentType: typeof contentType === "string" ? contentType : undefined,
-      decode: wireBodyDecoder(target.config.options.maxJsonDepth),
-    };
+    const wire = deliveryWire(message, target);
     exchange = target.context.createExchange({
       wire,
       headers: message.properties.headers,
@@ -80,46 +73,7 @@ export async function handleDelivery(
       // Stopped mid-message: hand it back untouched, for the next consumer.
       return acks.nack(message, true);
     }
-    const source = target.config.uri;
-    if (typeof replyTo === "string") {
-      await replyError(channel, replyTo, message, error, target, exchange.headers);
-      reportConsumerFailure(target.context, exchange, source, { kind: "answered", how: "error reply sent" });
-      return acks.ack(message);
-    }
-    // A dead-letter queue is the end of the line: its messages are not redelivered again; nor
-    // is one whose body cannot be decoded (it still is in its wire form: its decode failed).
-    const undecodable =
-      error instanceof AmqpError && error.code === "DECODE_FAILED" && wireBodyOf(exchange) === wire;
-    // A permanent error (`retryable: false`: invalid data, a codec error) fails the same way again.
-    const redeliverable = !consumesDeadLetterQueue(target.config) && !undecodable && isRetryable(error);
-    if (redeliverable && redeliveries < target.config.options.maxRedeliveries) {
-      const options = republishOptions(message, { [amqpHeader.redeliveries]: redeliveries + 1 });
-      await publishConfirmed(channel, "", queue, message.content, options);
-      reportConsumerFailure(target.context, exchange, source, {
-        kind: "redelivering",
-        redelivery: redeliveries + 1,
-        maxRedeliveries: target.config.options.maxRedeliveries,
-      });
-      return acks.ack(message);
-    }
-    const deadLetterQueue = await deadLetter(
-      channel,
-      acks,
-      queue,
-      message,
-      target,
-      error,
-      redeliveries,
-      exchange.headers,
-    );
-    reportConsumerFailure(
-      target.context,
-      exchange,
-      source,
-      deadLetterQueue === undefined
-        ? { kind: "rejected", why: "no dead-letter queue" }
-        : { kind: "dead-lettered", to: deadLetterQueue },
-    );
+    await settleFailure({ channel, acks, queue, message, target, exchange, wire, redeliveries }, error);
   } catch (error) {
     // The channel is gone (the broker redelivers what was not acked), or the broker refused a
     // re-publish (e.g. a full dead-letter queue): give the message back so it is not lost,
@@ -134,6 +88,76 @@ export async function handleDelivery(
       acks.nack(message, true);
     } catch {}
   }
+}
+
+/** The delivery's body in its wire form, decoded by its first read. */
+function deliveryWire(message: ConsumeMessage, target: DeliveryTarget): WireBody {
+  // createExchange copies the headers (all of them, as fromAmqpHeaders does); the properties
+  // are the exchange's own from the start.
+  const contentType: unknown = message.properties.contentType;
+  return {
+    content: message.content,
+    contentType: typeof contentType === "string" ? contentType : undefined,
+    decode: wireBodyDecoder(target.config.options.maxJsonDepth),
+  };
+}
+
+/** One delivery whose exchange failed, and what settling it needs. */
+interface FailedDelivery {
+  readonly channel: ConfirmChannel;
+  readonly acks: DeliveryAcks;
+  readonly queue: string;
+  readonly message: ConsumeMessage;
+  readonly target: DeliveryTarget;
+  readonly exchange: Exchange;
+  readonly wire: WireBody;
+  readonly redeliveries: number;
+}
+
+/** Answers a request with an error reply, or re-publishes, dead-letters or rejects the message. */
+async function settleFailure(delivery: FailedDelivery, error: unknown): Promise<void> {
+  const { channel, acks, queue, message, target, exchange, wire, redeliveries } = delivery;
+  const source = target.config.uri;
+  const replyTo = message.properties.replyTo;
+  if (typeof replyTo === "string") {
+    await replyError(channel, replyTo, message, error, target, exchange.headers);
+    reportConsumerFailure(target.context, exchange, source, { kind: "answered", how: "error reply sent" });
+    return acks.ack(message);
+  }
+  // A dead-letter queue is the end of the line: its messages are not redelivered again; nor
+  // is one whose body cannot be decoded (it still is in its wire form: its decode failed).
+  const undecodable =
+    error instanceof AmqpError && error.code === "DECODE_FAILED" && wireBodyOf(exchange) === wire;
+  // A permanent error (`retryable: false`: invalid data, a codec error) fails the same way again.
+  const redeliverable = !consumesDeadLetterQueue(target.config) && !undecodable && isRetryable(error);
+  if (redeliverable && redeliveries < target.config.options.maxRedeliveries) {
+    const options = republishOptions(message, { [amqpHeader.redeliveries]: redeliveries + 1 });
+    await publishConfirmed(channel, "", queue, message.content, options);
+    reportConsumerFailure(target.context, exchange, source, {
+      kind: "redelivering",
+      redelivery: redeliveries + 1,
+      maxRedeliveries: target.config.options.maxRedeliveries,
+    });
+    return acks.ack(message);
+  }
+  const deadLetterQueue = await deadLetter(
+    channel,
+    acks,
+    queue,
+    message,
+    target,
+    error,
+    redeliveries,
+    exchange.headers,
+  );
+  reportConsumerFailure(
+    target.context,
+    exchange,
+    source,
+    deadLetterQueue === undefined
+      ? { kind: "rejected", why: "no dead-letter queue" }
+      : { kind: "dead-lettered", to: deadLetterQueue },
+  );
 }
 
 /**

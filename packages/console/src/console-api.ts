@@ -36,83 +36,12 @@ function decodeId(raw: string): string | undefined {
 /** The console's HTTP API: GET for the page, its assets and the data; POST for start and stop. */
 export function createApi(store: ConsoleStore, streams: EventStreams) {
   const context = store.context;
-  const exchangeList: Handler = (_request, response, url) => {
-    const query = url.searchParams.get("q") ?? "";
-    const status = url.searchParams.get("status") ?? "";
-    const route = url.searchParams.get("route") ?? "";
-    const limitText = url.searchParams.get("limit") ?? "100";
-    const limit = Number(limitText);
-    if (query.length > MAX_QUERY_LENGTH || route.length > MAX_QUERY_LENGTH) {
-      return sendError(response, 400, `a search text is at most ${MAX_QUERY_LENGTH} characters`);
-    }
-    if (status !== "" && !STATUSES.has(status)) {
-      return sendError(
-        response,
-        400,
-        `status must be running, completed, failed or cancelled, found '${status.slice(0, 40)}'`,
-      );
-    }
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      return sendError(
-        response,
-        400,
-        `limit must be an integer from 1 to 1000, found '${limitText.slice(0, 40)}'`,
-      );
-    }
-    const needle = query.toLowerCase();
-    const matches = (record: ExchangeRecord): boolean =>
-      (status === "" || record.status === status) &&
-      (route === "" || record.routeId === route) &&
-      (needle === "" || recordMatches(record, needle));
-    const found = store.recorder.records.newestFirst().filter(matches);
-    sendJson(response, 200, { total: found.length, exchanges: found.slice(0, limit).map(summarise) });
-  };
-  const exchange: Handler = (_request, response, _url, id) => {
-    const record = store.recorder.get(id);
-    if (record === undefined) return sendError(response, 404, `no recorded exchange '${id}'`);
-    sendJson(response, 200, recordJson(record));
-  };
-  const agentRun: Handler = (_request, response, _url, id) => {
-    const run = store.agentRuns.get(id);
-    if (run === undefined) return sendError(response, 404, `no agent run '${id}'`);
-    const byCall = new Map<string, string>();
-    for (const record of store.recorder.records.newestFirst()) {
-      if (record.toolCallId !== undefined) byCall.set(record.toolCallId, record.id);
-    }
-    sendJson(
-      response,
-      200,
-      runJson(run, (callId) => byCall.get(callId)),
-    );
-  };
-  const routeAction =
-    (action: "start" | "stop"): Handler =>
-    async (_request, response, _url, id) => {
-      if (!context.routes().some((route) => route.id === id)) {
-        return sendError(response, 404, `no route '${id}'`);
-      }
-      if (context.state !== "started") {
-        return sendError(
-          response,
-          409,
-          `the context is ${context.state}: routes start and stop only while it runs`,
-        );
-      }
-      try {
-        if (action === "start") await context.startRoute(id);
-        else await context.stopRoute(id);
-      } catch (error) {
-        return sendError(response, 409, error instanceof Error ? error.message : String(error));
-      }
-      const state = context.routes().find((route) => route.id === id)?.state;
-      sendJson(response, 200, { routeId: id, state });
-    };
   const gets: Record<string, Handler> = {
     "/": (request, response, url) =>
       sendBody(response, "text/html; charset=utf-8", pageHtml(tokenOf(request, url))),
     "/api/graph": (_request, response) => sendJson(response, 200, buildGraph(context)),
     "/api/counters": (_request, response) => sendJson(response, 200, readCounters(context, store.registry)),
-    "/api/exchanges": exchangeList,
+    "/api/exchanges": exchangeList(store),
     "/api/agent-runs": (_request, response) =>
       sendJson(response, 200, { agentRuns: store.agentRuns.runs.newestFirst().map(summariseRun) }),
     "/api/events": (_request, response) => {
@@ -122,10 +51,10 @@ export function createApi(store: ConsoleStore, streams: EventStreams) {
     },
   };
   const withId: Array<[RegExp, string, Handler]> = [
-    [/^\/api\/exchanges\/([^/]+)$/, "GET", exchange],
-    [/^\/api\/agent-runs\/([^/]+)$/, "GET", agentRun],
-    [/^\/api\/routes\/([^/]+)\/start$/, "POST", routeAction("start")],
-    [/^\/api\/routes\/([^/]+)\/stop$/, "POST", routeAction("stop")],
+    [/^\/api\/exchanges\/([^/]+)$/, "GET", exchange(store)],
+    [/^\/api\/agent-runs\/([^/]+)$/, "GET", agentRun(store)],
+    [/^\/api\/routes\/([^/]+)\/start$/, "POST", routeAction(store, "start")],
+    [/^\/api\/routes\/([^/]+)\/stop$/, "POST", routeAction(store, "stop")],
   ];
 
   return async (request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> => {
@@ -157,4 +86,90 @@ async function serveAsset(response: ServerResponse, path: string, type: string):
   } catch (error) {
     sendError(response, 500, `the console's ${path} is missing from the package: ${String(error)}`);
   }
+}
+
+/** GET /api/exchanges: recorded exchanges, newest first, filtered by text, status and route. */
+function exchangeList(store: ConsoleStore): Handler {
+  return (_request, response, url) => {
+    const query = url.searchParams.get("q") ?? "";
+    const status = url.searchParams.get("status") ?? "";
+    const route = url.searchParams.get("route") ?? "";
+    const limitText = url.searchParams.get("limit") ?? "100";
+    const limit = Number(limitText);
+    if (query.length > MAX_QUERY_LENGTH || route.length > MAX_QUERY_LENGTH) {
+      return sendError(response, 400, `a search text is at most ${MAX_QUERY_LENGTH} characters`);
+    }
+    if (status !== "" && !STATUSES.has(status)) {
+      return sendError(
+        response,
+        400,
+        `status must be running, completed, failed or cancelled, found '${status.slice(0, 40)}'`,
+      );
+    }
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+      return sendError(
+        response,
+        400,
+        `limit must be an integer from 1 to 1000, found '${limitText.slice(0, 40)}'`,
+      );
+    }
+    const needle = query.toLowerCase();
+    const matches = (record: ExchangeRecord): boolean =>
+      (status === "" || record.status === status) &&
+      (route === "" || record.routeId === route) &&
+      (needle === "" || recordMatches(record, needle));
+    const found = store.recorder.records.newestFirst().filter(matches);
+    sendJson(response, 200, { total: found.length, exchanges: found.slice(0, limit).map(summarise) });
+  };
+}
+
+/** GET /api/exchanges/:id: one recorded exchange. */
+function exchange(store: ConsoleStore): Handler {
+  return (_request, response, _url, id) => {
+    const record = store.recorder.get(id);
+    if (record === undefined) return sendError(response, 404, `no recorded exchange '${id}'`);
+    sendJson(response, 200, recordJson(record));
+  };
+}
+
+/** GET /api/agent-runs/:id: one agent run with the exchange of each tool call. */
+function agentRun(store: ConsoleStore): Handler {
+  return (_request, response, _url, id) => {
+    const run = store.agentRuns.get(id);
+    if (run === undefined) return sendError(response, 404, `no agent run '${id}'`);
+    const byCall = new Map<string, string>();
+    for (const record of store.recorder.records.newestFirst()) {
+      if (record.toolCallId !== undefined) byCall.set(record.toolCallId, record.id);
+    }
+    sendJson(
+      response,
+      200,
+      runJson(run, (callId) => byCall.get(callId)),
+    );
+  };
+}
+
+/** POST /api/routes/:id/start and /stop. */
+function routeAction(store: ConsoleStore, action: "start" | "stop"): Handler {
+  const context = store.context;
+  return async (_request, response, _url, id) => {
+    if (!context.routes().some((route) => route.id === id)) {
+      return sendError(response, 404, `no route '${id}'`);
+    }
+    if (context.state !== "started") {
+      return sendError(
+        response,
+        409,
+        `the context is ${context.state}: routes start and stop only while it runs`,
+      );
+    }
+    try {
+      if (action === "start") await context.startRoute(id);
+      else await context.stopRoute(id);
+    } catch (error) {
+      return sendError(response, 409, error instanceof Error ? error.message : String(error));
+    }
+    const state = context.routes().find((route) => route.id === id)?.state;
+    sendJson(response, 200, { routeId: id, state });
+  };
 }

@@ -1,4 +1,4 @@
-import { createRedactor, REDACTED } from "@routekit/core";
+import { createRedactor, REDACTED, RoutekitError } from "@routekit/core";
 import { headerSecrets, isSecretHeader, isSecretName, redactUri } from "@routekit/core/internal";
 
 /** A message as the console shows it: the body as bounded text, each header as bounded text. */
@@ -17,7 +17,12 @@ const CUT = "…";
 const MAX_HEADERS = 64;
 export const REDACTED_VALUE = REDACTED;
 
-class Budget extends Error {}
+/** Raised inside `boundedJson` when a value is larger than the snapshot size; never leaves this file. */
+class Budget extends RoutekitError<"SNAPSHOT_TOO_LARGE"> {
+  constructor() {
+    super("SNAPSHOT_TOO_LARGE", "the value is larger than the snapshot size", { retryable: false });
+  }
+}
 
 /**
  * JSON text of `value`, stopping once it is longer than `limit` (huge bodies are never rendered

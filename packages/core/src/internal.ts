@@ -44,6 +44,16 @@ export {
   type JsonDepthExcess,
   jsonDepthMessage,
 } from "./support/check-json-depth.js";
+// Declarative checks of options objects given in code, with the package's own error
+export {
+  type CheckedOptions,
+  checkOptions,
+  expectedOf,
+  type OptionCheck,
+  type OptionChecks,
+  type OptionsSite,
+  optionError,
+} from "./support/check-options.js";
 // Copying headers and properties (not by spread: see copy-record.ts)
 export { copyRecord } from "./support/copy-record.js";
 // "Did you mean" hints and echoes of input in error messages, bounded in cost and length

@@ -186,14 +186,14 @@ describe("fetchText", () => {
 
 describe("http_fetch options", () => {
   it.each([
-    [{ maxBytes: -1 }, "option 'maxBytes' must be an integer >= 1 (found number -1)"],
-    [{ maxBytes: 0 }, "option 'maxBytes' must be an integer >= 1 (found number 0)"],
-    [{ maxBytes: 1.5 }, "option 'maxBytes' must be an integer >= 1 (found number 1.5)"],
-    [{ timeoutMs: "1000" }, "option 'timeoutMs' must be an integer >= 1 (found the string \"1000\")"],
-    [{ maxRedirects: -1 }, "option 'maxRedirects' must be an integer >= 0 (found number -1)"],
+    [{ maxBytes: -1 }, "option 'maxBytes' must be a whole number >= 1 (found number -1)"],
+    [{ maxBytes: 0 }, "option 'maxBytes' must be a whole number >= 1 (found number 0)"],
+    [{ maxBytes: 1.5 }, "option 'maxBytes' must be a whole number >= 1 (found number 1.5)"],
+    [{ timeoutMs: "1000" }, "option 'timeoutMs' must be a whole number >= 1 (found string \"1000\")"],
+    [{ maxRedirects: -1 }, "option 'maxRedirects' must be a whole number >= 0 (found number -1)"],
     [
       { allowPrivateNetwork: "yes" },
-      "option 'allowPrivateNetwork' must be true or false (found the string \"yes\")",
+      "option 'allowPrivateNetwork' must be true or false (found string \"yes\")",
     ],
     [{ hostAllowlist: "api.example.com" }, "option 'hostAllowlist' must be an array of host names"],
     [{ hostAllowlist: [""] }, "option hostAllowlist[0] must be a non-empty host name"],
@@ -203,7 +203,10 @@ describe("http_fetch options", () => {
       "option hostAllowlist[1] must be a bare host name",
     ],
     [{ hostAllowlist: ["*.example.com"] }, "no scheme, port, path or wildcard; found '*.example.com'"],
-    [{ maxByte: 10 }, "unknown option 'maxByte' (expected one of hostAllowlist, maxBytes,"],
+    [
+      { maxByte: 10 },
+      "unknown option 'maxByte' (did you mean 'maxBytes'?) (expected one of hostAllowlist, maxBytes,",
+    ],
     [{ dispatcher: {} }, "option 'dispatcher' must be an undici Dispatcher"],
     [{ lookup: "dns" }, "option 'lookup' must be a dns.lookup-compatible function"],
     [

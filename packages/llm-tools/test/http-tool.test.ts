@@ -349,7 +349,10 @@ describe("httpTool options are checked at creation", () => {
 
   it.each([
     [{ name: "bad name!" }, "httpTool: option 'name' must be a tool name matching ^[a-zA-Z0-9_-]{1,64}$"],
-    [{ method: "FETCH" }, "option 'method' must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"],
+    [
+      { method: "FETCH" },
+      `option 'method' must be one of "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS" (found string "FETCH")`,
+    ],
     [{ url: "/relative/{id}" }, "option 'url' is not an absolute URL"],
     [{ url: "ftp://files.example.com/{id}" }, "option 'url' has scheme 'ftp:' (expected http or https)"],
     [{ url: "https://{tenant}.example.com/x" }, "option 'url' has a placeholder in its scheme or host"],
@@ -359,7 +362,7 @@ describe("httpTool options are checked at creation", () => {
     [{ url: 42 }, "option 'url' must be an absolute http or https URL (found number 42)"],
     [
       { resultMode: "xml" },
-      `option 'resultMode' must be one of "text", "json", "status+text" (found the string "xml")`,
+      `option 'resultMode' must be one of "text", "json", "status+text" (found string "xml")`,
     ],
     [{ body: "multipart" }, `option 'body' must be one of "json", "form", "raw"`],
     [{ timeoutMs: 0 }, "option 'timeoutMs' must be a whole number of milliseconds >= 1 (found number 0)"],
@@ -378,7 +381,10 @@ describe("httpTool options are checked at creation", () => {
     ],
     [{ description: 5 }, "option 'description' must be a string"],
     [{ dispatcher: {} }, "option 'dispatcher' must be an undici Dispatcher"],
-    [{ resultmode: "json" }, "unknown option 'resultmode' (expected one of name, description, method"],
+    [
+      { resultmode: "json" },
+      "unknown option 'resultmode' (did you mean 'resultMode'?) (expected one of name, description, method",
+    ],
   ])("refuses %j", (override, message) => {
     const create = () => httpTool({ ...valid, ...override } as HttpToolOptions);
     expect(create).toThrow(LlmToolsError);

@@ -127,10 +127,10 @@ describe("json_path bad input", () => {
       "json_path: option 'path' must be a non-empty",
     );
     expect(() => resolveJsonPathOptions({ maxDocumentBytes: 0 })).toThrow(
-      "json_path: option 'maxDocumentBytes' must be an integer >= 1 (found number 0)",
+      "json_path: option 'maxDocumentBytes' must be a whole number >= 1 (found number 0)",
     );
     expect(() => resolveJsonPathOptions({ pth: "$" } as never)).toThrow(
-      "json_path: unknown option 'pth' (expected one of path, maxDocumentBytes, timeoutMs, maxOutputBytes, inlineDocumentChars, budget)",
+      "json_path: unknown option 'pth' (did you mean 'path'?) (expected one of path, maxDocumentBytes, timeoutMs, maxOutputBytes, inlineDocumentChars, budget)",
     );
   });
 });

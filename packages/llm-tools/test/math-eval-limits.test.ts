@@ -184,15 +184,15 @@ describe("math_eval expression length and options", () => {
   });
 
   it.each([
-    [{ timeoutMs: 0 }, "option 'timeoutMs' must be a positive integer (found number 0)"],
-    [{ maxMatrixElements: 2.5 }, "option 'maxMatrixElements' must be a positive integer (found number 2.5)"],
+    [{ timeoutMs: 0 }, "option 'timeoutMs' must be a whole number >= 1 (found number 0)"],
+    [{ maxMatrixElements: 2.5 }, "option 'maxMatrixElements' must be a whole number >= 1 (found number 2.5)"],
     [
       { maxExpressionChars: "10" },
-      `option 'maxExpressionChars' must be a positive integer (found the string "10")`,
+      `option 'maxExpressionChars' must be a whole number >= 1 (found string "10")`,
     ],
     [
       { timeout: 5 },
-      "unknown option 'timeout' (expected one of: maxExpressionChars, maxMatrixElements, timeoutMs, budget)",
+      "unknown option 'timeout' (did you mean 'timeoutMs'?) (expected one of maxExpressionChars, maxMatrixElements, timeoutMs, budget)",
     ],
     [null, "options must be an object (found null)"],
   ])("refuses %o", (options, message) => {

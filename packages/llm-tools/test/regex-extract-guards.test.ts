@@ -137,18 +137,24 @@ describe("regex_extract options", () => {
   });
 
   it.each([
-    [{ matchTimeoutMs: 0 }, "option 'matchTimeoutMs' must be a positive integer (found number 0)"],
-    [{ maxTextChars: -5 }, "option 'maxTextChars' must be a positive integer (found number -5)"],
-    [{ maxMatches: 1.5 }, "option 'maxMatches' must be a positive integer (found number 1.5)"],
-    [{ maxPatternChars: "9" }, `option 'maxPatternChars' must be a positive integer (found the string "9")`],
+    [
+      { matchTimeoutMs: 0 },
+      "option 'matchTimeoutMs' must be a whole number from 1 to 2147483647 (found number 0)",
+    ],
+    [{ maxTextChars: -5 }, "option 'maxTextChars' must be a whole number >= 1 (found number -5)"],
+    [{ maxMatches: 1.5 }, "option 'maxMatches' must be a whole number >= 1 (found number 1.5)"],
+    [{ maxPatternChars: "9" }, `option 'maxPatternChars' must be a whole number >= 1 (found string "9")`],
     [
       { matchTimeoutMs: 3_000_000_000 },
-      "option 'matchTimeoutMs' must be at most 2147483647 (found 3000000000)",
+      "option 'matchTimeoutMs' must be a whole number from 1 to 2147483647 (found number 3000000000)",
     ],
-    [{ matchTimeout: 5 }, "unknown option 'matchTimeout' (expected one of: matchTimeoutMs, maxTextChars,"],
+    [
+      { matchTimeout: 5 },
+      "unknown option 'matchTimeout' (did you mean 'matchTimeoutMs'?) (expected one of matchTimeoutMs, maxTextChars,",
+    ],
     [{ pattern: 5 }, "option 'pattern' must be a string (found number 5)"],
     [{ group: -1 }, "option 'group' must be a group name or a non-negative integer (found number -1)"],
-    [{ all: "yes" }, `option 'all' must be a boolean (found the string "yes")`],
+    [{ all: "yes" }, `option 'all' must be true or false (found string "yes")`],
   ])("refuses %o", (options, message) => {
     const attempt = () => resolveRegexExtractOptions(options as never);
     expect(attempt).toThrow(LlmToolsError);
@@ -157,7 +163,7 @@ describe("regex_extract options", () => {
 
   it("refuses options that are not an object", () => {
     expect(() => resolveRegexExtractOptions([] as never)).toThrow(
-      "regex_extract: options must be an object (found an array)",
+      "regex_extract: options must be an object (found an array of 0)",
     );
   });
 

@@ -189,11 +189,11 @@ describe("tavilySearch", () => {
       "option 'baseUrl' must be an absolute http or https URL without query or fragment",
     ],
     [{ baseUrl: "http://127.0.0.1:1/?x=1" }, "option 'baseUrl' must be an absolute http or https URL"],
-    [{ timeoutMs: 0 }, "option 'timeoutMs' must be an integer >= 1 (found number 0)"],
+    [{ timeoutMs: 0 }, "option 'timeoutMs' must be a whole number of milliseconds >= 1 (found number 0)"],
     [{ includeAnswer: "yes" }, "option 'includeAnswer' must be true or false"],
     [
       { api_key: KEY },
-      "unknown option 'api_key' (expected one of apiKey, baseUrl, includeAnswer, timeoutMs, dispatcher)",
+      "unknown option 'api_key' (did you mean 'apiKey'?) (expected one of apiKey, baseUrl, includeAnswer, timeoutMs, dispatcher)",
     ],
   ])("refuses the options %j", async (override, message) => {
     const error = await toolErrorOf(

@@ -14,6 +14,8 @@ interface CheckpointRow {
   state: string;
 }
 
+const COLUMNS = "id, version, status, owner, lease_until, updated_at, state";
+
 /**
  * Checkpoint records in one table (`<tablePrefix>checkpoint`, made by `migrate()`), a row per
  * record. A first write inserts (a second insert of the same id does nothing), later writes update
@@ -27,35 +29,14 @@ export function createPostgresCheckpointStore(
 ): CheckpointStore {
   checkName("checkpointStore()", name);
   const at = `${where}, checkpoint store '${name}'`;
-  const columns = "id, version, status, owner, lease_until, updated_at, state";
-  const decode = (row: CheckpointRow): CheckpointRecord => {
-    let state: unknown;
-    try {
-      state = JSON.parse(row.state);
-    } catch (error) {
-      throw new PostgresStoreError(
-        "VALUE_CORRUPT",
-        `${at}: record '${row.id}' holds a state that is not JSON (not written by routekit)`,
-        { cause: error },
-      );
-    }
-    return {
-      id: row.id,
-      version: row.version,
-      status: row.status,
-      owner: row.owner ?? undefined,
-      leaseUntil: row.lease_until === null ? undefined : Number(row.lease_until),
-      updatedAt: Number(row.updated_at),
-      state,
-    };
-  };
+  const decode = (row: CheckpointRow): CheckpointRecord => decodeRow(at, row);
   return {
     async get(id) {
       const { rows } = await runQuery<CheckpointRow>(
         at,
         `reading record '${id}'`,
         pool,
-        `SELECT ${columns} FROM ${table} WHERE store = $1 AND id = $2`,
+        `SELECT ${COLUMNS} FROM ${table} WHERE store = $1 AND id = $2`,
         [name, id],
       );
       return rows[0] === undefined ? undefined : decode(rows[0]);
@@ -73,29 +54,19 @@ export function createPostgresCheckpointStore(
       ];
       const statement =
         record.version === 1
-          ? `INSERT INTO ${table} (store, ${columns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (store, id) DO NOTHING`
+          ? `INSERT INTO ${table} (store, ${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (store, id) DO NOTHING`
           : `UPDATE ${table} SET version = $3, status = $4, owner = $5, lease_until = $6, updated_at = $7, state = $8
              WHERE store = $1 AND id = $2 AND version = $3 - 1`;
       const { rowCount } = await runQuery(at, `writing record '${record.id}'`, pool, statement, values);
       return rowCount === 1;
     },
     async list(query: CheckpointQuery = {}) {
-      const conditions = ["store = $1"];
-      const values: unknown[] = [name];
-      if (query.status !== undefined) {
-        values.push(query.status);
-        conditions.push(`status = $${values.length}`);
-      }
-      if (query.leaseExpiredBefore !== undefined) {
-        values.push(query.leaseExpiredBefore);
-        conditions.push(`(lease_until IS NULL OR lease_until < $${values.length})`);
-      }
-      values.push(query.limit ?? 100);
+      const { conditions, values } = listConditions(name, query);
       const { rows } = await runQuery<CheckpointRow>(
         at,
         "listing records",
         pool,
-        `SELECT ${columns} FROM ${table} WHERE ${conditions.join(" AND ")} ORDER BY updated_at LIMIT $${values.length}`,
+        `SELECT ${COLUMNS} FROM ${table} WHERE ${conditions.join(" AND ")} ORDER BY updated_at LIMIT $${values.length}`,
         values,
       );
       return rows.map(decode);
@@ -109,5 +80,43 @@ export function createPostgresCheckpointStore(
         [name, id],
       );
     },
+  };
+}
+
+/** The WHERE conditions of `list` and their values; the last value is the limit. */
+function listConditions(name: string, query: CheckpointQuery): { conditions: string[]; values: unknown[] } {
+  const conditions = ["store = $1"];
+  const values: unknown[] = [name];
+  if (query.status !== undefined) {
+    values.push(query.status);
+    conditions.push(`status = $${values.length}`);
+  }
+  if (query.leaseExpiredBefore !== undefined) {
+    values.push(query.leaseExpiredBefore);
+    conditions.push(`(lease_until IS NULL OR lease_until < $${values.length})`);
+  }
+  values.push(query.limit ?? 100);
+  return { conditions, values };
+}
+
+function decodeRow(at: string, row: CheckpointRow): CheckpointRecord {
+  let state: unknown;
+  try {
+    state = JSON.parse(row.state);
+  } catch (error) {
+    throw new PostgresStoreError(
+      "VALUE_CORRUPT",
+      `${at}: record '${row.id}' holds a state that is not JSON (not written by routekit)`,
+      { cause: error },
+    );
+  }
+  return {
+    id: row.id,
+    version: row.version,
+    status: row.status,
+    owner: row.owner ?? undefined,
+    leaseUntil: row.lease_until === null ? undefined : Number(row.lease_until),
+    updatedAt: Number(row.updated_at),
+    state,
   };
 }

@@ -41,6 +41,17 @@ export interface PostgresIdempotentRepository extends IdempotentRepository {
   purgeExpired(): Promise<number>;
 }
 
+/** What every query of one repository needs, and the tokens of the claims this instance holds. */
+interface Scope {
+  readonly pool: PgPool;
+  readonly at: string;
+  readonly table: string;
+  readonly name: string;
+  readonly claimTimeoutMs: number;
+  readonly expireAfterMs: number | undefined;
+  readonly tokens: Map<string, string>;
+}
+
 /**
  * One row per key in `<prefix>idempotent`: `claimed` with a token and an expiry while the
  * exchange is processed, then `done`. Claiming is one `INSERT … ON CONFLICT DO UPDATE … WHERE
@@ -66,9 +77,8 @@ export function createPostgresIdempotentRepository(
     (message) => new PostgresStoreError("OPTIONS_INVALID", message),
   );
   const stored = (key: string): string => idempotentStoreKey(key, maxKeyChars);
-  const tokens = new Map<string, string>();
   const at = `${where}, idempotent repository '${name}'`;
-
+  const scope: Scope = { pool, at, table, name, claimTimeoutMs, expireAfterMs, tokens: new Map() };
   const purgeExpired = async (): Promise<number> => {
     const purged = await runQuery(
       at,
@@ -81,59 +91,13 @@ export function createPostgresIdempotentRepository(
   };
   // Expired rows are ignored at once and deleted by the first claim a minute or more after the last purge.
   let purgedAt = Date.now();
-
-  const claim = async (key: string): Promise<boolean | undefined> => {
-    const token = randomUUID();
-    const now = Date.now();
-    const claimed = await runQuery(
-      at,
-      `claiming key '${key}'`,
-      pool,
-      `INSERT INTO ${table} (repository, key, state, token, expires_at) VALUES ($1, $2, 'claimed', $3, $4)
-       ON CONFLICT (repository, key) DO UPDATE SET state = 'claimed', token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
-       WHERE ${table}.expires_at IS NOT NULL AND ${table}.expires_at <= $5`,
-      [name, key, token, now + claimTimeoutMs, now],
-    );
-    if (claimed.rowCount === 1) {
-      tokens.set(key, token);
-      return true;
-    }
-    const found = await runQuery<{ state: string; expires_at: string | null }>(
-      at,
-      `reading key '${key}'`,
-      pool,
-      `SELECT state, expires_at FROM ${table} WHERE repository = $1 AND key = $2`,
-      [name, key],
-    );
-    const row = found.rows[0];
-    if (row === undefined) return undefined;
-    if (row.state === "done") return false;
-    if (row.state === "claimed") {
-      const left =
-        row.expires_at === null ? "never" : `in ${Math.max(0, Number(row.expires_at) - Date.now())} ms`;
-      throw new PostgresStoreError(
-        "KEY_IN_PROGRESS",
-        `${at}: key '${key}' is claimed by a consumer that has not finished with it (the claim expires ${left}); the exchange fails so that the message is delivered again`,
-      );
-    }
-    throw new PostgresStoreError(
-      "VALUE_CORRUPT",
-      `${at}: the row of key '${key}' in ${table} has state ${preview(row.state)}, expected 'claimed' or 'done'`,
-    );
-  };
-
   return {
     async add(given) {
-      const key = stored(given);
       if (expireAfterMs !== undefined && Date.now() - purgedAt >= PURGE_EVERY_MS) {
         purgedAt = Date.now();
         await purgeExpired();
       }
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const result = await claim(key);
-        if (result !== undefined) return result;
-      }
-      throw new PostgresStoreError("QUERY_FAILED", `${at}: key '${key}' kept changing while it was claimed`);
+      return addKey(scope, stored(given));
     },
     async contains(given) {
       const key = stored(given);
@@ -146,54 +110,111 @@ export function createPostgresIdempotentRepository(
       );
       return found.rowCount > 0;
     },
-    async remove(given) {
-      const key = stored(given);
-      const token = tokens.get(key);
-      tokens.delete(key);
-      const removed =
-        token === undefined
-          ? await runQuery(
-              at,
-              `deleting key '${key}'`,
-              pool,
-              `DELETE FROM ${table} WHERE repository = $1 AND key = $2`,
-              [name, key],
-            )
-          : await runQuery(
-              at,
-              `releasing key '${key}'`,
-              pool,
-              `DELETE FROM ${table} WHERE repository = $1 AND key = $2 AND token = $3`,
-              [name, key, token],
-            );
-      return removed.rowCount > 0;
-    },
-    async confirm(given) {
-      const key = stored(given);
-      const token = tokens.get(key);
-      tokens.delete(key);
-      const confirmed =
-        token !== undefined &&
-        (
-          await runQuery(
-            at,
-            `confirming key '${key}'`,
-            pool,
-            `UPDATE ${table} SET state = 'done', token = NULL, expires_at = $4 WHERE repository = $1 AND key = $2 AND token = $3`,
-            [name, key, token, expireAfterMs === undefined ? null : Date.now() + expireAfterMs],
-          )
-        ).rowCount === 1;
-      if (!confirmed) {
-        throw new PostgresStoreError(
-          "CLAIM_LOST",
-          `${at}: the claim of key '${key}' ended before its exchange finished (claimTimeoutMs is ${claimTimeoutMs}); another consumer may process the key again — raise claimTimeoutMs above the longest processing time`,
-        );
-      }
-    },
+    remove: (given) => removeKey(scope, stored(given)),
+    confirm: (given) => confirmKey(scope, stored(given)),
     async clear() {
       await runQuery(at, "deleting every key", pool, `DELETE FROM ${table} WHERE repository = $1`, [name]);
-      tokens.clear();
+      scope.tokens.clear();
     },
     purgeExpired,
   };
+}
+
+async function addKey(scope: Scope, key: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const result = await claim(scope, key);
+    if (result !== undefined) return result;
+  }
+  throw new PostgresStoreError(
+    "QUERY_FAILED",
+    `${scope.at}: key '${key}' kept changing while it was claimed`,
+  );
+}
+
+/** True when this call claimed `key`, false when it is done, undefined when its row vanished meanwhile. */
+async function claim(scope: Scope, key: string): Promise<boolean | undefined> {
+  const { at, pool, table, name } = scope;
+  const token = randomUUID();
+  const now = Date.now();
+  const claimed = await runQuery(
+    at,
+    `claiming key '${key}'`,
+    pool,
+    `INSERT INTO ${table} (repository, key, state, token, expires_at) VALUES ($1, $2, 'claimed', $3, $4)
+     ON CONFLICT (repository, key) DO UPDATE SET state = 'claimed', token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
+     WHERE ${table}.expires_at IS NOT NULL AND ${table}.expires_at <= $5`,
+    [name, key, token, now + scope.claimTimeoutMs, now],
+  );
+  if (claimed.rowCount === 1) {
+    scope.tokens.set(key, token);
+    return true;
+  }
+  const found = await runQuery<{ state: string; expires_at: string | null }>(
+    at,
+    `reading key '${key}'`,
+    pool,
+    `SELECT state, expires_at FROM ${table} WHERE repository = $1 AND key = $2`,
+    [name, key],
+  );
+  const row = found.rows[0];
+  if (row === undefined) return undefined;
+  if (row.state === "done") return false;
+  if (row.state === "claimed") {
+    const left =
+      row.expires_at === null ? "never" : `in ${Math.max(0, Number(row.expires_at) - Date.now())} ms`;
+    throw new PostgresStoreError(
+      "KEY_IN_PROGRESS",
+      `${at}: key '${key}' is claimed by a consumer that has not finished with it (the claim expires ${left}); the exchange fails so that the message is delivered again`,
+    );
+  }
+  throw new PostgresStoreError(
+    "VALUE_CORRUPT",
+    `${at}: the row of key '${key}' in ${table} has state ${preview(row.state)}, expected 'claimed' or 'done'`,
+  );
+}
+
+async function removeKey(scope: Scope, key: string): Promise<boolean> {
+  const { at, pool, table, name } = scope;
+  const token = scope.tokens.get(key);
+  scope.tokens.delete(key);
+  const removed =
+    token === undefined
+      ? await runQuery(
+          at,
+          `deleting key '${key}'`,
+          pool,
+          `DELETE FROM ${table} WHERE repository = $1 AND key = $2`,
+          [name, key],
+        )
+      : await runQuery(
+          at,
+          `releasing key '${key}'`,
+          pool,
+          `DELETE FROM ${table} WHERE repository = $1 AND key = $2 AND token = $3`,
+          [name, key, token],
+        );
+  return removed.rowCount > 0;
+}
+
+async function confirmKey(scope: Scope, key: string): Promise<void> {
+  const { at, pool, table, name, expireAfterMs } = scope;
+  const token = scope.tokens.get(key);
+  scope.tokens.delete(key);
+  const confirmed =
+    token !== undefined &&
+    (
+      await runQuery(
+        at,
+        `confirming key '${key}'`,
+        pool,
+        `UPDATE ${table} SET state = 'done', token = NULL, expires_at = $4 WHERE repository = $1 AND key = $2 AND token = $3`,
+        [name, key, token, expireAfterMs === undefined ? null : Date.now() + expireAfterMs],
+      )
+    ).rowCount === 1;
+  if (!confirmed) {
+    throw new PostgresStoreError(
+      "CLAIM_LOST",
+      `${at}: the claim of key '${key}' ended before its exchange finished (claimTimeoutMs is ${scope.claimTimeoutMs}); another consumer may process the key again — raise claimTimeoutMs above the longest processing time`,
+    );
+  }
 }

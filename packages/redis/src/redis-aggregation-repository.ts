@@ -3,6 +3,7 @@ import type {
   SharedAggregationRepository,
   SharedGroup,
   SharedGroupWrite,
+  StoredExchange,
 } from "@routekit/core";
 import { decodeStoredExchange, encodeStoredExchange } from "@routekit/core";
 import type { Redis } from "ioredis";
@@ -27,6 +28,14 @@ export interface RedisAggregationRepository extends SharedAggregationRepository 
   clear(): Promise<void>;
 }
 
+/** One repository's connection, where it is, and its keys. */
+interface Scope {
+  readonly client: Redis;
+  readonly at: string;
+  readonly groupKey: (key: string) => string;
+  readonly completed: string;
+}
+
 /**
  * Keys (the `{name}` hash tag keeps one repository in one Redis Cluster slot):
  * - `<prefix>:aggregation:{<name>}:group:<key>` hash: version, data, parts, timeoutAt
@@ -48,64 +57,16 @@ export function createRedisAggregationRepository(
   const completed = `${base}completed`;
   const groupKey = (key: string) => `${base}group:${key}`;
   const at = `${where}, aggregation repository '${name}'`;
-
-  const corrupt = (redisKey: string, problem: string): RedisStoreError =>
-    new RedisStoreError("VALUE_CORRUPT", `${at}: Redis key '${redisKey}' ${problem}`);
-
-  const decode = (redisKey: string, data: string) => {
-    try {
-      return decodeStoredExchange(data);
-    } catch (error) {
-      throw corrupt(redisKey, `does not hold a group written by routekit: ${describeError(error)}`);
-    }
-  };
-
-  const encode = (key: string, write: SharedGroupWrite): string => {
-    try {
-      return encodeStoredExchange(write.exchange);
-    } catch (error) {
-      throw new RedisStoreError(
-        "VALUE_CORRUPT",
-        `${at}: the group '${key}' cannot be stored: ${describeError(error)}`,
-      );
-    }
-  };
+  const scope: Scope = { client, at, groupKey, completed };
 
   const script = (what: string, source: string, keys: string[], args: Array<string | number>) =>
     redisCommand(at, what, () => client.eval(source, keys.length, ...keys, ...args));
 
   return {
     shared: true,
-    async read(key) {
-      const redisKey = groupKey(key);
-      const fields = await redisCommand(at, `reading group '${redisKey}'`, () => client.hgetall(redisKey));
-      if (Object.keys(fields).length === 0) return undefined;
-      const version = Number(fields.version);
-      if (!Number.isInteger(version) || version < 1) {
-        throw corrupt(redisKey, `has version ${preview(fields.version)}, expected a positive integer`);
-      }
-      let partIds: unknown;
-      try {
-        partIds = JSON.parse(fields.parts ?? "");
-      } catch {
-        partIds = undefined;
-      }
-      if (!Array.isArray(partIds) || !partIds.every((id) => typeof id === "string")) {
-        throw corrupt(redisKey, `has parts ${preview(fields.parts)}, expected a JSON array of strings`);
-      }
-      const data = fields.data ?? "";
-      const timeoutAt =
-        fields.timeoutAt === undefined || fields.timeoutAt === "" ? undefined : Number(fields.timeoutAt);
-      const group: SharedGroup = {
-        exchange: data === "" ? undefined : decode(redisKey, data),
-        version,
-        partIds,
-        timeoutAt: timeoutAt !== undefined && Number.isFinite(timeoutAt) ? timeoutAt : undefined,
-      };
-      return group;
-    },
+    read: (key) => readGroup(scope, key),
     async write(key, write) {
-      const data = encode(key, write);
+      const data = encode(scope, key, write);
       const written = await script(
         `writing group '${groupKey(key)}'`,
         WRITE_GROUP,
@@ -121,7 +82,7 @@ export function createRedisAggregationRepository(
       return written === 1;
     },
     async complete(key, id, write) {
-      const data = encode(key, write);
+      const data = encode(scope, key, write);
       const done = await script(
         `completing group '${groupKey(key)}'`,
         COMPLETE_GROUP,
@@ -143,24 +104,7 @@ export function createRedisAggregationRepository(
         client.multi().del(`${completed}:${id}`).zrem(completed, id).exec(),
       );
     },
-    async recover(olderThanMs, limit) {
-      const now = Date.now();
-      const rows = (await script(
-        "recovering completed groups",
-        RECOVER_GROUPS,
-        [completed],
-        [now - olderThanMs, now, limit, `${completed}:`],
-      )) as Array<[string, string | null, string | null, number]>;
-      const groups: CompletedGroup[] = [];
-      for (const [id, key, data, attempts] of rows) {
-        const redisKey = `${completed}:${id}`;
-        if (typeof key !== "string" || typeof data !== "string") {
-          throw corrupt(redisKey, "lacks the fields key and data of a completed group");
-        }
-        groups.push({ id, key, exchange: decode(redisKey, data), attempts: Number(attempts) });
-      }
-      return groups;
-    },
+    recover: (olderThanMs, limit) => recoverGroups(scope, olderThanMs, limit),
     async expired(now, limit) {
       return redisCommand(at, "listing timed-out groups", () =>
         client.zrangebyscore(open, "-inf", now, "LIMIT", 0, limit),
@@ -173,4 +117,76 @@ export function createRedisAggregationRepository(
       await deleteMatching(client, at, `${base}*`);
     },
   };
+}
+
+function corrupt(scope: Scope, redisKey: string, problem: string): RedisStoreError {
+  return new RedisStoreError("VALUE_CORRUPT", `${scope.at}: Redis key '${redisKey}' ${problem}`);
+}
+
+function decode(scope: Scope, redisKey: string, data: string): StoredExchange {
+  try {
+    return decodeStoredExchange(data);
+  } catch (error) {
+    throw corrupt(scope, redisKey, `does not hold a group written by routekit: ${describeError(error)}`);
+  }
+}
+
+function encode(scope: Scope, key: string, write: SharedGroupWrite): string {
+  try {
+    return encodeStoredExchange(write.exchange);
+  } catch (error) {
+    throw new RedisStoreError(
+      "VALUE_CORRUPT",
+      `${scope.at}: the group '${key}' cannot be stored: ${describeError(error)}`,
+    );
+  }
+}
+
+async function readGroup(scope: Scope, key: string): Promise<SharedGroup | undefined> {
+  const redisKey = scope.groupKey(key);
+  const fields = await redisCommand(scope.at, `reading group '${redisKey}'`, () =>
+    scope.client.hgetall(redisKey),
+  );
+  if (Object.keys(fields).length === 0) return undefined;
+  const version = Number(fields.version);
+  if (!Number.isInteger(version) || version < 1) {
+    throw corrupt(scope, redisKey, `has version ${preview(fields.version)}, expected a positive integer`);
+  }
+  let partIds: unknown;
+  try {
+    partIds = JSON.parse(fields.parts ?? "");
+  } catch {
+    partIds = undefined;
+  }
+  if (!Array.isArray(partIds) || !partIds.every((id) => typeof id === "string")) {
+    throw corrupt(scope, redisKey, `has parts ${preview(fields.parts)}, expected a JSON array of strings`);
+  }
+  const data = fields.data ?? "";
+  const timeoutAt =
+    fields.timeoutAt === undefined || fields.timeoutAt === "" ? undefined : Number(fields.timeoutAt);
+  return {
+    exchange: data === "" ? undefined : decode(scope, redisKey, data),
+    version,
+    partIds,
+    timeoutAt: timeoutAt !== undefined && Number.isFinite(timeoutAt) ? timeoutAt : undefined,
+  };
+}
+
+async function recoverGroups(scope: Scope, olderThanMs: number, limit: number): Promise<CompletedGroup[]> {
+  const { client, at, completed } = scope;
+  const now = Date.now();
+  const keys = [completed];
+  const args = [now - olderThanMs, now, limit, `${completed}:`];
+  const rows = (await redisCommand(at, "recovering completed groups", () =>
+    client.eval(RECOVER_GROUPS, keys.length, ...keys, ...args),
+  )) as Array<[string, string | null, string | null, number]>;
+  const groups: CompletedGroup[] = [];
+  for (const [id, key, data, attempts] of rows) {
+    const redisKey = `${completed}:${id}`;
+    if (typeof key !== "string" || typeof data !== "string") {
+      throw corrupt(scope, redisKey, "lacks the fields key and data of a completed group");
+    }
+    groups.push({ id, key, exchange: decode(scope, redisKey, data), attempts: Number(attempts) });
+  }
+  return groups;
 }

@@ -1,4 +1,4 @@
-import { BudgetError } from "./budget-error.js";
+import { BudgetError, type TaskErrorInfo } from "./budget-error.js";
 import type { BudgetTask } from "./budget-task.js";
 import type { Job } from "./pool-job.js";
 
@@ -72,6 +72,12 @@ export function outputError(job: Job, outputBytes: number): BudgetError {
 }
 
 /** The worker running `job` stopped: out of memory (its heap limit), or for another reason. */
+/** The task threw (or rejected) in its worker: the task's own error travels as `taskError`. */
+export function taskFailedError(job: Job, taskError: TaskErrorInfo): BudgetError {
+  const message = `budget: task ${job.task.label} failed: ${taskError.message}`;
+  return new BudgetError("BUDGET_TASK_FAILED", message, { task: job.task.label, taskError });
+}
+
 export function workerStoppedError(job: Job, error: Error, maxMemoryMb: number): BudgetError {
   if ((error as { code?: unknown }).code === "ERR_WORKER_OUT_OF_MEMORY") {
     return new BudgetError(

@@ -1,34 +1,31 @@
-import { BudgetError } from "./budget-error.js";
 import {
   abortError,
   closedError,
-  laneQueueFullError,
   outputError,
-  queueFullError,
   queueTimeoutError,
   runTimeoutError,
   startFailedError,
   startupTimeoutError,
+  taskFailedError,
   workerStoppedError,
 } from "./budget-failures.js";
 import type { ResolvedBudgetOptions } from "./budget-options.js";
+import { type BudgetStats, countStats } from "./budget-stats.js";
+import { DeadlinePause } from "./deadline-pause.js";
+import { newJob, refusalOf } from "./job-admission.js";
+import {
+  clearDeadline,
+  continueDeadlineAfterLoading,
+  holdDeadlineWhileLoading,
+  resumeDeadline,
+  timeLeft,
+} from "./job-deadline.js";
 import { LaneQueue } from "./lane-queue.js";
 import { type Job, type JobRequest, unrefTimer } from "./pool-job.js";
 import { type PoolWorker, spawnWorker, type WorkerReply } from "./spawn-worker.js";
 
+export type { BudgetStats } from "./budget-stats.js";
 export type { JobRequest } from "./pool-job.js";
-
-/** How busy a pool is. */
-export interface BudgetStats {
-  /** Worker threads alive (starting, idle or busy). */
-  readonly workers: number;
-  /** Workers running a job. */
-  readonly busy: number;
-  /** Workers still starting (loading modules before their first job). */
-  readonly starting: number;
-  /** Jobs waiting for a worker. */
-  readonly queued: number;
-}
 
 const RUNNING_FROM_SOURCE = import.meta.url.endsWith(".ts");
 
@@ -37,7 +34,7 @@ const RUNNING_FROM_SOURCE = import.meta.url.endsWith(".ts");
  * from its submission: a job still queued at the deadline is failed, a running one has its worker
  * terminated (a fresh worker starts when one is next needed). Time in which no job could run —
  * the pool warming up, or every worker a replacement still loading, each bounded by
- * `startupTimeoutMs` — is not counted (see `#updatePause`), and a job's own module loading never
+ * `startupTimeoutMs` — is not counted (see `DeadlinePause`), and a job's own module loading never
  * counts; a job whose deadline had passed is never started. Workers run
  * with a heap limit, are unref'd while idle (they never keep the process alive) and are
  * terminated after `idleTimeoutMs`.
@@ -47,10 +44,7 @@ export class WorkerPool {
   #queue: LaneQueue;
   readonly #workers = new Set<PoolWorker>();
   #nextId = 1;
-  /** Ordinary workers starting plus jobs loading a module on them (see `#updatePause`). */
-  #warming = 0;
-  /** Whether queued jobs' deadlines are paused now. */
-  #paused = false;
+  readonly #pause = new DeadlinePause();
   #needsTypeScript = RUNNING_FROM_SOURCE;
 
   constructor(options: ResolvedBudgetOptions) {
@@ -65,67 +59,39 @@ export class WorkerPool {
 
   submit(request: JobRequest): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      const { task, signal } = request;
-      if (signal?.aborted) {
-        reject(abortError(task, signal.reason));
-        return;
-      }
-      if (this.#queue.size >= this.#options.maxQueue) {
-        reject(queueFullError(task, this.#queue.size, this.#options.maxQueue, this.#options.maxWorkers));
-        return;
-      }
-      const waiting = this.#queue.waiting(request.lane);
-      if (waiting >= this.#options.maxQueuePerLane) {
-        reject(laneQueueFullError(task, request.lane, waiting, this.#options.maxQueuePerLane));
+      const refusal = refusalOf(request, this.#queue, this.#options);
+      if (refusal !== undefined) {
+        reject(refusal);
         return;
       }
       let module: string;
       try {
-        module = task.moduleUrl();
+        module = request.task.moduleUrl();
       } catch (error) {
         reject(error);
         return;
       }
       if (module.endsWith(".ts")) this.#needsTypeScript = true;
-      const now = performance.now();
-      const job: Job = {
-        ...request,
-        id: this.#nextId++,
-        module,
-        submittedAt: now,
-        deadlineAt: now + request.timeoutMs,
-        remainingMs: undefined,
-        loading: false,
-        startedAt: undefined,
-        holding: false,
-        timer: undefined,
-        worker: undefined,
+      const job = newJob(request, this.#nextId++, module, {
         onAbort: () => this.#abort(job),
         resolve,
         reject,
-      };
-      if (this.#paused) job.remainingMs = request.timeoutMs;
+      });
+      if (this.#pause.paused) job.remainingMs = request.timeoutMs;
       else job.timer = unrefTimer(() => this.#expire(job), request.timeoutMs);
-      signal?.addEventListener("abort", job.onAbort, { once: true });
+      request.signal?.addEventListener("abort", job.onAbort, { once: true });
       this.#queue.push(job);
       this.#pump();
     });
   }
 
   stats(): BudgetStats {
-    let busy = 0;
-    let starting = 0;
-    for (const poolWorker of this.#workers) {
-      if (poolWorker.job !== undefined) busy++;
-      if (!poolWorker.ready) starting++;
-    }
-    return { workers: this.#workers.size, busy, starting, queued: this.#queue.size };
+    return countStats(this.#workers, this.#queue.size);
   }
 
   /** Fails every waiting and running job and terminates every worker; later jobs start new workers. */
   async close(): Promise<void> {
-    this.#warming = 0;
-    this.#paused = false;
+    this.#pause.reset();
     const waiting = this.#queue.drain();
     this.#queue = this.#newQueue();
     for (const job of waiting) this.#fail(job, closedError(job));
@@ -219,10 +185,9 @@ export class WorkerPool {
     const job = poolWorker.job;
     if (job === undefined || job.id !== reply.id) return;
     if ("loading" in reply) {
-      // Loading a module is not the job's work: its deadline waits, bounded by startupTimeoutMs.
-      clearTimeout(job.timer);
-      job.deadlineAt -= performance.now();
-      job.timer = unrefTimer(() => this.#startupExpired(job), this.#options.startupTimeoutMs);
+      holdDeadlineWhileLoading(job, this.#options.startupTimeoutMs, (loading) =>
+        this.#startupExpired(loading),
+      );
       if (!poolWorker.replacement) {
         job.loading = true;
         this.#warm(1);
@@ -231,9 +196,7 @@ export class WorkerPool {
     }
     if ("loaded" in reply) {
       poolWorker.modules.add(job.module);
-      clearTimeout(job.timer);
-      job.deadlineAt += performance.now();
-      job.timer = unrefTimer(() => this.#expire(job), Math.max(0, job.deadlineAt - performance.now()));
+      continueDeadlineAfterLoading(job, (loaded) => this.#expire(loaded));
       if (job.loading) {
         job.loading = false;
         this.#warm(-1);
@@ -243,17 +206,12 @@ export class WorkerPool {
     poolWorker.job = undefined;
     job.worker = undefined;
     this.#idle(poolWorker);
-    if ("result" in reply) {
-      this.#succeed(job, reply.result);
-    } else if ("outputBytes" in reply) {
-      this.#fail(job, outputError(job, reply.outputBytes));
-    } else {
-      const message = `budget: task ${job.task.label} failed: ${reply.error.message}`;
+    if ("result" in reply) this.#succeed(job, reply.result);
+    else
       this.#fail(
         job,
-        new BudgetError("BUDGET_TASK_FAILED", message, { task: job.task.label, taskError: reply.error }),
+        "outputBytes" in reply ? outputError(job, reply.outputBytes) : taskFailedError(job, reply.error),
       );
-    }
     this.#pump();
   }
 
@@ -265,8 +223,7 @@ export class WorkerPool {
     for (;;) {
       const job = this.#queue.peek();
       if (job === undefined) return undefined;
-      const left = job.timer === undefined ? (job.remainingMs ?? 0) : job.deadlineAt - performance.now();
-      if (left >= 1) {
+      if (timeLeft(job) >= 1) {
         this.#queue.take(job);
         return job;
       }
@@ -366,43 +323,17 @@ export class WorkerPool {
 
   /** Counts warm-up work of ordinary (not replacement) workers. */
   #warm(delta: number): void {
-    this.#warming = Math.max(0, this.#warming + delta);
+    this.#pause.warm(delta);
     this.#updatePause();
   }
 
-  /**
-   * Queued jobs' deadlines pause while the pool warms up (an ordinary worker starting, a module
-   * loading on one) and while it has workers but none can run a job (each a replacement still
-   * loading): time in which no job could have run is nobody's wait. A job whose deadline had
-   * (all but) passed when the pause began is failed, never started (see `#nextRunnable`), so the
-   * jobs behind a failing one fail at their own deadlines; each pause is bounded by
-   * `startupTimeoutMs`, and replacements follow only jobs that used up their own deadlines.
-   */
   #updatePause(): void {
-    let anyReady = false;
-    for (const poolWorker of this.#workers) if (poolWorker.ready) anyReady = true;
-    const paused = this.#warming > 0 || (this.#workers.size > 0 && !anyReady);
-    if (paused === this.#paused) return;
-    this.#paused = paused;
-    const now = performance.now();
-    for (const job of this.#queue.jobs()) {
-      if (!paused) {
-        this.#resume(job);
-      } else if (job.timer !== undefined) {
-        clearTimeout(job.timer);
-        job.timer = undefined;
-        job.remainingMs = Math.max(0, job.deadlineAt - now);
-      }
-    }
+    this.#pause.update(this.#workers, this.#queue.jobs(), (job) => this.#expire(job));
   }
 
   /** Restarts the deadline of a job whose deadline was paused. */
   #resume(job: Job): void {
-    if (job.remainingMs === undefined) return;
-    const remainingMs = job.remainingMs;
-    job.remainingMs = undefined;
-    job.deadlineAt = performance.now() + remainingMs;
-    job.timer = unrefTimer(() => this.#expire(job), remainingMs);
+    resumeDeadline(job, (expired) => this.#expire(expired));
   }
 
   #succeed(job: Job, value: unknown): void {
@@ -416,9 +347,7 @@ export class WorkerPool {
   }
 
   #settle(job: Job): void {
-    clearTimeout(job.timer);
-    job.timer = undefined;
-    job.remainingMs = undefined;
+    clearDeadline(job);
     if (job.holding) {
       job.holding = false;
       this.#queue.hold(job.lane, -1);

@@ -1,3 +1,4 @@
+import { RoutekitError } from "../errors/errors.js";
 import { tokenizeXPath, type XPathToken } from "./xpath-tokens.js";
 
 /** XPath 1.0 functions whose arguments convert a node-set by taking its first node. */
@@ -33,7 +34,12 @@ interface Span {
   readonly single: boolean;
 }
 
-class NotXPath1 extends Error {}
+/** Raised inside the rewriter when the text is not XPath 1.0; never leaves this file. */
+class NotXPath1 extends RoutekitError {
+  constructor() {
+    super("EXPRESSION_INVALID", "not an XPath 1.0 expression");
+  }
+}
 
 /**
  * XPath 1.0 converts a node-set to a string or number by taking its first node; XPath 3.1 (what

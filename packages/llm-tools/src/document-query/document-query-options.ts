@@ -1,8 +1,8 @@
 import type { Budget } from "@routekit/core";
-import { budgetOption } from "../budget-option.js";
+import { checkOptions, type OptionChecks } from "@routekit/core/internal";
 import { LlmToolsError, reasonOf } from "../errors.js";
-import { checkKnownOptions, integerOption, optionError } from "../http-fetch/option-checks.js";
 import { resolveOncePerObject } from "../resolve-once.js";
+import { BUDGET_OPTION, limitOption, toolOptionsSite } from "../tool-options.js";
 
 /** The limits json_path and xpath share. */
 export interface DocumentQueryLimits {
@@ -55,29 +55,32 @@ export interface DocumentQueryTool<TQueryKey extends string> {
 }
 
 const NO_OPTIONS = {};
-const LIMIT_KEYS = ["maxDocumentBytes", "timeoutMs", "maxOutputBytes", "inlineDocumentChars", "budget"];
+const LIMIT_CHECKS = {
+  maxDocumentBytes: limitOption(DOCUMENT_QUERY_DEFAULTS.maxDocumentBytes),
+  timeoutMs: limitOption(DOCUMENT_QUERY_DEFAULTS.timeoutMs),
+  maxOutputBytes: limitOption(DOCUMENT_QUERY_DEFAULTS.maxOutputBytes),
+  inlineDocumentChars: { type: "integer", min: 0, default: DOCUMENT_QUERY_DEFAULTS.inlineDocumentChars },
+  budget: BUDGET_OPTION,
+} as const satisfies OptionChecks;
 
 /**
- * The options resolver of a query tool: checks an options object once (unknown keys, the fixed
- * query's syntax, so a bad one fails when the route is added, then each limit) and returns the
+ * The options resolver of a query tool: checks an options object once (unknown keys, each limit,
+ * then the fixed query's syntax, so a bad one fails when the route is added) and returns the
  * fixed query under its own key beside the limits.
  */
 export function documentQueryResolver<TQueryKey extends string>(
   tool: DocumentQueryTool<TQueryKey>,
 ): (options?: object) => ResolvedDocumentQueryLimits & { readonly [Key in TQueryKey]: string | undefined } {
   const { toolName, queryKey } = tool;
-  const known = [queryKey, ...LIMIT_KEYS];
+  const checks: OptionChecks = {
+    [queryKey]: { type: "string", pattern: /\S/, expected: tool.expected },
+    ...LIMIT_CHECKS,
+  };
+  const site = toolOptionsSite(toolName);
   const resolve = resolveOncePerObject((options: object) => {
-    if (typeof options !== "object" || options === null || Array.isArray(options)) {
-      throw optionError(toolName, "options", "an object", options);
-    }
-    checkKnownOptions(options, known, toolName);
-    const values = options as Record<string, unknown>;
-    const query = values[queryKey];
-    if (query !== undefined) {
-      if (typeof query !== "string" || query.trim() === "") {
-        throw optionError(toolName, queryKey, tool.expected, query);
-      }
+    const checked = checkOptions(checks, options, site);
+    const query = checked[queryKey];
+    if (typeof query === "string") {
       try {
         tool.checkSyntax(query);
       } catch (error) {
@@ -89,16 +92,9 @@ export function documentQueryResolver<TQueryKey extends string>(
         );
       }
     }
-    const limit = (key: keyof typeof DOCUMENT_QUERY_DEFAULTS, minimum: number) =>
-      integerOption(values[key], key, minimum, DOCUMENT_QUERY_DEFAULTS[key], toolName);
-    return {
-      [queryKey]: query,
-      maxDocumentBytes: limit("maxDocumentBytes", 1),
-      timeoutMs: limit("timeoutMs", 1),
-      maxOutputBytes: limit("maxOutputBytes", 1),
-      inlineDocumentChars: limit("inlineDocumentChars", 0),
-      budget: budgetOption(values.budget, toolName),
-    } as ResolvedDocumentQueryLimits & { readonly [Key in TQueryKey]: string | undefined };
+    return { ...checked, [queryKey]: query } as ResolvedDocumentQueryLimits & {
+      readonly [Key in TQueryKey]: string | undefined;
+    };
   });
   return (options = NO_OPTIONS) => resolve(options);
 }

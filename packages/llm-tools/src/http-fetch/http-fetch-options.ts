@@ -1,10 +1,11 @@
 import type { LookupFunction } from "node:net";
+import { checkOptions, type OptionChecks } from "@routekit/core/internal";
 import type { Dispatcher } from "undici";
 import { LlmToolsError } from "../errors.js";
 import { resolveOncePerObject } from "../resolve-once.js";
+import { DISPATCHER_OPTION, toolOptionsSite } from "../tool-options.js";
 import { createGuardedDispatcher, guardRedirects } from "./guarded-dispatcher.js";
 import { type HostAllowlist, prepareHostAllowlist } from "./host-allowlist.js";
-import { checkKnownOptions, dispatcherOption, integerOption, optionError } from "./option-checks.js";
 
 /** Guards and limits of http_fetch. */
 export interface HttpFetchOptions {
@@ -42,15 +43,16 @@ export const HTTP_FETCH_DEFAULTS = { maxBytes: 1024 * 1024, timeoutMs: 15_000, m
 const DEFAULTS = HTTP_FETCH_DEFAULTS;
 
 const TOOL = "http_fetch";
-const KNOWN = [
-  "hostAllowlist",
-  "maxBytes",
-  "timeoutMs",
-  "allowPrivateNetwork",
-  "maxRedirects",
-  "dispatcher",
-  "lookup",
-] as const;
+const CHECKS = {
+  // Each entry is checked by prepareHostAllowlist.
+  hostAllowlist: { type: "custom", expected: "an array of host names", check: Array.isArray },
+  maxBytes: { type: "integer", min: 1, default: DEFAULTS.maxBytes },
+  timeoutMs: { type: "integer", min: 1, default: DEFAULTS.timeoutMs },
+  allowPrivateNetwork: { type: "boolean" },
+  maxRedirects: { type: "integer", min: 0, default: DEFAULTS.maxRedirects },
+  dispatcher: DISPATCHER_OPTION,
+  lookup: { type: "function", expected: "a dns.lookup-compatible function" },
+} as const satisfies OptionChecks;
 const NO_OPTIONS: HttpFetchOptions = {};
 const resolveOnce = resolveOncePerObject(resolveOptions);
 
@@ -63,14 +65,9 @@ export function resolveHttpFetchOptions(options: HttpFetchOptions = NO_OPTIONS):
 }
 
 function resolveOptions(options: HttpFetchOptions): ResolvedHttpFetchOptions {
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw optionError(TOOL, "options", "an object", options);
-  }
-  checkKnownOptions(options, KNOWN, TOOL);
-  const hostAllowlist = options.hostAllowlist ?? [];
-  if (!Array.isArray(hostAllowlist))
-    throw optionError(TOOL, "hostAllowlist", "an array of host names", hostAllowlist);
-  const custom = dispatcherOption<Dispatcher>(options.dispatcher, "dispatcher", TOOL);
+  const checked = checkOptions(CHECKS, options, toolOptionsSite(TOOL));
+  const hostAllowlist = (checked.hostAllowlist as readonly string[] | undefined) ?? [];
+  const custom = checked.dispatcher as Dispatcher | undefined;
   const guardOnly = (["allowPrivateNetwork", "lookup"] as const).find((key) => options[key] !== undefined);
   if (custom !== undefined && guardOnly !== undefined) {
     throw new LlmToolsError(
@@ -80,12 +77,12 @@ function resolveOptions(options: HttpFetchOptions): ResolvedHttpFetchOptions {
         "option 'dispatcher' (build that one with createGuardedDispatcher)",
     );
   }
-  const maxRedirects = integerOption(options.maxRedirects, "maxRedirects", 0, DEFAULTS.maxRedirects, TOOL);
+  const { maxRedirects } = checked;
   const allowlist = prepareHostAllowlist(hostAllowlist, TOOL);
   const result: ResolvedHttpFetchOptions = {
     hostAllowlist: allowlist,
-    maxBytes: integerOption(options.maxBytes, "maxBytes", 1, DEFAULTS.maxBytes, TOOL),
-    timeoutMs: integerOption(options.timeoutMs, "timeoutMs", 1, DEFAULTS.timeoutMs, TOOL),
+    maxBytes: checked.maxBytes,
+    timeoutMs: checked.timeoutMs,
     maxRedirects,
     // A given dispatcher still has every hop checked against the allowlist (its addresses are its own business).
     dispatcher:

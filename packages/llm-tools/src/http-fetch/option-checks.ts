@@ -15,19 +15,6 @@ export function optionError(
   );
 }
 
-/** Refuses keys outside `known`, naming the unknown key and the valid ones. */
-export function checkKnownOptions(options: object, known: readonly string[], toolName: string): void {
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) {
-      throw new LlmToolsError(
-        "TOOL_OPTION_INVALID",
-        toolName,
-        `${toolName}: unknown option '${key}' (expected one of ${known.join(", ")})`,
-      );
-    }
-  }
-}
-
 /** An optional integer option of at least `minimum`; the default when absent. */
 export function integerOption(
   value: unknown,
@@ -48,17 +35,4 @@ export function booleanOption(value: unknown, option: string, fallback: boolean,
   if (value === undefined) return fallback;
   if (typeof value !== "boolean") throw optionError(toolName, option, "true or false", value);
   return value;
-}
-
-/** An optional undici dispatcher option: anything with a `dispatch` function. */
-export function dispatcherOption<TDispatcher>(
-  value: unknown,
-  option: string,
-  toolName: string,
-): TDispatcher | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "object" || value === null || typeof Reflect.get(value, "dispatch") !== "function") {
-    throw optionError(toolName, option, "an undici Dispatcher (an object with a dispatch method)", value);
-  }
-  return value as TDispatcher;
 }

@@ -92,16 +92,8 @@ export async function callEndpoint(
         redirectStatus,
       );
     }
-    const { response } = outcome;
-    status = response.statusCode;
-    // Read past maxBytes by the longest encoded secret, redact, then cut: a cut can never leave
-    // the first characters of a secret behind.
-    const margin = hasSecrets ? secretMargin(expanded.secrets) : 0;
-    const prefix = await readBody(response.body, options.maxBytes + margin);
-    const text = hasSecrets ? redact(decodeUtf8(prefix)) : decodeUtf8(prefix);
-    const { kept, cut } = hasSecrets ? cutToBytes(text, options.maxBytes) : { kept: text, cut: false };
-    const result = formatResponse(options.resultMode, status, kept, prefix.truncated || cut);
-    return hasSecrets ? { ...result, output: redact(result.output) } : result;
+    status = outcome.response.statusCode;
+    return await responseResult(options, outcome.response, expanded.secrets, redact);
   } catch (error) {
     let message: string;
     if (deadline.timedOut()) message = `deadline exceeded: ${target} did not complete within ${timeoutMs} ms`;
@@ -112,6 +104,24 @@ export async function callEndpoint(
   } finally {
     deadline.clear();
   }
+}
+
+/** The tool result of an answer: its body read up to maxBytes, redacted for `secrets`. */
+async function responseResult(
+  options: ResolvedHttpToolOptions,
+  response: Dispatcher.ResponseData<unknown>,
+  secrets: readonly string[],
+  redact: (text: string) => string,
+): Promise<ToolResult> {
+  const hasSecrets = secrets.length > 0;
+  // Read past maxBytes by the longest encoded secret, redact, then cut: a cut can never leave
+  // the first characters of a secret behind.
+  const margin = hasSecrets ? secretMargin(secrets) : 0;
+  const prefix = await readBody(response.body, options.maxBytes + margin);
+  const text = hasSecrets ? redact(decodeUtf8(prefix)) : decodeUtf8(prefix);
+  const { kept, cut } = hasSecrets ? cutToBytes(text, options.maxBytes) : { kept: text, cut: false };
+  const result = formatResponse(options.resultMode, response.statusCode, kept, prefix.truncated || cut);
+  return hasSecrets ? { ...result, output: redact(result.output) } : result;
 }
 
 /** Bytes that the longest encoded form of a secret can take (percent-encoded UTF-8 is the widest). */

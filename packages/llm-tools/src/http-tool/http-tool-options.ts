@@ -1,3 +1,4 @@
+import { checkOptions, type OptionChecks, optionError } from "@routekit/core/internal";
 import { type JsonSchema, TOOL_NAME_PATTERN } from "@routekit/llm/tool";
 import type { Dispatcher } from "undici";
 import { LlmToolsError } from "../errors.js";
@@ -62,23 +63,38 @@ export interface ResolvedHttpToolOptions {
 }
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
-const BODY_MODES: readonly HttpToolBodyMode[] = ["json", "form", "raw"];
-const RESULT_MODES: readonly HttpToolResultMode[] = ["text", "json", "status+text"];
-const KNOWN = [
-  "name",
-  "description",
-  "method",
-  "url",
-  "headers",
-  "query",
-  "body",
-  "inputSchema",
-  "timeoutMs",
-  "resultMode",
-  "maxBytes",
-  "dispatcher",
-];
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+const CHECKS = {
+  name: { type: "string", required: true },
+  description: { type: "string" },
+  method: { type: "enum", values: METHODS, default: "GET" },
+  url: { type: "string", required: true, expected: "an absolute http or https URL" },
+  headers: {
+    type: "record",
+    values: { type: "string", pattern: /^[^\r\n\0]*$/, expected: "a string without line breaks" },
+  },
+  query: {
+    type: "list",
+    items: { type: "string", nonEmpty: true, expected: "an argument name" },
+    expected: "an array of argument names",
+  },
+  body: { type: "enum", values: ["json", "form", "raw"], default: "json" },
+  inputSchema: {
+    type: "custom",
+    expected: 'a JSON Schema object with type "object"',
+    check: (value) => typeof value === "object" && value !== null && Reflect.get(value, "type") === "object",
+  },
+  timeoutMs: { type: "integer", min: 1, unit: "milliseconds", default: 30_000 },
+  resultMode: { type: "enum", values: ["text", "json", "status+text"], default: "text" },
+  maxBytes: { type: "integer", min: 1, unit: "bytes", default: 1024 * 1024 },
+  dispatcher: {
+    type: "custom",
+    expected: "an undici Dispatcher",
+    check: (value) =>
+      typeof value === "object" && value !== null && typeof Reflect.get(value, "dispatch") === "function",
+  },
+} as const satisfies OptionChecks;
 
 /** Checks httpTool options; every problem throws TOOL_OPTION_INVALID naming the option. */
 export function resolveHttpToolOptions(options: HttpToolOptions): ResolvedHttpToolOptions {
@@ -89,17 +105,13 @@ export function resolveHttpToolOptions(options: HttpToolOptions): ResolvedHttpTo
     throw invalid("httpTool", "name", "a tool name matching ^[a-zA-Z0-9_-]{1,64}$", name);
   }
   const label = `httpTool '${name}'`;
-  const unknown = Object.keys(options).find((key) => !KNOWN.includes(key));
-  if (unknown !== undefined) {
-    throw new LlmToolsError(
-      "TOOL_OPTION_INVALID",
-      name,
-      `${label}: unknown option '${unknown}' (expected one of ${KNOWN.join(", ")})`,
-    );
-  }
-  if (typeof options.url !== "string")
-    throw invalid(label, "url", "an absolute http or https URL", options.url, name);
-  const template = parseUrlTemplate(options.url);
+  const site = {
+    where: label,
+    error: (message: string) => new LlmToolsError("TOOL_OPTION_INVALID", name, message),
+  };
+  const method = typeof options.method === "string" ? options.method.toUpperCase() : options.method;
+  const checked = checkOptions(CHECKS, { ...options, method }, site);
+  const template = parseUrlTemplate(checked.url);
   if (typeof template === "string") {
     throw new LlmToolsError(
       "TOOL_OPTION_INVALID",
@@ -107,132 +119,39 @@ export function resolveHttpToolOptions(options: HttpToolOptions): ResolvedHttpTo
       `${label}: option 'url' ${template} (found "${options.url}")`,
     );
   }
-  const method =
-    typeof options.method === "string" ? options.method.toUpperCase() : (options.method ?? "GET");
-  if (typeof method !== "string" || !METHODS.includes(method)) {
-    throw invalid(label, "method", `one of ${METHODS.join(", ")}`, options.method, name);
+  for (const header of Object.keys(checked.headers ?? {})) {
+    if (!HEADER_NAME.test(header))
+      throw optionError(site, `headers['${header}']`, "a valid header name", header);
   }
-  const query = checkQuery(options.query, template, label, name);
+  const query = checked.query ?? [];
+  const clash = query.find((item) => template.placeholders.includes(item));
+  if (clash !== undefined) throw optionError(site, "query", "names that are not URL placeholders", clash);
   return {
-    name,
-    description: checkDescription(options.description, `${method} ${options.url}`, label, name),
-    method,
+    ...checked,
+    description: checked.description || `${checked.method} ${options.url}`,
     template,
-    headers: checkHeaders(options.headers, label, name),
+    headers: checked.headers ?? {},
     query,
-    body: oneOf(options.body, BODY_MODES, "json", "body", label, name),
-    inputSchema: checkSchema(options.inputSchema, template, label, name),
-    timeoutMs: positiveInteger(options.timeoutMs, 30_000, "timeoutMs", "milliseconds", label, name),
-    resultMode: oneOf(options.resultMode, RESULT_MODES, "text", "resultMode", label, name),
-    maxBytes: positiveInteger(options.maxBytes, 1024 * 1024, "maxBytes", "bytes", label, name),
-    dispatcher: checkDispatcher(options.dispatcher, label, name),
+    inputSchema: (checked.inputSchema as JsonSchema | undefined) ?? defaultSchema(template),
+    dispatcher: checked.dispatcher as Dispatcher | undefined,
   };
 }
 
-function invalid(
-  label: string,
-  option: string,
-  expected: string,
-  found: unknown,
-  name = "httpTool",
-): LlmToolsError {
+function invalid(label: string, option: string, expected: string, found: unknown): LlmToolsError {
   return new LlmToolsError(
     "TOOL_OPTION_INVALID",
-    name,
+    "httpTool",
     `${label}: option '${option}' must be ${expected} (found ${describe(found)})`,
   );
 }
 
-function checkDescription(value: unknown, fallback: string, label: string, name: string): string {
-  if (value === undefined || value === "") return fallback;
-  if (typeof value !== "string") throw invalid(label, "description", "a string", value, name);
-  return value;
-}
-
-function checkHeaders(value: unknown, label: string, name: string): Readonly<Record<string, string>> {
-  if (value === undefined) return {};
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw invalid(label, "headers", "an object of header names to string values", value, name);
-  }
-  const headers: Record<string, string> = {};
-  for (const [header, template] of Object.entries(value)) {
-    if (!HEADER_NAME.test(header))
-      throw invalid(label, `headers['${header}']`, "a valid header name", header, name);
-    if (typeof template !== "string" || /[\r\n\0]/.test(template)) {
-      throw invalid(label, `headers['${header}']`, "a string without line breaks", template, name);
-    }
-    headers[header] = template;
-  }
-  return headers;
-}
-
-function checkQuery(value: unknown, template: UrlTemplate, label: string, name: string): readonly string[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || value.some((item) => typeof item !== "string" || item === "")) {
-    throw invalid(label, "query", "an array of argument names", value, name);
-  }
-  const clash = value.find((item: string) => template.placeholders.includes(item));
-  if (clash !== undefined) {
-    throw invalid(label, "query", "names that are not URL placeholders", `${clash}`, name);
-  }
-  return [...value];
-}
-
-function checkSchema(value: unknown, template: UrlTemplate, label: string, name: string): JsonSchema {
-  if (value === undefined) {
-    const properties = Object.fromEntries(
-      template.placeholders.map((placeholder) => [
-        placeholder,
-        { type: "string", description: `Fills {${placeholder}} in the URL.` },
-      ]),
-    );
-    return { type: "object", properties, required: [...template.placeholders], additionalProperties: true };
-  }
-  if (
-    typeof value !== "object" ||
-    value === null ||
-    Array.isArray(value) ||
-    Reflect.get(value, "type") !== "object"
-  ) {
-    throw invalid(label, "inputSchema", 'a JSON Schema object with type "object"', value, name);
-  }
-  return value as JsonSchema;
-}
-
-function oneOf<TValue extends string>(
-  value: unknown,
-  allowed: readonly TValue[],
-  fallback: TValue,
-  option: string,
-  label: string,
-  name: string,
-): TValue {
-  if (value === undefined) return fallback;
-  const match = allowed.find((item) => item === value);
-  if (match === undefined)
-    throw invalid(label, option, `one of ${allowed.map((item) => `"${item}"`).join(", ")}`, value, name);
-  return match;
-}
-
-function positiveInteger(
-  value: unknown,
-  fallback: number,
-  option: string,
-  unit: string,
-  label: string,
-  name: string,
-): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
-    throw invalid(label, option, `a whole number of ${unit} >= 1`, value, name);
-  }
-  return value;
-}
-
-function checkDispatcher(value: unknown, label: string, name: string): Dispatcher | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "object" || value === null || typeof Reflect.get(value, "dispatch") !== "function") {
-    throw invalid(label, "dispatcher", "an undici Dispatcher", value, name);
-  }
-  return value as Dispatcher;
+/** An open object schema listing the URL placeholders as required strings. */
+function defaultSchema(template: UrlTemplate): JsonSchema {
+  const properties = Object.fromEntries(
+    template.placeholders.map((placeholder) => [
+      placeholder,
+      { type: "string", description: `Fills {${placeholder}} in the URL.` },
+    ]),
+  );
+  return { type: "object", properties, required: [...template.placeholders], additionalProperties: true };
 }

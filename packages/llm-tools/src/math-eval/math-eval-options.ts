@@ -1,7 +1,6 @@
 import type { Budget } from "@routekit/core";
-import { budgetOption } from "../budget-option.js";
-import { LlmToolsError } from "../errors.js";
-import { describe } from "../tool-input.js";
+import { checkOptions, type OptionChecks } from "@routekit/core/internal";
+import { BUDGET_OPTION, limitOption, toolOptionsSite } from "../tool-options.js";
 
 const TOOL_NAME = "math_eval";
 
@@ -35,34 +34,15 @@ export const MATH_EVAL_DEFAULTS: ResolvedMathEvalOptions = {
   timeoutMs: 1000,
 };
 
-type LimitKey = "maxExpressionChars" | "maxMatrixElements" | "timeoutMs";
-const KEYS: readonly string[] = ["maxExpressionChars", "maxMatrixElements", "timeoutMs", "budget"];
+const CHECKS = {
+  maxExpressionChars: limitOption(MATH_EVAL_DEFAULTS.maxExpressionChars),
+  maxMatrixElements: limitOption(MATH_EVAL_DEFAULTS.maxMatrixElements),
+  timeoutMs: limitOption(MATH_EVAL_DEFAULTS.timeoutMs),
+  budget: BUDGET_OPTION,
+} as const satisfies OptionChecks;
 
 /** Validates math_eval options; every error names the option, what was expected and what was found. */
 export function resolveMathEvalOptions(options: MathEvalOptions = {}): ResolvedMathEvalOptions {
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw optionError(`options must be an object (found ${describe(options)})`);
-  }
-  const resolved: { -readonly [Key in keyof ResolvedMathEvalOptions]: ResolvedMathEvalOptions[Key] } = {
-    ...MATH_EVAL_DEFAULTS,
-  };
-  for (const [key, value] of Object.entries(options)) {
-    if (!KEYS.includes(key)) {
-      throw optionError(`unknown option '${key}' (expected one of: ${KEYS.join(", ")})`);
-    }
-    if (key === "budget") {
-      resolved.budget = budgetOption(value, TOOL_NAME);
-      continue;
-    }
-    if (value === undefined) continue;
-    if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
-      throw optionError(`option '${key}' must be a positive integer (found ${describe(value)})`);
-    }
-    resolved[key as LimitKey] = value;
-  }
-  return resolved;
-}
-
-function optionError(message: string): LlmToolsError {
-  return new LlmToolsError("TOOL_OPTION_INVALID", TOOL_NAME, `${TOOL_NAME}: ${message}`);
+  const checked = checkOptions(CHECKS, options, toolOptionsSite(TOOL_NAME));
+  return { ...checked, budget: checked.budget as Budget | undefined };
 }

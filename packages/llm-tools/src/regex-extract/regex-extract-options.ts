@@ -1,7 +1,6 @@
 import type { Budget } from "@routekit/core";
-import { budgetOption } from "../budget-option.js";
-import { LlmToolsError } from "../errors.js";
-import { describe } from "../tool-input.js";
+import { checkOptions, type OptionChecks } from "@routekit/core/internal";
+import { BUDGET_OPTION, limitOption, toolOptionsSite } from "../tool-options.js";
 
 const TOOL_NAME = "regex_extract";
 
@@ -52,67 +51,31 @@ export const REGEX_EXTRACT_DEFAULTS = {
   maxOutputBytes: 1_048_576,
 } as const;
 
-type LimitKey = keyof typeof REGEX_EXTRACT_DEFAULTS;
-const LIMIT_KEYS: readonly LimitKey[] = [
-  "matchTimeoutMs",
-  "maxTextChars",
-  "maxMatches",
-  "maxPatternChars",
-  "maxOutputBytes",
-];
-const KNOWN_KEYS: readonly string[] = [...LIMIT_KEYS, "pattern", "group", "all", "budget"];
 /** setTimeout's largest delay; longer timeouts would fire at once. */
 const LARGEST_TIMEOUT_MS = 2_147_483_647;
 
+const CHECKS = {
+  matchTimeoutMs: limitOption(REGEX_EXTRACT_DEFAULTS.matchTimeoutMs, LARGEST_TIMEOUT_MS),
+  maxTextChars: limitOption(REGEX_EXTRACT_DEFAULTS.maxTextChars),
+  maxMatches: limitOption(REGEX_EXTRACT_DEFAULTS.maxMatches),
+  maxPatternChars: limitOption(REGEX_EXTRACT_DEFAULTS.maxPatternChars),
+  maxOutputBytes: limitOption(REGEX_EXTRACT_DEFAULTS.maxOutputBytes),
+  pattern: { type: "string" },
+  group: {
+    type: "custom",
+    expected: "a group name or a non-negative integer",
+    check: (value) => typeof value === "string" || (Number.isSafeInteger(value) && (value as number) >= 0),
+  },
+  all: { type: "boolean" },
+  budget: BUDGET_OPTION,
+} as const satisfies OptionChecks;
+
 /** Validates regex_extract options; every error names the option, what was expected and what was found. */
 export function resolveRegexExtractOptions(options: RegexExtractOptions = {}): ResolvedRegexExtractOptions {
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw optionError(`options must be an object (found ${describe(options)})`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_KEYS.includes(key)) {
-      throw optionError(`unknown option '${key}' (expected one of: ${KNOWN_KEYS.join(", ")})`);
-    }
-  }
-  const limits = { ...REGEX_EXTRACT_DEFAULTS } as Record<LimitKey, number>;
-  for (const key of LIMIT_KEYS) {
-    const value = options[key];
-    if (value === undefined) continue;
-    if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
-      throw optionError(`option '${key}' must be a positive integer (found ${describe(value)})`);
-    }
-    limits[key] = value;
-  }
-  if (limits.matchTimeoutMs > LARGEST_TIMEOUT_MS) {
-    throw optionError(
-      `option 'matchTimeoutMs' must be at most ${LARGEST_TIMEOUT_MS} (found ${limits.matchTimeoutMs})`,
-    );
-  }
-  const { pattern, group, all } = options;
-  if (pattern !== undefined && typeof pattern !== "string") {
-    throw optionError(`option 'pattern' must be a string (found ${describe(pattern)})`);
-  }
-  if (group !== undefined && typeof group !== "string" && !(Number.isInteger(group) && group >= 0)) {
-    throw optionError(
-      `option 'group' must be a group name or a non-negative integer (found ${describe(group)})`,
-    );
-  }
-  if (all !== undefined && typeof all !== "boolean") {
-    throw optionError(`option 'all' must be a boolean (found ${describe(all)})`);
-  }
+  const checked = checkOptions(CHECKS, options, toolOptionsSite(TOOL_NAME));
   return {
-    matchTimeoutMs: limits.matchTimeoutMs,
-    maxTextChars: limits.maxTextChars,
-    maxMatches: limits.maxMatches,
-    maxPatternChars: limits.maxPatternChars,
-    maxOutputBytes: limits.maxOutputBytes,
-    budget: budgetOption(options.budget, TOOL_NAME),
-    pattern,
-    group,
-    all,
+    ...checked,
+    budget: checked.budget as Budget | undefined,
+    group: checked.group as string | number | undefined,
   };
-}
-
-function optionError(message: string): LlmToolsError {
-  return new LlmToolsError("TOOL_OPTION_INVALID", TOOL_NAME, `${TOOL_NAME}: ${message}`);
 }

@@ -1,12 +1,7 @@
+import { checkOptions, type OptionChecks, optionError } from "@routekit/core/internal";
 import type { Dispatcher } from "undici";
 import { LlmToolsError } from "../errors.js";
-import {
-  booleanOption,
-  checkKnownOptions,
-  dispatcherOption,
-  integerOption,
-  optionError,
-} from "../http-fetch/option-checks.js";
+import { DISPATCHER_OPTION, toolOptionsSite } from "../tool-options.js";
 
 /** Options of the Tavily-backed web_search. */
 export interface TavilyWebSearchOptions {
@@ -33,19 +28,24 @@ export interface ResolvedTavilyOptions {
 /** Tavily's public API. */
 export const TAVILY_BASE_URL = "https://api.tavily.com";
 const TOOL = "web_search";
-const KNOWN = ["apiKey", "baseUrl", "includeAnswer", "timeoutMs", "dispatcher"];
+const SITE = toolOptionsSite(TOOL);
+const CHECKS = {
+  // Checked by resolveTavilyKey, whose messages never show the key.
+  apiKey: { type: "custom", expected: "a non-empty string", check: () => true },
+  baseUrl: { type: "string", default: TAVILY_BASE_URL },
+  includeAnswer: { type: "boolean", default: true },
+  timeoutMs: { type: "integer", min: 1, unit: "milliseconds", default: 20_000 },
+  dispatcher: DISPATCHER_OPTION,
+} as const satisfies OptionChecks;
 
 /** Checks web_search options (not the key: see `resolveTavilyKey`). */
 export function resolveTavilyOptions(options: TavilyWebSearchOptions = {}): ResolvedTavilyOptions {
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw optionError(TOOL, "options", "an object", options);
-  }
-  checkKnownOptions(options, KNOWN, TOOL);
+  const checked = checkOptions(CHECKS, options, SITE);
   return {
-    searchUrl: `${checkBaseUrl(options.baseUrl ?? TAVILY_BASE_URL)}/search`,
-    includeAnswer: booleanOption(options.includeAnswer, "includeAnswer", true, TOOL),
-    timeoutMs: integerOption(options.timeoutMs, "timeoutMs", 1, 20_000, TOOL),
-    dispatcher: dispatcherOption<Dispatcher>(options.dispatcher, "dispatcher", TOOL),
+    searchUrl: `${checkBaseUrl(checked.baseUrl)}/search`,
+    includeAnswer: checked.includeAnswer,
+    timeoutMs: checked.timeoutMs,
+    dispatcher: checked.dispatcher as Dispatcher | undefined,
   };
 }
 
@@ -90,5 +90,5 @@ function checkBaseUrl(value: unknown): string {
       // reported below
     }
   }
-  throw optionError(TOOL, "baseUrl", "an absolute http or https URL without query or fragment", value);
+  throw optionError(SITE, "baseUrl", "an absolute http or https URL without query or fragment", value);
 }
