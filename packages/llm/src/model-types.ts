@@ -115,6 +115,8 @@ export interface TokenUsage {
   outputTokens: number;
   /** Input tokens the provider served from its prompt cache (part of `inputTokens`), when it says. */
   cachedInputTokens?: number;
+  /** Input tokens the provider wrote to its prompt cache (part of `inputTokens`; Anthropic), when it says. */
+  cacheWriteInputTokens?: number;
 }
 
 /** What a language model answered. */

@@ -6,10 +6,10 @@ import {
   describeWireValue,
   isWireObject,
   responseShapeError,
-  tokenCount,
   type WireObject,
   withResponseId,
 } from "./wire-shape.js";
+import { anthropicUsage } from "./wire-usage.js";
 
 /** A content block being assembled from its deltas. */
 type BlockDraft =
@@ -144,7 +144,10 @@ export function anthropicStreamAssembler(
         if (isWireObject(delta) && typeof delta.stop_reason === "string") rawStopReason = delta.stop_reason;
         if (isWireObject(event.usage)) {
           outputUsage = event.usage;
-          if (event.usage.input_tokens !== undefined) inputUsage = event.usage;
+          // Its counts are the message's so far: those it names replace message_start's.
+          if (event.usage.input_tokens !== undefined) {
+            inputUsage = { ...(isWireObject(inputUsage) ? inputUsage : {}), ...event.usage };
+          }
         }
         return;
       }
@@ -181,10 +184,7 @@ export function anthropicStreamAssembler(
       toolCalls,
       stopReason: toolCalls.length > 0 ? "tool_calls" : mapStopReason(rawStopReason),
       rawStopReason,
-      usage: {
-        inputTokens: tokenCount(inputUsage, "input_tokens"),
-        outputTokens: tokenCount(outputUsage, "output_tokens"),
-      },
+      usage: anthropicUsage(inputUsage, outputUsage),
       model,
       assistant,
     });

@@ -5,10 +5,10 @@ import {
   describeWireValue,
   isWireObject,
   responseShapeError,
-  tokenCount,
   type WireObject,
   withResponseId,
 } from "./wire-shape.js";
+import { openAiUsage } from "./wire-usage.js";
 
 /** A tool call being assembled from its deltas. */
 interface CallDraft {
@@ -155,10 +155,7 @@ export function openAiStreamAssembler(
       toolCalls,
       stopReason: toolCalls.length > 0 ? "tool_calls" : mapFinishReason(rawStopReason),
       rawStopReason,
-      usage: {
-        inputTokens: tokenCount(usage, "prompt_tokens"),
-        outputTokens: tokenCount(usage, "completion_tokens"),
-      },
+      usage: openAiUsage(usage),
       model,
       assistant,
     });
