@@ -15,6 +15,10 @@ export interface AgentCall {
   status: "running" | "completed" | "failed";
   inputTokens: number | undefined;
   outputTokens: number | undefined;
+  /** Input tokens the provider served from its prompt cache, when it said. */
+  cachedInputTokens: number | undefined;
+  /** The call's cost in US dollars, when the model has a price in `llmPlugin({ prices })`. */
+  costUsd: number | undefined;
   stopReason: string | undefined;
   /** The tool's arguments as the model wrote them (only when the llm step has `includeContent`). */
   readonly arguments: string | undefined;
@@ -39,6 +43,9 @@ export interface AgentRun {
   model: string | undefined;
   inputTokens: number;
   outputTokens: number;
+  cachedInputTokens: number;
+  /** The run's cost in US dollars so far (its priced model calls); undefined when none was priced. */
+  costUsd: number | undefined;
   toolCalls: number;
   readonly calls: AgentCall[];
   /** Calls made after the run's list was full (counted, not kept). */
@@ -55,8 +62,20 @@ export interface AgentRunSummary {
   readonly model: string | undefined;
   readonly inputTokens: number;
   readonly outputTokens: number;
+  readonly costUsd: number | undefined;
   readonly toolCalls: number;
   readonly modelCalls: number;
+}
+
+/** What the agent runs of one route spent, since the console started (not only the kept runs). */
+export interface RouteSpend {
+  readonly routeId: string;
+  runs: number;
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  /** US dollars over the priced model calls. */
+  costUsd: number;
 }
 
 export function summariseRun(run: AgentRun): AgentRunSummary {
@@ -70,6 +89,7 @@ export function summariseRun(run: AgentRun): AgentRunSummary {
     model: run.model,
     inputTokens: run.inputTokens,
     outputTokens: run.outputTokens,
+    costUsd: run.costUsd,
     toolCalls: run.toolCalls,
     modelCalls: run.calls.filter((call) => call.kind === "model").length,
   };

@@ -1,6 +1,6 @@
 import type { EventBus, Exchange, Processor } from "@routekit/core";
 import type { LLM_EVENT_TYPES, LlmEventType } from "@routekit/llm";
-import type { AgentCall, AgentRun } from "./agent-run.js";
+import type { AgentCall, AgentRun, RouteSpend } from "./agent-run.js";
 import type { ResolvedConsoleOptions } from "./console-options.js";
 import { RingBuffer } from "./ring-buffer.js";
 import { outcomeOf, streamResult } from "./run-outcome.js";
@@ -22,7 +22,13 @@ interface LlmEvent {
   readonly provider?: string;
   readonly model?: string;
   readonly durationMs?: number;
-  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
+  readonly usage?: {
+    readonly inputTokens: number;
+    readonly outputTokens: number;
+    readonly cachedInputTokens?: number;
+  };
+  /** US dollars, when the model has a price (model-call-completed). */
+  readonly cost?: number;
   readonly stopReason?: string;
   readonly error?: Error;
   readonly toolName?: string;
@@ -48,6 +54,8 @@ const LLM_EVENTS = [
  */
 export class AgentRuns {
   readonly runs: RingBuffer<AgentRun>;
+  /** Tokens and cost per route id (routes are the context's own: their number is bounded by it). */
+  readonly #spend = new Map<string, RouteSpend>();
   readonly #byId = new Map<string, AgentRun>();
   /** Runs in progress, by exchange id. */
   readonly #open = new Map<string, AgentRun>();
@@ -62,6 +70,13 @@ export class AgentRuns {
     this.#options = options;
     this.#changed = changed;
     this.runs = new RingBuffer(options.agentRuns);
+  }
+
+  /** What each route's agent runs spent, most expensive first. */
+  spendByRoute(): RouteSpend[] {
+    return [...this.#spend.values()]
+      .map((spend) => ({ ...spend }))
+      .sort((left, right) => right.costUsd - left.costUsd || right.inputTokens - left.inputTokens);
   }
 
   get(id: string): AgentRun | undefined {
@@ -119,11 +134,14 @@ export class AgentRuns {
       model: undefined,
       inputTokens: 0,
       outputTokens: 0,
+      cachedInputTokens: 0,
+      costUsd: undefined,
       toolCalls: 0,
       calls: [],
       droppedCalls: 0,
     };
     this.#open.set(exchange.id, run);
+    this.#spendOf(run).runs++;
     const dropped = this.runs.push(run);
     if (dropped !== undefined) this.#byId.delete(dropped.id);
     this.#byId.set(run.id, run);
@@ -178,6 +196,8 @@ export class AgentRuns {
       status: "running",
       inputTokens: undefined,
       outputTokens: undefined,
+      cachedInputTokens: undefined,
+      costUsd: undefined,
       stopReason: undefined,
       arguments: event.arguments === undefined ? undefined : event.arguments.slice(0, limit),
       output: undefined,
@@ -194,19 +214,46 @@ export class AgentRuns {
         candidate.status === "running" &&
         (kind === "tool" ? candidate.callId === event.callId : candidate.iteration === event.iteration),
     );
-    if (event.usage !== undefined) {
-      run.inputTokens += event.usage.inputTokens;
-      run.outputTokens += event.usage.outputTokens;
-    }
+    this.#addSpend(run, event);
     if (call === undefined) return;
     call.durationMs = event.durationMs;
     const failed = type === "model-call-failed" || event.isError === true;
     call.status = failed ? "failed" : "completed";
     call.inputTokens = event.usage?.inputTokens;
     call.outputTokens = event.usage?.outputTokens;
+    call.cachedInputTokens = event.usage?.cachedInputTokens;
+    call.costUsd = event.cost;
     call.stopReason = event.stopReason;
     call.output = event.output?.slice(0, this.#options.snapshotChars);
     if (event.error !== undefined) call.error = errorText(event.error);
     else if (failed) call.error = call.output ?? "the tool answered with an error";
+  }
+
+  /** A finished model call's tokens and cost, added to its run and its route. */
+  #addSpend(run: AgentRun, event: LlmEvent): void {
+    const usage = event.usage;
+    if (usage === undefined) return;
+    const route = this.#spendOf(run);
+    const cached = usage.cachedInputTokens ?? 0;
+    run.inputTokens += usage.inputTokens;
+    run.outputTokens += usage.outputTokens;
+    run.cachedInputTokens += cached;
+    route.inputTokens += usage.inputTokens;
+    route.outputTokens += usage.outputTokens;
+    route.cachedInputTokens += cached;
+    if (event.cost !== undefined) {
+      run.costUsd = (run.costUsd ?? 0) + event.cost;
+      route.costUsd += event.cost;
+    }
+  }
+
+  #spendOf(run: AgentRun): RouteSpend {
+    const routeId = run.routeId ?? "(no route)";
+    let spend = this.#spend.get(routeId);
+    if (spend === undefined) {
+      spend = { routeId, runs: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0 };
+      this.#spend.set(routeId, spend);
+    }
+    return spend;
   }
 }

@@ -43,7 +43,10 @@ export function createApi(store: ConsoleStore, streams: EventStreams) {
     "/api/counters": (_request, response) => sendJson(response, 200, readCounters(context, store.registry)),
     "/api/exchanges": exchangeList(store),
     "/api/agent-runs": (_request, response) =>
-      sendJson(response, 200, { agentRuns: store.agentRuns.runs.newestFirst().map(summariseRun) }),
+      sendJson(response, 200, {
+        agentRuns: store.agentRuns.runs.newestFirst().map(summariseRun),
+        routeSpend: store.agentRuns.spendByRoute(),
+      }),
     "/api/events": (_request, response) => {
       if (streams.size >= MAX_STREAMS)
         return sendError(response, 503, `at most ${MAX_STREAMS} pages at once`);

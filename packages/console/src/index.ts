@@ -1,5 +1,5 @@
 // @routekit/console: the route graph, live counters, recent exchanges and agent runs in a browser.
-export type { AgentCall, AgentRun, AgentRunJson, AgentRunSummary } from "./agent-run.js";
+export type { AgentCall, AgentRun, AgentRunJson, AgentRunSummary, RouteSpend } from "./agent-run.js";
 export { ConsoleError, type ConsoleErrorCode } from "./console-error.js";
 export type { ConsoleBufferSizes, ConsoleOptions, ConsoleRecordMode } from "./console-options.js";
 export { type ConsoleHandle, consoleOf, consolePlugin } from "./console-plugin.js";

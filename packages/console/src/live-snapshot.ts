@@ -13,5 +13,6 @@ export function liveSnapshot(store: ConsoleStore) {
     counters: readCounters(store.context, store.registry),
     exchanges: store.recorder.records.newestFirst().slice(0, LIVE_LIST_SIZE).map(summarise),
     agentRuns: store.agentRuns.runs.newestFirst().slice(0, LIVE_LIST_SIZE).map(summariseRun),
+    routeSpend: store.agentRuns.spendByRoute(),
   };
 }

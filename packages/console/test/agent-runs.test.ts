@@ -1,4 +1,4 @@
-import type { AgentRun, AgentRunSummary } from "@routekit/console";
+import type { AgentRun, AgentRunSummary, RouteSpend } from "@routekit/console";
 import { consoleOf, consolePlugin } from "@routekit/console";
 import { createContext, type RouteContext } from "@routekit/core";
 import { llm, llmPlugin, openAiChat } from "@routekit/llm";
@@ -27,6 +27,7 @@ beforeAll(async () => {
         plain: openAiChat({ model: "gpt-4o-mini", baseURL: model.url, apiKey: "test-key" }),
         streaming: openAiChat({ model: "gpt-4o-mini", baseURL: model.url, apiKey: "test-key", stream: true }),
       },
+      prices: { "openai/gpt-4o-mini": { inputPerMillion: 2, outputPerMillion: 8 } },
     }),
   );
   await context.addRoutes(new MathEvalTool());
@@ -94,5 +95,26 @@ describe("agent runs", () => {
       status: "completed",
     });
     expect(run.calls[2]).toMatchObject({ stopReason: "stop", inputTokens: 140, outputTokens: 13 });
+  });
+
+  it("shows each model call's, each run's and each route's tokens and cost", async () => {
+    expect(await context.request("direct:quiet", "What is six times seven?")).toBe("It is 42.");
+    const run = await runOf("quiet");
+    // The model server answers 100 in / 12 out, then 140 in / 13 out; $2 and $8 per million.
+    const first = (100 * 2 + 12 * 8) / 1_000_000;
+    const second = (140 * 2 + 13 * 8) / 1_000_000;
+    expect(run.calls[0]?.costUsd).toBeCloseTo(first, 12);
+    expect(run.calls[2]?.costUsd).toBeCloseTo(second, 12);
+    expect(run.costUsd).toBeCloseTo(first + second, 12);
+    const { agentRuns, routeSpend } = await getJson<{
+      agentRuns: AgentRunSummary[];
+      routeSpend: RouteSpend[];
+    }>("/api/agent-runs");
+    expect(agentRuns.find((summary) => summary.id === run.id)?.costUsd).toBeCloseTo(first + second, 12);
+    // The first test ran route 'quiet' once already: two runs, twice the tokens and cost.
+    const quiet = routeSpend.find((spend) => spend.routeId === "quiet");
+    expect(quiet).toMatchObject({ runs: 2, inputTokens: 480, outputTokens: 50, cachedInputTokens: 0 });
+    expect(quiet?.costUsd).toBeCloseTo(2 * (first + second), 12);
+    expect(routeSpend.map((spend) => spend.routeId)).toContain("streamed");
   });
 });

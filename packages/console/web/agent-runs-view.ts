@@ -1,6 +1,22 @@
-import { formatMs, formatTime } from "./format.js";
+import { formatMs, formatTime, formatUsd } from "./format.js";
 import { html } from "./html.js";
-import type { AgentRun, AgentRunSummary } from "./types.js";
+import type { AgentRun, AgentRunSummary, RouteSpend } from "./types.js";
+
+/** Tokens and cost of each route's agent runs. */
+export function RouteSpendTable(props: { spend: readonly RouteSpend[] }) {
+  if (props.spend.length === 0) return null;
+  return html`<table class="spend" aria-label="spend by route">
+    <thead><tr><th>route</th><th>runs</th><th>tokens in / out</th><th>cached in</th><th>cost</th></tr></thead>
+    <tbody>
+      ${props.spend.map(
+        (route) => html`<tr key=${route.routeId}>
+          <td>${route.routeId}</td><td>${route.runs}</td><td>${route.inputTokens} / ${route.outputTokens}</td>
+          <td>${route.cachedInputTokens}</td><td class="cost">${formatUsd(route.costUsd)}</td>
+        </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
 
 /** The recent agent runs, newest first. */
 export function AgentRunsList(props: {
@@ -19,6 +35,7 @@ export function AgentRunsList(props: {
           <span class="status">${run.status}</span>
           <span class="duration">${formatMs(run.durationMs)}</span>
           <span class="steps">${run.modelCalls} turns · ${run.toolCalls} tool calls</span>
+          ${run.costUsd === undefined ? null : html`<span class="cost">${formatUsd(run.costUsd)}</span>`}
         </button>
       </li>`,
     )}
@@ -30,8 +47,9 @@ function callTitle(call: AgentRun["calls"][number]): string {
     const tokens =
       call.inputTokens === undefined
         ? ""
-        : ` · ${call.inputTokens} in / ${call.outputTokens ?? 0} out tokens`;
-    return `model turn ${call.iteration}: ${call.name}${tokens}${call.stopReason ? ` · ${call.stopReason}` : ""}`;
+        : ` · ${call.inputTokens} in${call.cachedInputTokens ? ` (${call.cachedInputTokens} cached)` : ""} / ${call.outputTokens ?? 0} out tokens`;
+    const cost = call.costUsd === undefined ? "" : ` · ${formatUsd(call.costUsd)}`;
+    return `model turn ${call.iteration}: ${call.name}${tokens}${cost}${call.stopReason ? ` · ${call.stopReason}` : ""}`;
   }
   return `tool ${call.name}${call.callId ? ` (${call.callId})` : ""}`;
 }
@@ -46,7 +64,7 @@ export function WaterfallView(props: { run: AgentRun; onOpenExchange: (id: strin
   );
   return html`<section class="waterfall" aria-label=${`agent run ${run.id}`}>
     <h3>agent run <code>${run.id}</code></h3>
-    <p>route <strong>${run.routeId ?? "?"}</strong> · ${run.model ?? ""} · <span class=${`status-${run.status}`}>${run.status}</span> · ${formatMs(run.durationMs)} · ${run.inputTokens} in / ${run.outputTokens} out tokens · ${run.toolCalls} tool calls${run.error ? html` · <span class="error">${run.error}</span>` : null}</p>
+    <p>route <strong>${run.routeId ?? "?"}</strong> · ${run.model ?? ""} · <span class=${`status-${run.status}`}>${run.status}</span> · ${formatMs(run.durationMs)} · ${run.inputTokens} in / ${run.outputTokens} out tokens${run.costUsd === undefined ? "" : ` · ${formatUsd(run.costUsd)}`} · ${run.toolCalls} tool calls${run.error ? html` · <span class="error">${run.error}</span>` : null}</p>
     <ol class="calls" aria-label="model turns and tool calls">
       ${run.calls.map((call, index) => {
         const left = (call.startMs / total) * 100;

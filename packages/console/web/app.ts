@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "preact/hooks";
-import { AgentRunsList, WaterfallView } from "./agent-runs-view.js";
+import { AgentRunsList, RouteSpendTable, WaterfallView } from "./agent-runs-view.js";
 import { getJson, openEvents, postJson } from "./api.js";
 import { ExchangesList } from "./exchanges-view.js";
 import { GraphView } from "./graph-view.js";
@@ -8,7 +8,7 @@ import { RouteDetails, RoutesTable } from "./routes-table.js";
 import { TimelineView } from "./timeline-view.js";
 import type { AgentRun, ConsoleGraph, ExchangeRecord, ExchangeSummary, LiveSnapshot } from "./types.js";
 
-const EMPTY: LiveSnapshot = { version: -1, counters: [], exchanges: [], agentRuns: [] };
+const EMPTY: LiveSnapshot = { version: -1, counters: [], exchanges: [], agentRuns: [], routeSpend: [] };
 
 /** The console page: graph and routes, then exchanges and agent runs side by side. */
 export function App() {
@@ -116,6 +116,7 @@ export function App() {
       </section>
       <section class="panel runs-panel" aria-labelledby="runs-title">
         <h2 id="runs-title">Agent runs</h2>
+        <${RouteSpendTable} spend=${live.routeSpend} />
         <${AgentRunsList} runs=${live.agentRuns} selected=${run?.id} onOpen=${openRun} />
         ${run === undefined ? null : html`<${WaterfallView} run=${run} onOpenExchange=${openExchange} />`}
       </section>

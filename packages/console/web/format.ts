@@ -12,3 +12,9 @@ export function formatTime(epochMs: number): string {
   const pad = (value: number, width = 2) => String(value).padStart(width, "0");
   return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
 }
+
+/** `$0.0123` (four decimals; six below a tenth of a cent), or `–` when the model has no price. */
+export function formatUsd(value: number | undefined): string {
+  if (value === undefined) return "–";
+  return `$${value.toFixed(value !== 0 && value < 0.001 ? 6 : 4)}`;
+}

@@ -1,13 +1,18 @@
 // The JSON the console's API sends, typed by the server's own declarations.
 
 export type { StepDescription } from "@routekit/core";
-export type { AgentCall, AgentRunJson as AgentRun, AgentRunSummary } from "../src/agent-run.js";
+export type {
+  AgentCall,
+  AgentRunJson as AgentRun,
+  AgentRunSummary,
+  RouteSpend,
+} from "../src/agent-run.js";
 export type { LiveRouteCounters, LiveStepCounters } from "../src/counters.js";
 export type { ExchangeRecord, ExchangeSummary, StepRun } from "../src/exchange-record.js";
 export type { ConsoleGraph, GraphEdge, GraphRoute, GraphTool } from "../src/route-graph.js";
 export type { MessageSnapshot } from "../src/snapshot.js";
 
-import type { AgentRunSummary } from "../src/agent-run.js";
+import type { AgentRunSummary, RouteSpend } from "../src/agent-run.js";
 import type { LiveRouteCounters } from "../src/counters.js";
 import type { ExchangeSummary } from "../src/exchange-record.js";
 
@@ -17,4 +22,6 @@ export interface LiveSnapshot {
   readonly counters: readonly LiveRouteCounters[];
   readonly exchanges: readonly ExchangeSummary[];
   readonly agentRuns: readonly AgentRunSummary[];
+  /** Tokens and cost of each route's agent runs. */
+  readonly routeSpend: readonly RouteSpend[];
 }

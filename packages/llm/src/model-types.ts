@@ -79,10 +79,12 @@ export interface ModelRequest {
    */
   output?: ModelOutputFormat;
   /**
-   * Receives the answer's text as it arrives, when the model streams (`stream: true`); a model
-   * that does not stream never calls it. It must not throw.
+   * Receives the answer as it arrives, when the model streams (`stream: true`): its text, the
+   * reasoning a provider streams (Anthropic thinking blocks, OpenAI-compatible `reasoning_content`),
+   * and each tool call's arguments as they are written. A model that does not stream never calls
+   * it. It must not throw.
    */
-  onDelta?: (delta: ModelTextDelta) => void;
+  onDelta?: (delta: ModelDelta) => void;
   /**
    * Receives each tool call as soon as its arguments are complete, while the answer keeps
    * streaming (Anthropic: its `tool_use` block stopped; OpenAI: a later call began and these
@@ -97,6 +99,29 @@ export interface ModelTextDelta {
   type: "text-delta";
   text: string;
 }
+
+/** A piece of the model's reasoning (Anthropic `thinking_delta`, OpenAI-compatible `reasoning_content`). */
+export interface ModelReasoningDelta {
+  type: "reasoning-delta";
+  text: string;
+}
+
+/** The model began writing a tool call: its id and name are known, its arguments follow. */
+export interface ModelToolInputStart {
+  type: "tool-input-start";
+  callId: string;
+  toolName: string;
+}
+
+/** A fragment of a tool call's arguments (JSON text), as the model writes them. */
+export interface ModelToolInputDelta {
+  type: "tool-input-delta";
+  callId: string;
+  text: string;
+}
+
+/** What a streaming model hands on while it answers. */
+export type ModelDelta = ModelTextDelta | ModelReasoningDelta | ModelToolInputStart | ModelToolInputDelta;
 
 /** The format a structured answer must have. */
 export interface ModelOutputFormat {
@@ -115,6 +140,8 @@ export interface TokenUsage {
   outputTokens: number;
   /** Input tokens the provider served from its prompt cache (part of `inputTokens`), when it says. */
   cachedInputTokens?: number;
+  /** Input tokens the provider wrote to its prompt cache (part of `inputTokens`; Anthropic), when it says. */
+  cacheWriteInputTokens?: number;
 }
 
 /** What a language model answered. */

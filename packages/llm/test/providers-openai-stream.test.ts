@@ -129,7 +129,19 @@ describe("openAiChat({ stream: true })", () => {
     expect(started.sort()).toEqual(["Oslo", "Rome"]);
     expect(result).toMatchObject({ text: "Both are sunny.", iterations: 2, toolCalls: 2 });
     expect(result.usage).toEqual({ inputTokens: 42, outputTokens: 23 });
-    expect(parts.map((part) => part.type)).toEqual([
+    // With includeContent each call's arguments stream as the model writes them, call by call.
+    const fragments = (callId: string) =>
+      parts.flatMap((part) =>
+        part.type === "tool-input-delta" && part.toolCallId === callId ? [part.delta] : [],
+      );
+    expect(fragments("call_oslo").join("")).toBe('{"city": "Oslo"}');
+    expect(fragments("call_rome").join("")).toBe('{"city": "Rome"}');
+    expect(parts.filter((part) => part.type === "tool-input-start")).toEqual([
+      { type: "tool-input-start", toolCallId: "call_oslo", toolName: "get_weather", iteration: 1 },
+      { type: "tool-input-start", toolCallId: "call_rome", toolName: "get_weather", iteration: 1 },
+    ]);
+    const settled = parts.filter((part) => !part.type.startsWith("tool-input-"));
+    expect(settled.map((part) => part.type)).toEqual([
       "text-delta",
       "tool-call",
       "tool-call",
@@ -140,14 +152,14 @@ describe("openAiChat({ stream: true })", () => {
       "text-delta",
       "finish",
     ]);
-    expect(parts[1]).toEqual({
+    expect(settled[1]).toEqual({
       type: "tool-call",
       toolCallId: "call_oslo",
       toolName: "get_weather",
       iteration: 1,
       input: { city: "Oslo" },
     });
-    expect(parts[2]).toMatchObject({ toolCallId: "call_rome", input: { city: "Rome" } });
+    expect(settled[2]).toMatchObject({ toolCallId: "call_rome", input: { city: "Rome" } });
     const replayed = requests[1]?.body.messages as Array<Record<string, unknown>>;
     expect(replayed[1]).toEqual({
       role: "assistant",

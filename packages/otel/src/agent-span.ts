@@ -21,10 +21,11 @@ const LLM = {
   tokensIn: "llm.tokens.in",
   tokensOut: "llm.tokens.out",
   stopReason: "llm.stopReason",
+  costUsd: "llm.costUsd",
   stream: "llm.stream",
 } as const satisfies Pick<
   typeof LLM_HEADERS,
-  "provider" | "model" | "tokensIn" | "tokensOut" | "stopReason"
+  "provider" | "model" | "tokensIn" | "tokensOut" | "stopReason" | "costUsd"
 > & {
   stream: typeof LLM_STREAM_PROPERTY;
 };
@@ -53,6 +54,8 @@ function setResultAttributes(run: AgentRun, exchange: Exchange, recordContent: b
   if (typeof tokensIn === "number") span.setAttribute(GEN_AI.usageInputTokens, tokensIn);
   const tokensOut = headers[LLM.tokensOut];
   if (typeof tokensOut === "number") span.setAttribute(GEN_AI.usageOutputTokens, tokensOut);
+  const cost = headers[LLM.costUsd];
+  if (typeof cost === "number") span.setAttribute(ROUTEKIT.llmCostUsd, cost);
   const stopReason = headers[LLM.stopReason];
   const finish = typeof stopReason === "string" ? stopReason : undefined;
   if (finish !== undefined) span.setAttribute(GEN_AI.responseFinishReasons, [finish]);

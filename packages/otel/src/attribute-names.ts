@@ -17,6 +17,8 @@ export const GEN_AI = {
   responseFinishReasons: "gen_ai.response.finish_reasons",
   usageInputTokens: "gen_ai.usage.input_tokens",
   usageOutputTokens: "gen_ai.usage.output_tokens",
+  usageCacheReadInputTokens: "gen_ai.usage.cache_read.input_tokens",
+  usageCacheCreationInputTokens: "gen_ai.usage.cache_creation.input_tokens",
   agentName: "gen_ai.agent.name",
   toolName: "gen_ai.tool.name",
   toolCallId: "gen_ai.tool.call.id",
@@ -62,6 +64,8 @@ export const ROUTEKIT = {
   exchangeId: "routekit.exchange.id",
   endpointUri: "routekit.endpoint.uri",
   stepPath: "routekit.step.path",
+  /** The cost of a model call (chat span) or of a run (invoke_agent span) in US dollars, from llmPlugin's prices. */
+  llmCostUsd: "routekit.llm.cost_usd",
   exchangesMetric: "routekit.route.exchanges",
   failuresMetric: "routekit.route.failures",
   durationMetric: "routekit.route.duration",

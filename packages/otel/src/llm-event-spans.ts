@@ -1,9 +1,9 @@
-import { type Attributes, SpanKind, trace } from "@opentelemetry/api";
+import { type Attributes, type Span, SpanKind, trace } from "@opentelemetry/api";
 import type { EventBus } from "@routekit/core";
 import { redactUri } from "@routekit/core/internal";
 import type { LlmEventType } from "@routekit/llm";
 import type { AgentRun, AgentRuns } from "./agent-run.js";
-import { GEN_AI, GEN_AI_OPERATION, SEMCONV } from "./attribute-names.js";
+import { GEN_AI, GEN_AI_OPERATION, ROUTEKIT, SEMCONV } from "./attribute-names.js";
 import { chatInputMessages, chatOutputMessages } from "./genai-content.js";
 import { errorTypeOf, recordError } from "./record-error.js";
 import type { Telemetry } from "./telemetry.js";
@@ -19,7 +19,14 @@ interface LlmEvent {
   model?: string;
   iteration?: number;
   durationMs?: number;
-  usage?: { inputTokens: number; outputTokens: number };
+  usage?: {
+    inputTokens: number;
+    outputTokens: number;
+    cachedInputTokens?: number;
+    cacheWriteInputTokens?: number;
+  };
+  /** US dollars, when the model has a price (model-call-completed). */
+  cost?: number;
   stopReason?: string;
   /** The model that answered and the provider's response id (model-call-completed). */
   responseModel?: string;
@@ -63,10 +70,7 @@ function closeChat(telemetry: Telemetry, run: AgentRun, event: LlmEvent, failed:
   run.open.delete(span);
   if (failed) recordError(span, event.error ?? new Error("model call failed"));
   else {
-    if (event.usage !== undefined) {
-      span.setAttribute(GEN_AI.usageInputTokens, event.usage.inputTokens);
-      span.setAttribute(GEN_AI.usageOutputTokens, event.usage.outputTokens);
-    }
+    if (event.usage !== undefined) setUsageAttributes(span, event.usage, event.cost);
     if (event.stopReason !== undefined) span.setAttribute(GEN_AI.responseFinishReasons, [event.stopReason]);
     if (event.responseModel !== undefined) span.setAttribute(GEN_AI.responseModel, event.responseModel);
     if (event.responseId !== undefined) span.setAttribute(GEN_AI.responseId, event.responseId);
@@ -74,6 +78,21 @@ function closeChat(telemetry: Telemetry, run: AgentRun, event: LlmEvent, failed:
       span.setAttribute(GEN_AI.outputMessages, chatOutputMessages(event.message, event.stopReason));
   }
   span.end();
+}
+
+/** Tokens (the cache's too, when the provider reported them) and the cost of one model call. */
+function setUsageAttributes(
+  span: Span,
+  usage: NonNullable<LlmEvent["usage"]>,
+  cost: number | undefined,
+): void {
+  span.setAttribute(GEN_AI.usageInputTokens, usage.inputTokens);
+  span.setAttribute(GEN_AI.usageOutputTokens, usage.outputTokens);
+  if (usage.cachedInputTokens !== undefined)
+    span.setAttribute(GEN_AI.usageCacheReadInputTokens, usage.cachedInputTokens);
+  if (usage.cacheWriteInputTokens !== undefined)
+    span.setAttribute(GEN_AI.usageCacheCreationInputTokens, usage.cacheWriteInputTokens);
+  if (cost !== undefined) span.setAttribute(ROUTEKIT.llmCostUsd, cost);
 }
 
 function recordChatMetrics(telemetry: Telemetry, event: LlmEvent, failed: boolean): void {

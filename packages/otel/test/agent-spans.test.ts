@@ -1,6 +1,6 @@
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { createContext, type RouteContext } from "@routekit/core";
-import { llm, llmPlugin, llmStreamOf, openAiChat } from "@routekit/llm";
+import { llm, llmPlugin, llmStreamOf, openAiChat, type PriceTable } from "@routekit/llm";
 import { afterEach, describe, expect, it } from "vitest";
 import { otelPlugin } from "../src/index.js";
 import { type OpenAiLoopback, type ScriptedTurn, startOpenAiLoopback } from "./support/openai-loopback.js";
@@ -29,7 +29,7 @@ const TWO_TOOLS_THEN_ANSWER: ScriptedTurn[] = [
   { text: "It is 21C in Oslo at noon." },
 ];
 
-async function agent(turns: ScriptedTurn[], recordContent?: boolean) {
+async function agent(turns: ScriptedTurn[], recordContent?: boolean, prices?: PriceTable) {
   server = await startOpenAiLoopback(turns);
   sdk = startTestSdk();
   context = createContext({ logLevel: "off" });
@@ -42,6 +42,7 @@ async function agent(turns: ScriptedTurn[], recordContent?: boolean) {
           apiKey: "sk-test-otel-0123456789",
         }),
       },
+      ...(prices !== undefined && { prices }),
     }),
   );
   context.use(
@@ -82,6 +83,35 @@ async function agent(turns: ScriptedTurn[], recordContent?: boolean) {
 }
 
 describe("GenAI spans of an llm step", () => {
+  it("carry the cached input tokens and the cost of each call and of the run", async () => {
+    const prices = {
+      "openai/gpt-4o-mini": { inputPerMillion: 2, outputPerMillion: 8, cachedInputPerMillion: 0.5 },
+    };
+    const turns: ScriptedTurn[] = [
+      { toolCalls: [{ id: "call_weather", name: "get_weather", arguments: '{"city":"Oslo"}' }] },
+      { text: "It is 21C in Oslo.", cachedTokens: 64 },
+    ];
+    const { sdk, context } = await agent(turns, undefined, prices);
+    await context.request("direct:ask", "Weather in Oslo?");
+
+    const spans = sdk.spans();
+    const chats = spans.filter((span) => span.name === "chat gpt-4o-mini");
+    // First call: 40 in, 12 out, nothing cached; second: 70 in (64 cached), 9 out.
+    const first = (40 * 2 + 12 * 8) / 1_000_000;
+    const second = (6 * 2 + 64 * 0.5 + 9 * 8) / 1_000_000;
+    expect(chats[0]?.attributes["routekit.llm.cost_usd"]).toBeCloseTo(first, 15);
+    expect(chats[0]?.attributes["gen_ai.usage.cache_read.input_tokens"]).toBeUndefined();
+    expect(chats[1]?.attributes).toMatchObject({
+      "gen_ai.usage.input_tokens": 70,
+      "gen_ai.usage.output_tokens": 9,
+      "gen_ai.usage.cache_read.input_tokens": 64,
+    });
+    expect(chats[1]?.attributes["routekit.llm.cost_usd"]).toBeCloseTo(second, 15);
+    const invoke = spanNamed(spans, "invoke_agent ask");
+    expect(invoke.attributes["gen_ai.usage.input_tokens"]).toBe(110);
+    expect(invoke.attributes["routekit.llm.cost_usd"]).toBeCloseTo(first + second, 15);
+  });
+
   it("nests invoke_agent, chat turns and execute_tool spans, with the tool routes under their calls", async () => {
     const { sdk, context } = await agent(TWO_TOOLS_THEN_ANSWER);
     expect(await context.request("direct:ask", "Weather and time in Oslo?")).toBe(

@@ -16,6 +16,8 @@ describe("attribute and metric names", () => {
       responseFinishReasons: incubating.ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
       usageInputTokens: incubating.ATTR_GEN_AI_USAGE_INPUT_TOKENS,
       usageOutputTokens: incubating.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
+      usageCacheReadInputTokens: incubating.ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+      usageCacheCreationInputTokens: incubating.ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
       agentName: incubating.ATTR_GEN_AI_AGENT_NAME,
       toolName: incubating.ATTR_GEN_AI_TOOL_NAME,
       toolCallId: incubating.ATTR_GEN_AI_TOOL_CALL_ID,

@@ -7,6 +7,7 @@ export interface SpendTotals {
   inputTokens: number;
   outputTokens: number;
   cachedInputTokens: number;
+  cacheWriteInputTokens: number;
   /** US dollars, over the runs whose model has a price. */
   costUsd: number;
   /** Runs ended by a budget. */
@@ -81,7 +82,15 @@ export function llmSpendOf(context: RouteContext): LlmSpend {
 }
 
 function emptyTotals(): SpendTotals {
-  return { runs: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0, budgetStops: 0 };
+  return {
+    runs: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedInputTokens: 0,
+    cacheWriteInputTokens: 0,
+    costUsd: 0,
+    budgetStops: 0,
+  };
 }
 
 function totalsOf(map: Map<string, SpendTotals>, key: string): SpendTotals {
@@ -98,6 +107,7 @@ function add(totals: SpendTotals, run: RunSpend): void {
   totals.inputTokens += run.usage.inputTokens;
   totals.outputTokens += run.usage.outputTokens;
   totals.cachedInputTokens += run.usage.cachedInputTokens ?? 0;
+  totals.cacheWriteInputTokens += run.usage.cacheWriteInputTokens ?? 0;
   totals.costUsd += run.cost ?? 0;
   if (run.stoppedByBudget) totals.budgetStops += 1;
 }

@@ -7,18 +7,28 @@ export interface ModelPrice {
   outputPerMillion: number;
   /** Price of input tokens the provider served from its cache; default `inputPerMillion`. */
   cachedInputPerMillion?: number;
+  /** Price of input tokens the provider wrote to its cache (Anthropic); default `inputPerMillion`. */
+  cacheWriteInputPerMillion?: number;
 }
 
 /** Prices by `provider/model`, e.g. `{ "openai/gpt-4o-mini": { inputPerMillion: 0.15, outputPerMillion: 0.6 } }`. */
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
+const PRICE_FIELDS = [
+  "inputPerMillion",
+  "outputPerMillion",
+  "cachedInputPerMillion",
+  "cacheWriteInputPerMillion",
+] as const;
+
 /** The cost of `usage` at `price`, in US dollars. */
 export function costOf(usage: TokenUsage, price: ModelPrice): number {
   const cached = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
-  const cachedPrice = price.cachedInputPerMillion ?? price.inputPerMillion;
+  const written = Math.min(usage.cacheWriteInputTokens ?? 0, usage.inputTokens - cached);
   return (
-    ((usage.inputTokens - cached) * price.inputPerMillion +
-      cached * cachedPrice +
+    ((usage.inputTokens - cached - written) * price.inputPerMillion +
+      cached * (price.cachedInputPerMillion ?? price.inputPerMillion) +
+      written * (price.cacheWriteInputPerMillion ?? price.inputPerMillion) +
       usage.outputTokens * price.outputPerMillion) /
     1_000_000
   );
@@ -58,13 +68,13 @@ export function checkPrices(prices: unknown, where: string): PriceTable {
       throw invalid(
         where,
         `prices['${key}']`,
-        "{ inputPerMillion, outputPerMillion, cachedInputPerMillion? }",
+        "{ inputPerMillion, outputPerMillion, cachedInputPerMillion?, cacheWriteInputPerMillion? }",
         describe(price),
       );
     }
-    for (const field of ["inputPerMillion", "outputPerMillion", "cachedInputPerMillion"] as const) {
+    for (const field of PRICE_FIELDS) {
       const value = (price as Record<string, unknown>)[field];
-      if (value === undefined && field === "cachedInputPerMillion") continue;
+      if (value === undefined && field !== "inputPerMillion" && field !== "outputPerMillion") continue;
       if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
         throw invalid(where, `prices['${key}'].${field}`, "a number of US dollars >= 0", describe(value));
       }

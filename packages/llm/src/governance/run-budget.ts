@@ -61,6 +61,9 @@ export function addUsage(total: TokenUsage, call: TokenUsage): void {
   if (call.cachedInputTokens !== undefined) {
     total.cachedInputTokens = (total.cachedInputTokens ?? 0) + call.cachedInputTokens;
   }
+  if (call.cacheWriteInputTokens !== undefined) {
+    total.cacheWriteInputTokens = (total.cacheWriteInputTokens ?? 0) + call.cacheWriteInputTokens;
+  }
 }
 
 /**

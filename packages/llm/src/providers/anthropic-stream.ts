@@ -6,15 +6,18 @@ import {
   describeWireValue,
   isWireObject,
   responseShapeError,
-  tokenCount,
   type WireObject,
   withResponseId,
 } from "./wire-shape.js";
+import { anthropicUsage } from "./wire-usage.js";
 
 /** A content block being assembled from its deltas. */
 type BlockDraft =
   | { type: "text"; text: string }
   | { type: "tool_use"; id: string; name: string; json: string; call?: ToolCall }
+  /** Kept whole (with its signature) so the turn is sent back as the API requires with tool use. */
+  | { type: "thinking"; thinking: string; signature: string }
+  | { type: "redacted_thinking"; data: unknown }
   | { type: "other" };
 
 /** Assembles a streamed Messages answer, one event at a time. */
@@ -28,8 +31,9 @@ export interface AnthropicStreamAssembler {
 /**
  * Reads `message_start`, `content_block_start` / `content_block_delta` (`text_delta`,
  * `input_json_delta`) / `content_block_stop`, `message_delta` (stop reason, usage), `message_stop`,
- * `ping` and `error`. Text deltas go to `request.onDelta` as they arrive; a tool call's input is
- * the concatenation of its `partial_json` fragments, parsed when its block stops.
+ * `ping` and `error`. Text, thinking and tool input deltas go to `request.onDelta` as they
+ * arrive; a tool call's input is the concatenation of its `partial_json` fragments, parsed when
+ * its block stops; thinking blocks stay in the turn (with their signatures) to be sent back.
  */
 export function anthropicStreamAssembler(
   request: ModelRequest,
@@ -87,6 +91,13 @@ export function anthropicStreamAssembler(
           content.name,
         );
       blocks.set(index, { type: "tool_use", id: content.id, name: content.name, json: "" });
+      onDelta?.({ type: "tool-input-start", callId: content.id, toolName: content.name });
+    } else if (content.type === "thinking") {
+      const initial = typeof content.thinking === "string" ? content.thinking : "";
+      blocks.set(index, { type: "thinking", thinking: initial, signature: "" });
+      if (initial !== "") onDelta?.({ type: "reasoning-delta", text: initial });
+    } else if (content.type === "redacted_thinking") {
+      blocks.set(index, { type: "redacted_thinking", data: content.data });
     }
   };
 
@@ -104,8 +115,21 @@ export function anthropicStreamAssembler(
       if (typeof delta.partial_json !== "string")
         throw responseShapeError(where, "input_json_delta.partial_json", "a string", delta.partial_json);
       block.json += delta.partial_json;
+      if (delta.partial_json !== "")
+        onDelta?.({ type: "tool-input-delta", callId: block.id, text: delta.partial_json });
+    } else if (block.type === "thinking") applyThinkingDelta(block, delta);
+    // Other deltas (citations) do not change the text, the reasoning or the tool calls.
+  };
+
+  const applyThinkingDelta = (block: { thinking: string; signature: string }, delta: WireObject): void => {
+    if (delta.type === "thinking_delta") {
+      if (typeof delta.thinking !== "string")
+        throw responseShapeError(where, "thinking_delta.thinking", "a string", delta.thinking);
+      block.thinking += delta.thinking;
+      if (delta.thinking !== "") onDelta?.({ type: "reasoning-delta", text: delta.thinking });
+    } else if (delta.type === "signature_delta" && typeof delta.signature === "string") {
+      block.signature += delta.signature;
     }
-    // Other deltas (thinking, signatures, citations) do not change the text or the tool calls.
   };
 
   /** A stopped tool_use block is a complete call: it is handed on at once. */
@@ -144,7 +168,10 @@ export function anthropicStreamAssembler(
         if (isWireObject(delta) && typeof delta.stop_reason === "string") rawStopReason = delta.stop_reason;
         if (isWireObject(event.usage)) {
           outputUsage = event.usage;
-          if (event.usage.input_tokens !== undefined) inputUsage = event.usage;
+          // Its counts are the message's so far: those it names replace message_start's.
+          if (event.usage.input_tokens !== undefined) {
+            inputUsage = { ...(isWireObject(inputUsage) ? inputUsage : {}), ...event.usage };
+          }
         }
         return;
       }
@@ -172,6 +199,10 @@ export function anthropicStreamAssembler(
         const call = block.call ?? toolCall(block);
         toolCalls.push(call);
         raw.push({ type: "tool_use", id: block.id, name: block.name, input: call.arguments ?? {} });
+      } else if (block.type === "thinking") {
+        raw.push({ type: "thinking", thinking: block.thinking, signature: block.signature });
+      } else if (block.type === "redacted_thinking") {
+        raw.push({ type: "redacted_thinking", data: block.data });
       }
     }
     const assistant: AssistantMessage = { role: "assistant", content: text, raw };
@@ -181,10 +212,7 @@ export function anthropicStreamAssembler(
       toolCalls,
       stopReason: toolCalls.length > 0 ? "tool_calls" : mapStopReason(rawStopReason),
       rawStopReason,
-      usage: {
-        inputTokens: tokenCount(inputUsage, "input_tokens"),
-        outputTokens: tokenCount(outputUsage, "output_tokens"),
-      },
+      usage: anthropicUsage(inputUsage, outputUsage),
       model,
       assistant,
     });

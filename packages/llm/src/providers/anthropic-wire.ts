@@ -9,13 +9,8 @@ import type {
 } from "../model-types.js";
 import type { Tool } from "../tool-types.js";
 import { objectToolCall } from "./object-tool-call.js";
-import {
-  isWireObject,
-  responseShapeError,
-  tokenCount,
-  type WireObject,
-  withResponseId,
-} from "./wire-shape.js";
+import { isWireObject, responseShapeError, type WireObject, withResponseId } from "./wire-shape.js";
+import { anthropicUsage } from "./wire-usage.js";
 
 const renderedTools = new WeakMap<Tool, unknown>();
 
@@ -145,10 +140,7 @@ export function parseAnthropicResponse(json: unknown, fallbackModel: string, whe
     toolCalls,
     stopReason: toolCalls.length > 0 ? "tool_calls" : mapStopReason(rawStopReason),
     rawStopReason,
-    usage: {
-      inputTokens: tokenCount(json.usage, "input_tokens"),
-      outputTokens: tokenCount(json.usage, "output_tokens"),
-    },
+    usage: anthropicUsage(json.usage),
     model: typeof json.model === "string" && json.model !== "" ? json.model : fallbackModel,
     assistant,
   });

@@ -5,10 +5,10 @@ import {
   describeWireValue,
   isWireObject,
   responseShapeError,
-  tokenCount,
   type WireObject,
   withResponseId,
 } from "./wire-shape.js";
+import { openAiUsage } from "./wire-usage.js";
 
 /** A tool call being assembled from its deltas. */
 interface CallDraft {
@@ -17,6 +17,8 @@ interface CallDraft {
   argumentsText: string;
   /** Set once the call is complete (and handed to `onToolCall`); no fragment may follow. */
   call?: ToolCall;
+  /** Set once its start went to `onDelta`. */
+  started?: boolean;
 }
 
 /** Assembles a streamed Chat Completions answer, one `data:` event at a time. */
@@ -28,7 +30,8 @@ export interface OpenAiStreamAssembler {
 }
 
 /**
- * Text deltas go to `request.onDelta` as they arrive; tool calls are assembled by their `index`,
+ * Text, reasoning (`reasoning_content` or `reasoning`) and tool argument deltas go to
+ * `request.onDelta` as they arrive; tool calls are assembled by their `index`,
  * their `arguments` fragments concatenated; usage comes with `stream_options.include_usage`.
  */
 export function openAiStreamAssembler(
@@ -84,7 +87,24 @@ export function openAiStreamAssembler(
     if (typeof delta.id === "string" && delta.id !== "") draft.id = delta.id;
     if (fn === undefined || fn === null) return;
     if (typeof fn.name === "string") draft.name += fn.name;
-    if (typeof fn.arguments === "string") draft.argumentsText += fn.arguments;
+    const fragment = typeof fn.arguments === "string" ? fn.arguments : "";
+    draft.argumentsText += fragment;
+    if (onDelta !== undefined) handOnInput(draft, fragment);
+  };
+
+  /**
+   * The call's start once its id and name are known (with the arguments written so far), then
+   * each further fragment of its arguments.
+   */
+  const handOnInput = (draft: CallDraft, fragment: string): void => {
+    let text = fragment;
+    if (draft.started !== true) {
+      if (draft.id === "" || draft.name === "") return;
+      draft.started = true;
+      onDelta?.({ type: "tool-input-start", callId: draft.id, toolName: draft.name });
+      text = draft.argumentsText;
+    }
+    if (text !== "") onDelta?.({ type: "tool-input-delta", callId: draft.id, text });
   };
 
   const accept = (data: string): void => {
@@ -112,6 +132,11 @@ export function openAiStreamAssembler(
       const delta = choice.delta;
       if (delta === undefined || delta === null) continue;
       if (!isWireObject(delta)) throw responseShapeError(where, "choices[0].delta", "an object", delta);
+      // DeepSeek, vLLM and other compatible servers stream the reasoning beside the content.
+      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      if (typeof reasoning === "string" && reasoning !== "") {
+        onDelta?.({ type: "reasoning-delta", text: reasoning });
+      }
       if (typeof delta.content === "string" && delta.content !== "") {
         text += delta.content;
         onDelta?.({ type: "text-delta", text: delta.content });
@@ -155,10 +180,7 @@ export function openAiStreamAssembler(
       toolCalls,
       stopReason: toolCalls.length > 0 ? "tool_calls" : mapFinishReason(rawStopReason),
       rawStopReason,
-      usage: {
-        inputTokens: tokenCount(usage, "prompt_tokens"),
-        outputTokens: tokenCount(usage, "completion_tokens"),
-      },
+      usage: openAiUsage(usage),
       model,
       assistant,
     });

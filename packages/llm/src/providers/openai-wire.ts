@@ -8,13 +8,8 @@ import type {
 } from "../model-types.js";
 import type { Tool } from "../tool-types.js";
 import { openAiResponseFormat } from "./openai-response-format.js";
-import {
-  isWireObject,
-  responseShapeError,
-  tokenCount,
-  type WireObject,
-  withResponseId,
-} from "./wire-shape.js";
+import { isWireObject, responseShapeError, type WireObject, withResponseId } from "./wire-shape.js";
+import { openAiUsage } from "./wire-usage.js";
 
 /** Options of the Chat Completions body that come from the provider rather than the request. */
 export interface OpenAiBodyOptions {
@@ -151,10 +146,7 @@ export function parseOpenAiResponse(json: unknown, fallbackModel: string, where:
     toolCalls,
     stopReason: toolCalls.length > 0 ? "tool_calls" : mapFinishReason(rawStopReason),
     rawStopReason,
-    usage: {
-      inputTokens: tokenCount(json.usage, "prompt_tokens"),
-      outputTokens: tokenCount(json.usage, "completion_tokens"),
-    },
+    usage: openAiUsage(json.usage),
     model: typeof json.model === "string" && json.model !== "" ? json.model : fallbackModel,
     assistant,
   });

@@ -2,8 +2,11 @@ export { runToolLoop } from "./run-tool-loop.js";
 export type {
   FinishPart,
   LlmStreamPart,
+  ReasoningDeltaPart,
   TextDeltaPart,
   ToolCallPart,
+  ToolInputDeltaPart,
+  ToolInputStartPart,
   ToolResultPart,
 } from "./stream-parts.js";
 export { type LlmStream, streamToolLoop } from "./stream-tool-loop.js";

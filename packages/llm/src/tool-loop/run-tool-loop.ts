@@ -5,6 +5,7 @@ import { quotaModel } from "../governance/quota-model.js";
 import { addUsage, BudgetCheck, type BudgetStop, hasBudget } from "../governance/run-budget.js";
 import type {
   ChatMessage,
+  ModelDelta,
   ModelRequest,
   ModelResponse,
   ModelStopReason,
@@ -67,6 +68,8 @@ export async function runToolLoop(given: RunToolLoopOptions): Promise<ToolLoopRe
   const price = priceOf(options.prices, model.provider, model.model);
   const budget = hasBudget(options) ? new BudgetCheck(options, price) : undefined;
   const run: RunTotals = { usage, price, toolCalls: 0 };
+  // Tool arguments are content: streamed as they are written only where the parts carry them.
+  const inputParts = options.partContent ?? options.includeContent === true;
   let lastText = "";
 
   try {
@@ -86,13 +89,8 @@ export async function runToolLoop(given: RunToolLoopOptions): Promise<ToolLoopRe
         signal,
       };
       if (outputFormat !== undefined) request.output = outputFormat;
-      let streamed = false;
-      if (onPart !== undefined) {
-        request.onDelta = (delta) => {
-          streamed = true;
-          onPart({ type: "text-delta", text: delta.text, iteration });
-        };
-      }
+      const streamed = { text: false };
+      if (onPart !== undefined) request.onDelta = deltaToParts(onPart, iteration, inputParts, streamed);
       // Tool calls start as soon as the streaming model has written their arguments; not with an
       // output schema, where the answer tool decides whether the others run at all.
       const turn = new TurnCalls(environment, iteration, parallel);
@@ -113,7 +111,7 @@ export async function runToolLoop(given: RunToolLoopOptions): Promise<ToolLoopRe
         throw failure;
       }
       // A model that does not stream hands on its turn's text whole.
-      if (onPart !== undefined && !streamed && response.text !== "") {
+      if (onPart !== undefined && !streamed.text && response.text !== "") {
         onPart({ type: "text-delta", text: response.text, iteration });
       }
       addUsage(usage, response.usage);
@@ -167,6 +165,38 @@ export async function runToolLoop(given: RunToolLoopOptions): Promise<ToolLoopRe
   } finally {
     deadline?.clear();
   }
+}
+
+/**
+ * A streaming model's deltas as parts of turn `iteration`: text, reasoning, and (with
+ * `inputParts`) each tool call's start and argument fragments. `streamed.text` records that text came.
+ */
+function deltaToParts(
+  onPart: NonNullable<RunToolLoopOptions["onPart"]>,
+  iteration: number,
+  inputParts: boolean,
+  streamed: { text: boolean },
+): (delta: ModelDelta) => void {
+  return (delta) => {
+    switch (delta.type) {
+      case "text-delta":
+        streamed.text = true;
+        onPart({ type: "text-delta", text: delta.text, iteration });
+        return;
+      case "reasoning-delta":
+        onPart({ type: "reasoning-delta", text: delta.text, iteration });
+        return;
+      case "tool-input-start":
+        if (inputParts) {
+          onPart({ type: "tool-input-start", toolCallId: delta.callId, toolName: delta.toolName, iteration });
+        }
+        return;
+      case "tool-input-delta":
+        if (inputParts)
+          onPart({ type: "tool-input-delta", toolCallId: delta.callId, delta: delta.text, iteration });
+        return;
+    }
+  };
 }
 
 /** What a run has spent so far. */

@@ -9,6 +9,29 @@ export interface TextDeltaPart {
   iteration: number;
 }
 
+/** A piece of the model's reasoning, when its provider streams it (Anthropic thinking, `reasoning_content`). */
+export interface ReasoningDeltaPart {
+  type: "reasoning-delta";
+  text: string;
+  iteration: number;
+}
+
+/** The model began writing a tool call (streaming models; only when tool arguments are in the parts). */
+export interface ToolInputStartPart {
+  type: "tool-input-start";
+  toolCallId: string;
+  toolName: string;
+  iteration: number;
+}
+
+/** A fragment of a tool call's arguments as the model writes them (JSON text; same condition). */
+export interface ToolInputDeltaPart {
+  type: "tool-input-delta";
+  toolCallId: string;
+  delta: string;
+  iteration: number;
+}
+
 /** The model asked for a tool call; its arguments are complete and it is about to run. */
 export interface ToolCallPart {
   type: "tool-call";
@@ -40,4 +63,11 @@ export interface FinishPart {
 }
 
 /** One part of a streamed run, in the order it happened. */
-export type LlmStreamPart = TextDeltaPart | ToolCallPart | ToolResultPart | FinishPart;
+export type LlmStreamPart =
+  | TextDeltaPart
+  | ReasoningDeltaPart
+  | ToolInputStartPart
+  | ToolInputDeltaPart
+  | ToolCallPart
+  | ToolResultPart
+  | FinishPart;

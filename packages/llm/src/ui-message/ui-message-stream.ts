@@ -12,7 +12,8 @@ export const UI_MESSAGE_STREAM_FORMAT: StreamFormat = Object.freeze({
 
 /**
  * A run as the AI SDK's UI message stream: each item is one event's JSON (`start`, `start-step`,
- * `text-start`/`text-delta`/`text-end`, `tool-input-start`/`tool-input-available`,
+ * `text-start`/`text-delta`/`text-end`, `reasoning-start`/`reasoning-delta`/`reasoning-end`,
+ * `tool-input-start`/`tool-input-delta`/`tool-input-available`,
  * `tool-output-available` or `tool-output-error`, `finish-step`, `finish` with the usage in its
  * `messageMetadata`, `error` or `abort`), then `[DONE]`. An `http:` reply writes it as
  * server-sent events with the protocol's header. Stopping to read cancels the run.
@@ -65,11 +66,16 @@ async function* events(stream: LlmStream, messageId: string): AsyncGenerator<str
 
 type Chunk = Record<string, unknown> & { type: string };
 
-/** Turns parts into chunks, opening and closing steps and text blocks as the protocol wants them. */
+/**
+ * Turns parts into chunks, opening and closing steps, text and reasoning blocks as the protocol
+ * wants them (one block open at a time: text and reasoning alternate as the model writes them).
+ */
 class ChunkWriter {
   #step: number | undefined;
-  #text: string | undefined;
-  #texts = 0;
+  #block: { kind: "text" | "reasoning"; id: string } | undefined;
+  #blocks = 0;
+  /** Tool calls whose `tool-input-start` was sent (in this step). */
+  #inputs = new Set<string>();
 
   *chunksOf(part: LlmStreamPart): Generator<Chunk> {
     if (part.type === "finish") {
@@ -82,42 +88,58 @@ class ChunkWriter {
       return;
     }
     yield* this.#enterStep(part.iteration);
-    if (part.type === "text-delta") {
+    if (part.type === "text-delta" || part.type === "reasoning-delta") {
       if (part.text === "") return;
-      if (this.#text === undefined) {
-        this.#text = `text-${++this.#texts}`;
-        yield { type: "text-start", id: this.#text };
-      }
-      yield { type: "text-delta", id: this.#text, delta: part.text };
+      const kind = part.type === "text-delta" ? "text" : "reasoning";
+      const id = yield* this.#enterBlock(kind);
+      yield { type: `${kind}-delta`, id, delta: part.text };
       return;
     }
-    yield* this.#endText();
-    if (part.type === "tool-call") {
-      yield { type: "tool-input-start", toolCallId: part.toolCallId, toolName: part.toolName };
-      yield {
-        type: "tool-input-available",
-        toolCallId: part.toolCallId,
-        toolName: part.toolName,
-        input: part.input ?? {},
-      };
-      return;
-    }
-    if (part.isError) {
-      yield {
-        type: "tool-output-error",
-        toolCallId: part.toolCallId,
-        errorText: part.output ?? "the tool call failed",
-      };
-    } else {
-      yield { type: "tool-output-available", toolCallId: part.toolCallId, output: parsedOutput(part.output) };
+    yield* this.#endBlock();
+    yield* this.#toolChunks(part);
+  }
+
+  *#toolChunks(part: Exclude<LlmStreamPart, { type: "finish" | "text-delta" | "reasoning-delta" }>) {
+    switch (part.type) {
+      case "tool-input-start":
+        if (this.#inputs.has(part.toolCallId)) return;
+        this.#inputs.add(part.toolCallId);
+        yield { type: "tool-input-start", toolCallId: part.toolCallId, toolName: part.toolName };
+        return;
+      case "tool-input-delta":
+        if (!this.#inputs.has(part.toolCallId)) return;
+        yield { type: "tool-input-delta", toolCallId: part.toolCallId, inputTextDelta: part.delta };
+        return;
+      case "tool-call":
+        if (!this.#inputs.has(part.toolCallId)) {
+          this.#inputs.add(part.toolCallId);
+          yield { type: "tool-input-start", toolCallId: part.toolCallId, toolName: part.toolName };
+        }
+        yield {
+          type: "tool-input-available",
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: part.input ?? {},
+        };
+        return;
+      case "tool-result":
+        yield part.isError
+          ? {
+              type: "tool-output-error",
+              toolCallId: part.toolCallId,
+              errorText: part.output ?? "the tool call failed",
+            }
+          : { type: "tool-output-available", toolCallId: part.toolCallId, output: parsedOutput(part.output) };
+        return;
     }
   }
 
-  /** Ends the open text block and step. */
+  /** Ends the open block and step. */
   *close(): Generator<Chunk> {
-    yield* this.#endText();
+    yield* this.#endBlock();
     if (this.#step !== undefined) yield { type: "finish-step" };
     this.#step = undefined;
+    this.#inputs.clear();
   }
 
   *#enterStep(iteration: number): Generator<Chunk> {
@@ -127,10 +149,20 @@ class ChunkWriter {
     yield { type: "start-step" };
   }
 
-  *#endText(): Generator<Chunk> {
-    if (this.#text === undefined) return;
-    yield { type: "text-end", id: this.#text };
-    this.#text = undefined;
+  /** The open block of `kind`'s id, after ending a block of the other kind and starting this one. */
+  *#enterBlock(kind: "text" | "reasoning"): Generator<Chunk, string> {
+    if (this.#block?.kind === kind) return this.#block.id;
+    yield* this.#endBlock();
+    const id = `${kind}-${++this.#blocks}`;
+    this.#block = { kind, id };
+    yield { type: `${kind}-start`, id };
+    return id;
+  }
+
+  *#endBlock(): Generator<Chunk> {
+    if (this.#block === undefined) return;
+    yield { type: `${this.#block.kind}-end`, id: this.#block.id };
+    this.#block = undefined;
   }
 }
 

@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 /** One scripted model turn: tool calls, or a final text. */
 export type ScriptedTurn =
   | { toolCalls: Array<{ id: string; name: string; arguments: string }> }
-  | { text: string }
+  /** `cachedTokens`: the prompt tokens the usage reports as cached (`prompt_tokens_details`). */
+  | { text: string; cachedTokens?: number }
   /** A streamed answer (`stream: true`): these pieces of text as server-sent events. */
   | { stream: string[] }
   | { status: number; error: string };
@@ -73,7 +74,13 @@ function completion(turn: Extract<ScriptedTurn, { toolCalls: unknown } | { text:
     : { role: "assistant", content: turn.text, refusal: null };
   const usage = calling
     ? { prompt_tokens: 40, completion_tokens: 12 }
-    : { prompt_tokens: 70, completion_tokens: 9 };
+    : {
+        prompt_tokens: 70,
+        completion_tokens: 9,
+        ...(turn.cachedTokens !== undefined && {
+          prompt_tokens_details: { cached_tokens: turn.cachedTokens },
+        }),
+      };
   return {
     id: `chatcmpl-otel${completions}`,
     object: "chat.completion",
