@@ -20,6 +20,7 @@ export {
   type Recorder,
   type VerbDescriptor,
 } from "./dsl/verbs.js";
+export { CORE_VERBS } from "./eips/core-verbs.js";
 // The shared stores' idempotency key limit (redis, postgres)
 export { checkMaxKeyChars, DEFAULT_KEY_RETENTION_MS } from "./eips/resilience/idempotent-key.js";
 // Caches of compiled untrusted text, bounded in entries and estimated bytes
@@ -39,6 +40,7 @@ export {
   refuseDoctype,
   UNTRUSTED_XPATH_FUNCTIONS,
 } from "./expressions/index.js";
+export { describeStep } from "./model/route-definition.js";
 export type { NamedEndpoint, NestedBlock, StepShape } from "./model/step-shape.js";
 // Deadlines that always fire on Node 20 and can be cleared
 export { createDeadline, type Deadline } from "./runtime/deadline.js";

@@ -16,6 +16,7 @@ import { enrichVerb } from "./routing/enrich.js";
 import { loopVerb } from "./routing/loop.js";
 import { multicastVerb } from "./routing/multicast.js";
 import { recipientListVerb } from "./routing/recipient-list.js";
+import { sampleVerb } from "./routing/sample.js";
 import { splitVerb } from "./routing/split.js";
 import { wireTapVerb } from "./routing/wire-tap.js";
 import { toDVerb } from "./to-dynamic.js";
@@ -48,6 +49,7 @@ export const CORE_VERBS: { readonly [Name in keyof CoreVerbs<unknown>]: AnyVerbD
   enrich: enrichVerb,
   loop: loopVerb,
   delay: delayVerb,
+  sample: sampleVerb,
   onException: onExceptionVerb,
   errorHandler: errorHandlerVerb,
   doTry: doTryVerb,
