@@ -147,6 +147,14 @@ class DelayRoutes extends RouteBuilder {
   }
 }
 
+class SampleRoutes extends RouteBuilder {
+  configure() {
+    // #region sample
+    this.from("direct:readings").sample(10).to("mock:dashboard");
+    // #endregion sample
+  }
+}
+
 /** Picks a destination from the message (for the allowedEndpoints example). */
 const pick = (exchange: Exchange): string => `seda:${String(exchange.headers.target)}`;
 
@@ -170,7 +178,7 @@ class AllowedEndpointsRoutes extends RouteBuilder {
 
 export { AggregateRoutes, AllowedEndpointsRoutes, MulticastRoutes, WireTapRoutes };
 
-/** Runs the choice, split, recipient list, enrich, loop and delay routes of the page. */
+/** Runs the choice, split, recipient list, enrich, loop, delay and sample routes of the page. */
 export async function main(): Promise<void> {
   const context = createContext({ logLevel: "off" });
   await context.addRoutes((r) => {
@@ -192,6 +200,7 @@ export async function main(): Promise<void> {
   }
   await context.addRoutes(new LoopRoutes());
   await context.addRoutes(new DelayRoutes());
+  await context.addRoutes(new SampleRoutes());
   await context.start();
 
   await context.request("direct:orders", { kind: "book", total: 20 });
@@ -215,5 +224,8 @@ export async function main(): Promise<void> {
   assert.deepEqual(await context.request("direct:drain", [1, 2, 3]), []);
   await context.request("direct:backoff", "now", { waitMs: 0 });
   assert.deepEqual(context.endpoint("mock:out").receivedBodies, ["now"]);
+
+  for (let reading = 1; reading <= 25; reading++) await context.request("direct:readings", reading);
+  assert.deepEqual(context.endpoint("mock:dashboard").receivedBodies, [10, 20]);
   await context.stop();
 }

@@ -6,10 +6,21 @@
 // Budget internals
 export { isBudget } from "./budget/budget.js";
 export { BUDGET_DEFAULTS, type ResolvedBudgetOptions } from "./budget/budget-options.js";
+// Declaring verbs with their own step definition (defineStep is the public way): a descriptor
+// (how a call records, how its step compiles, the step's shape), installed under its method name
+export { type StepDescriptor, stepShape } from "./compile/step-compilers.js";
 // Endpoint URIs
 export { type ParsedUri, parseUri } from "./components/uri.js";
-// Declaring verbs with their own step definition (defineStep is the public way)
-export { type CompileScope, defineVerb, type Recorder } from "./dsl/verbs.js";
+export type { CoreVerbs } from "./dsl/route-dsl.js";
+export {
+  type AnyVerbDescriptor,
+  type CompileScope,
+  defineVerb,
+  installVerbs,
+  type Recorder,
+  type VerbDescriptor,
+} from "./dsl/verbs.js";
+export { CORE_VERBS } from "./eips/core-verbs.js";
 // The shared stores' idempotency key limit (redis, postgres)
 export { checkMaxKeyChars, DEFAULT_KEY_RETENTION_MS } from "./eips/resilience/idempotent-key.js";
 export type { Abortable, DeadlineSet, SignalSource } from "./exchange/exchange-deadline.js";
@@ -30,6 +41,8 @@ export {
   refuseDoctype,
   UNTRUSTED_XPATH_FUNCTIONS,
 } from "./expressions/index.js";
+export { describeStep } from "./model/route-definition.js";
+export type { NamedEndpoint, NestedBlock, StepShape } from "./model/step-shape.js";
 // Deadlines that always fire on Node 20 and can be cleared
 export { createDeadline, type Deadline } from "./runtime/deadline.js";
 // Exchanges under a caller's own deadline (an MCP call's), and that deadline in the context's shutdown

@@ -9,15 +9,19 @@ import {
   type RouteDescription,
   type StepDescription,
 } from "@routekit/core";
-import { defineVerb } from "@routekit/core/internal";
+import { defineVerb, installVerbs } from "@routekit/core/internal";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 // A verb that marks its route with three aspects, the way asLlmTool marks a tool route.
-defineVerb("marked", (recorder, value: unknown) => {
-  recorder.route.aspects.broken = value;
-  recorder.route.aspects.cyclic = value;
-  recorder.route.aspects.plain = value;
-  return undefined;
+installVerbs({
+  marked: defineVerb({
+    record: (recorder, value: unknown) => {
+      recorder.route.aspects.broken = value;
+      recorder.route.aspects.cyclic = value;
+      recorder.route.aspects.plain = value;
+      return undefined;
+    },
+  }),
 });
 
 // A step from "another package" taking any arguments: the description must survive whatever they hold.

@@ -7,12 +7,16 @@ import {
   type RouteContext,
   RoutekitError,
 } from "@routekit/core";
-import { defineVerb } from "@routekit/core/internal";
+import { defineVerb, installVerbs } from "@routekit/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
 
-defineVerb("tagRoute", (recorder, value: string) => {
-  recorder.route.aspects.tag = value;
-  return undefined;
+installVerbs({
+  tagRoute: defineVerb({
+    record: (recorder, value: string) => {
+      recorder.route.aspects.tag = value;
+      return undefined;
+    },
+  }),
 });
 
 declare module "@routekit/core" {

@@ -1,5 +1,5 @@
 import { defineDefaultPlugin, type RouteContext, RoutekitError } from "@routekit/core";
-import { defineVerb } from "@routekit/core/internal";
+import { defineVerb, installVerbs } from "@routekit/core/internal";
 import { AgentRuns } from "./durable/agent-runs.js";
 import { LlmError } from "./errors.js";
 import { createRouteTool, type LlmToolAspect } from "./route-tool.js";
@@ -78,61 +78,67 @@ export function toolRegistryOf(context: RouteContext): ToolRegistry {
   return context.tools;
 }
 
-defineVerb("asLlmTool", (recorder, name: string, options: AsLlmToolOptions) => {
-  const route = recorder.route;
-  const where = `Route '${route.id || route.from}'`;
-  if (!recorder.isRoot || recorder.position !== 0) {
-    throw new RoutekitError(
-      "ROUTE_INVALID",
-      `${where}: asLlmTool('${String(name)}') must directly follow from(...), before any step`,
-    );
-  }
-  if (typeof name !== "string" || !TOOL_NAME_PATTERN.test(name)) {
-    throw new LlmError(
-      "TOOL_INVALID",
-      `${where}: tool name must match ${TOOL_NAME_PATTERN} (found ${JSON.stringify(name)})`,
-    );
-  }
-  if (
-    options === null ||
-    typeof options !== "object" ||
-    typeof options.description !== "string" ||
-    options.description.trim() === ""
-  ) {
-    throw new LlmError("TOOL_INVALID", `${where}: asLlmTool('${name}') needs a non-blank description`);
-  }
-  if (route.aspects.llmTool !== undefined) {
-    throw new LlmError("TOOL_INVALID", `${where}: asLlmTool() is given twice`);
-  }
-  const validate = options.validate ?? "always";
-  if (validate !== "always" && validate !== "model-only") {
-    throw new LlmError(
-      "OPTION_INVALID",
-      `${where}: asLlmTool('${name}') option 'validate' must be "always" or "model-only" (found ${JSON.stringify(validate)})`,
-    );
-  }
-  const { maxResultChars } = options;
-  if (maxResultChars !== undefined && !(Number.isInteger(maxResultChars) && maxResultChars >= 1)) {
-    throw new LlmError(
-      "OPTION_INVALID",
-      `${where}: asLlmTool('${name}') option 'maxResultChars' must be an integer >= 1 (found ${String(maxResultChars)})`,
-    );
-  }
-  const inputSchema =
-    options.input === undefined ? OPEN_OBJECT : normalizeInputSchema(toJsonSchema(options.input, name), name);
-  validateSchema(inputSchema, name);
-  const aspect: LlmToolAspect = {
-    name,
-    description: options.description,
-    inputSchema,
-    validate,
-    ...(options.input === undefined ? {} : { input: options.input }),
-    ...(options.durability === undefined ? {} : { durability: options.durability }),
-    ...(options.maxResultChars === undefined ? {} : { maxResultChars: options.maxResultChars }),
-  };
-  route.aspects.llmTool = aspect;
-  if (validate === "model-only") return undefined;
-  return { type: "process", processor: createToolInputGuard(aspect), label: `asLlmTool(${name})` };
+installVerbs({
+  asLlmTool: defineVerb({
+    record: (recorder, name: string, options: AsLlmToolOptions) => {
+      const route = recorder.route;
+      const where = `Route '${route.id || route.from}'`;
+      if (!recorder.isRoot || recorder.position !== 0) {
+        throw new RoutekitError(
+          "ROUTE_INVALID",
+          `${where}: asLlmTool('${String(name)}') must directly follow from(...), before any step`,
+        );
+      }
+      if (typeof name !== "string" || !TOOL_NAME_PATTERN.test(name)) {
+        throw new LlmError(
+          "TOOL_INVALID",
+          `${where}: tool name must match ${TOOL_NAME_PATTERN} (found ${JSON.stringify(name)})`,
+        );
+      }
+      if (
+        options === null ||
+        typeof options !== "object" ||
+        typeof options.description !== "string" ||
+        options.description.trim() === ""
+      ) {
+        throw new LlmError("TOOL_INVALID", `${where}: asLlmTool('${name}') needs a non-blank description`);
+      }
+      if (route.aspects.llmTool !== undefined) {
+        throw new LlmError("TOOL_INVALID", `${where}: asLlmTool() is given twice`);
+      }
+      const validate = options.validate ?? "always";
+      if (validate !== "always" && validate !== "model-only") {
+        throw new LlmError(
+          "OPTION_INVALID",
+          `${where}: asLlmTool('${name}') option 'validate' must be "always" or "model-only" (found ${JSON.stringify(validate)})`,
+        );
+      }
+      const { maxResultChars } = options;
+      if (maxResultChars !== undefined && !(Number.isInteger(maxResultChars) && maxResultChars >= 1)) {
+        throw new LlmError(
+          "OPTION_INVALID",
+          `${where}: asLlmTool('${name}') option 'maxResultChars' must be an integer >= 1 (found ${String(maxResultChars)})`,
+        );
+      }
+      const inputSchema =
+        options.input === undefined
+          ? OPEN_OBJECT
+          : normalizeInputSchema(toJsonSchema(options.input, name), name);
+      validateSchema(inputSchema, name);
+      const aspect: LlmToolAspect = {
+        name,
+        description: options.description,
+        inputSchema,
+        validate,
+        ...(options.input === undefined ? {} : { input: options.input }),
+        ...(options.durability === undefined ? {} : { durability: options.durability }),
+        ...(options.maxResultChars === undefined ? {} : { maxResultChars: options.maxResultChars }),
+      };
+      route.aspects.llmTool = aspect;
+      if (validate === "model-only") return undefined;
+      return { type: "process", processor: createToolInputGuard(aspect), label: `asLlmTool(${name})` };
+    },
+  }),
 });
 
 /**

@@ -1,3 +1,4 @@
+import type { RouteDsl } from "@routekit/core";
 import { LlmError } from "./errors.js";
 import type { SchemaOutput, ToolInputSchema } from "./schema/schema-type.js";
 import { inlineOutputId } from "./structured-output/inline-outputs.js";
@@ -17,8 +18,10 @@ declare const replyType: unique symbol;
  */
 export type LlmStepUri<TReply> = string & { readonly [replyType]: TReply };
 
-declare module "@routekit/core" {
-  interface RouteDsl<TBody> {
+// An overload of core's own `to` verb: added where core declares it (`CoreVerbs`), so it merges
+// with core's signature instead of hiding it.
+declare module "@routekit/core/internal" {
+  interface CoreVerbs<TBody> {
     /** Sends to an llm step built with `llm(...)...uri()`: the body becomes its reply, typed. */
     to<TReply>(uri: LlmStepUri<TReply>): RouteDsl<TReply>;
   }

@@ -1,4 +1,5 @@
-import type { StepInterceptor } from "@routekit/core";
+import type { StepDefinition, StepInterceptor } from "@routekit/core";
+import { stepShape } from "@routekit/core/internal";
 import type { AgentRuns } from "./agent-run.js";
 import { wrapAgentInSpan } from "./agent-span.js";
 import { wrapContextSend } from "./context-send-span.js";
@@ -10,8 +11,15 @@ import { stepTarget, uriTarget } from "./send-target.js";
 import { wrapStepInSpan } from "./step-span.js";
 import type { Telemetry } from "./telemetry.js";
 
-/** Step types that send the exchange (or a copy) to one endpoint named when the route is built. */
-const SENDS = new Set(["to", "wireTap", "enrich"]);
+/**
+ * The one endpoint a step sends the exchange (or a copy) to itself, named when the route is built
+ * (`to`, `wireTap`, `enrich`: what their shapes declare as `send`), or undefined.
+ */
+function sendTargetOf(definition: StepDefinition): string | undefined {
+  const endpoints = stepShape(definition.type)?.endpoints?.(definition);
+  if (endpoints?.length !== 1 || endpoints[0]!.role !== "send") return undefined;
+  return endpoints[0]!.uri;
+}
 
 /**
  * The plugin's interceptor: a span around every route run, a span per send step, the `invoke_agent`
@@ -35,11 +43,11 @@ export function createOtelInterceptor(
     },
     wrapStep(step, next) {
       if (!telemetry.observed()) return next;
-      const definition = step.definition as { readonly type: string; readonly uri?: unknown };
-      if (SENDS.has(definition.type) && typeof definition.uri === "string") {
-        if (definition.type === "to" && telemetry.traitsOf(definition.uri)?.agent === true)
-          return wrapAgentInSpan(telemetry, runs, hub, step, definition.uri, next);
-        const target = stepTarget(step, definition.uri, telemetry.traitsOf);
+      const uri = sendTargetOf(step.definition);
+      if (uri !== undefined) {
+        if (step.definition.type === "to" && telemetry.traitsOf(uri)?.agent === true)
+          return wrapAgentInSpan(telemetry, runs, hub, step, uri, next);
+        const target = stepTarget(step, uri, telemetry.traitsOf);
         return target === undefined ? next : wrapSendInSpan(telemetry, target, next);
       }
       return telemetry.stepSample > 0 ? wrapStepInSpan(telemetry, step, next) : next;

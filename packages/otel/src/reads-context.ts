@@ -1,29 +1,6 @@
-import type { RouteDefinition } from "@routekit/core";
+import type { RouteDefinition, StepDefinition } from "@routekit/core";
+import { stepShape } from "@routekit/core/internal";
 import { inProcessUri, type TraitsOf } from "./endpoint-names.js";
-
-/** Core steps that run no code of their own beyond what their definition holds. */
-const PLAIN_STEPS = new Set([
-  "to",
-  "toD",
-  "wireTap",
-  "enrich",
-  "multicast",
-  "setBody",
-  "transform",
-  "setHeader",
-  "removeHeader",
-  "setProperty",
-  "log",
-  "stop",
-  "filter",
-  "choice",
-  "split",
-  "loop",
-  "doTry",
-  "aggregate",
-  "delay",
-  "throttle",
-]);
 
 const MAX_DEPTH = 24;
 
@@ -32,18 +9,35 @@ function isPlain(value: object): boolean {
   return prototype === Object.prototype || prototype === Array.prototype || prototype === null;
 }
 
+/**
+ * What a step's shape says: it runs code of the route's author (or is a step no installed verb
+ * compiles), or it sends to an endpoint whose component does not declare it in-process (a URI
+ * template counts by its scheme). Its dead-letter endpoint is used only when it gives up.
+ */
+function stepMayReadContext(definition: StepDefinition, traitsOf: TraitsOf): boolean {
+  const shape = stepShape(definition.type);
+  if (shape === undefined || shape.runsUserCode) return true;
+  try {
+    const endpoints = shape.endpoints?.(definition) ?? [];
+    return endpoints.some(
+      (endpoint) => endpoint.role !== "dead-letter" && !inProcessUri(endpoint.uri, traitsOf),
+    );
+  } catch {
+    // Not the step its type names (plain data of the author's with a `type` field): code, then.
+    return true;
+  }
+}
+
 function readsContext(value: unknown, depth: number, traitsOf: TraitsOf): boolean {
   if (typeof value === "function") return true;
   if (typeof value !== "object" || value === null) return false;
   if (depth > MAX_DEPTH || !isPlain(value)) return true;
   const record = value as Record<string, unknown>;
   if (typeof record.type === "string" && !Array.isArray(value)) {
-    if (!PLAIN_STEPS.has(record.type)) return true;
-    if ("uri" in record && !inProcessUri(record.uri, traitsOf)) return true;
-    if (Array.isArray(record.uris) && !record.uris.every((uri) => inProcessUri(uri, traitsOf))) return true;
+    if (stepMayReadContext(record as unknown as StepDefinition, traitsOf)) return true;
   }
   for (const key in record) {
-    if (key !== "uri" && key !== "uris" && readsContext(record[key], depth + 1, traitsOf)) return true;
+    if (readsContext(record[key], depth + 1, traitsOf)) return true;
   }
   return false;
 }

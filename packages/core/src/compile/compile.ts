@@ -11,8 +11,9 @@ import type { CompileContext } from "./compile-context.js";
 import { createFailurePolicy, givingUp } from "./error-policy.js";
 import { createPipeline, type FailurePolicy } from "./pipeline.js";
 import { REJECTION_LABEL, rejectionStep } from "./route-rejection.js";
+import { shapeGuard } from "./shape-guard.js";
 import { isSilentLog } from "./silent-log.js";
-import { type CompileScope, compilerFor } from "./step-compilers.js";
+import { type CompileScope, stepDescriptorFor } from "./step-compilers.js";
 import { interceptStep } from "./step-interceptor.js";
 
 /**
@@ -34,24 +35,6 @@ export function compileRoute(
     prefix: string,
     policy: FailurePolicy,
   ): Processor => {
-    let restTaken = false;
-    const scopeFor = (label: string, index: number): CompileScope => ({
-      context,
-      routeId: route.id,
-      label,
-      compileSteps: (nested, blockLabel) => compileBlock(nested, `${blockLabel} > `, policy),
-      restOfBlock: () => {
-        restTaken = true;
-        return compileBlock(steps.slice(index + 1), `${label} > `, policy);
-      },
-      endpoint: (uri) => {
-        context.noteEndpointUse(uri, `Route '${route.id}' step ${label}`);
-        return context.endpoint(uri);
-      },
-      expression: compileExpression as CompileScope["expression"],
-      predicate: compilePredicate,
-      onRouteStop: (hook) => stopHooks.push(hook),
-    });
     const processors: Processor[] = [];
     const labels: string[] = [];
     const add = (step: StepDefinition, index: number, path: string, processor: Processor): void => {
@@ -71,9 +54,30 @@ export function compileRoute(
     for (let index = 0; index < steps.length; index++) {
       const step = steps[index]!;
       const label = prefix + describeStep(step, index);
-      const processor = compilerFor(step.type, route.id, label)(step as never, scopeFor(label, index));
-      add(step, index, label, processor);
-      if (restTaken) break;
+      const descriptor = stepDescriptorFor(step.type, route.id, label);
+      const guard = shapeGuard(route.id, label, descriptor.shape, step);
+      const scope: CompileScope = {
+        context,
+        routeId: route.id,
+        label,
+        compileSteps: (nested, blockLabel) => {
+          guard.block(blockLabel);
+          return compileBlock(nested, `${blockLabel} > `, policy);
+        },
+        restOfBlock: () => {
+          guard.rest();
+          return compileBlock(steps.slice(index + 1), `${label} > `, policy);
+        },
+        endpoint: (uri) => {
+          context.noteEndpointUse(uri, `Route '${route.id}' step ${label}`);
+          return context.endpoint(uri);
+        },
+        expression: compileExpression as CompileScope["expression"],
+        predicate: compilePredicate,
+        onRouteStop: (hook) => stopHooks.push(hook),
+      };
+      add(step, index, label, descriptor.compile(step as never, scope));
+      if (guard.done()) break;
     }
     return createPipeline(processors, labels, route.id, policy, context.events);
   };

@@ -2,6 +2,7 @@ import type { Endpoint } from "../components/component.js";
 import { RoutekitError } from "../errors/errors.js";
 import type { Exchange, Processor } from "../model/exchange.js";
 import type { ExpressionInput, PredicateInput, StepDefinition } from "../model/route-definition.js";
+import type { StepShape } from "../model/step-shape.js";
 import type { CompileContext } from "./compile-context.js";
 
 /** What a step compiler gets: the route being compiled and helpers for nested blocks. */
@@ -25,24 +26,39 @@ export interface CompileScope {
   onRouteStop(hook: () => void | Promise<void>): void;
 }
 
-/** Turns one step definition into its processor. */
-export type StepCompiler = (definition: never, scope: CompileScope) => Processor;
-
-const compilers = new Map<string, StepCompiler>();
-
-/** Registers the compiler of a step type (one per type; `defineVerb` calls this). */
-export function registerCompiler(type: string, compile: StepCompiler): void {
-  compilers.set(type, compile);
+/**
+ * How one type of step runs: its compile function and its shape. A verb's descriptor carries it;
+ * the compiler looks it up by the definition's `type` and holds the compile function to the shape
+ * (a step that takes the rest of its block must compile it, and a block it compiles must be one
+ * its shape declares).
+ */
+export interface StepDescriptor<TDefinition extends StepDefinition = StepDefinition> {
+  readonly type: TDefinition["type"];
+  /** Turns one step definition into its processor. */
+  compile(definition: TDefinition, scope: CompileScope): Processor;
+  readonly shape: StepShape<TDefinition>;
 }
 
-/** The compiler for a step type, or a clear error naming the route and step. */
-export function compilerFor(type: string, routeId: string, label: string): StepCompiler {
-  const compiler = compilers.get(type);
-  if (compiler === undefined) {
+const descriptors = new Map<string, StepDescriptor>();
+
+/** Registers how a step type runs (one per type; installing a verb that records one calls this). */
+export function registerStep(descriptor: StepDescriptor): void {
+  descriptors.set(descriptor.type, descriptor);
+}
+
+/** The shape of a step type, or undefined for a type no installed verb compiles. */
+export function stepShape(type: string): StepShape | undefined {
+  return descriptors.get(type)?.shape;
+}
+
+/** How a step type runs, or a clear error naming the route and step. */
+export function stepDescriptorFor(type: string, routeId: string, label: string): StepDescriptor {
+  const descriptor = descriptors.get(type);
+  if (descriptor === undefined) {
     throw new RoutekitError(
       "ROUTE_INVALID",
       `Route '${routeId}' step ${label}: no compiler for step type '${type}' (is the package that defines it imported?)`,
     );
   }
-  return compiler;
+  return descriptor;
 }

@@ -37,9 +37,16 @@ export interface LogStepOptions {
 /**
  * The fluent route DSL. Each call records a step into a plain route definition; nothing runs
  * until the context compiles and starts the route. Packages add verbs by declaration merging
- * on this interface plus `defineStep(...)` at runtime.
+ * on this interface plus `defineStep(...)` or `installVerbs(...)` at runtime.
  */
-export interface RouteDsl<TBody = unknown> {
+export interface RouteDsl<TBody = unknown> extends CoreVerbs<TBody> {}
+
+/**
+ * Core's own verbs. A core verb's file declares its method here (not on `RouteDsl`), and core's
+ * verb list (`eips/core-verbs.ts`) must hold a descriptor under every name declared here: a verb
+ * declared and not installed is a type error, not `sample is not a function` at run time.
+ */
+export interface CoreVerbs<TBody> {
   /** Names the route (default `route1`, `route2`, ...). Only on the route itself, not in a block. */
   routeId(id: string): RouteDsl<TBody>;
   description(text: string): RouteDsl<TBody>;

@@ -10,9 +10,8 @@ import { headerRedactor } from "../support/redact-headers.js";
 
 const where = (route: { id: string; from: string }): string => `Route '${route.id || route.from}'`;
 
-defineVerb(
-  "process",
-  (recorder, processor: Processor, label?: string) => {
+export const processVerb = defineVerb({
+  record: (recorder, processor: Processor, label?: string) => {
     if (typeof processor !== "function") {
       throw new RoutekitError(
         "ROUTE_INVALID",
@@ -21,12 +20,15 @@ defineVerb(
     }
     return label === undefined ? { type: "process", processor } : { type: "process", processor, label };
   },
-  (definition) => definition.processor,
-);
+  step: {
+    type: "process",
+    compile: (definition) => definition.processor,
+    shape: { runsUserCode: true },
+  },
+});
 
-defineVerb(
-  "to",
-  (recorder, uri: string) => {
+export const toVerb = defineVerb({
+  record: (recorder, uri: string) => {
     if (typeof uri !== "string" || uri === "") {
       throw new RoutekitError(
         "ROUTE_INVALID",
@@ -35,12 +37,15 @@ defineVerb(
     }
     return { type: "to", uri };
   },
-  (definition, scope) => scope.endpoint(definition.uri).send,
-);
+  step: {
+    type: "to",
+    compile: (definition, scope) => scope.endpoint(definition.uri).send,
+    shape: { endpoints: (definition) => [{ uri: definition.uri, role: "send" }], runsUserCode: false },
+  },
+});
 
-defineVerb(
-  "filter",
-  (recorder, predicate: PredicateInput) => {
+export const filterVerb = defineVerb({
+  record: (recorder, predicate: PredicateInput) => {
     if (typeof predicate !== "string" && typeof predicate !== "function") {
       throw new RoutekitError(
         "ROUTE_INVALID",
@@ -49,30 +54,44 @@ defineVerb(
     }
     return { type: "filter", predicate, steps: undefined };
   },
-  (definition, scope) => {
-    const matches = scope.predicate(definition.predicate);
-    // Without a block, `.filter(p)` guards the rest of its block.
-    const block =
-      definition.steps === undefined
-        ? scope.restOfBlock()
-        : scope.compileSteps(definition.steps, scope.label);
-    return (exchange) => (matches(exchange) ? block(exchange) : undefined);
+  step: {
+    type: "filter",
+    compile: (definition, scope) => {
+      const matches = scope.predicate(definition.predicate);
+      // Without a block, `.filter(p)` guards the rest of its block.
+      const block =
+        definition.steps === undefined
+          ? scope.restOfBlock()
+          : scope.compileSteps(definition.steps, scope.label);
+      return (exchange) => (matches(exchange) ? block(exchange) : undefined);
+    },
+    shape: {
+      // Without a block, `.filter(p)` guards the rest of its block.
+      takesRestOfBlock: (definition) => definition.steps === undefined,
+      blocks: (definition) =>
+        definition.steps === undefined
+          ? []
+          : [{ name: "steps", suffix: "", options: {}, steps: definition.steps }],
+      runsUserCode: false,
+    },
   },
-);
+});
 
-defineVerb(
-  "stop",
-  () => ({ type: "stop" }),
-  () => (exchange) => {
-    runtime(exchange).stopped = true;
+export const stopVerb = defineVerb({
+  record: () => ({ type: "stop" }),
+  step: {
+    type: "stop",
+    compile: () => (exchange) => {
+      runtime(exchange).stopped = true;
+    },
+    shape: { runsUserCode: false },
   },
-);
+});
 
 const LEVELS: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "off"];
 
-defineVerb(
-  "log",
-  (recorder, message: ExpressionInput, options?: LogLevel | LogStepOptions) => {
+export const logVerb = defineVerb({
+  record: (recorder, message: ExpressionInput, options?: LogLevel | LogStepOptions) => {
     const settings = typeof options === "string" ? { level: options } : (options ?? {});
     const level = settings.level ?? "info";
     if (!LEVELS.includes(level)) {
@@ -85,18 +104,22 @@ defineVerb(
       ? { type: "log", message, level }
       : { type: "log", message, level, logger: settings.logger };
   },
-  (definition, scope) => {
-    const level = definition.level;
-    if (!levelEnabled(level, "trace")) return () => undefined;
-    const evaluate = scope.expression(definition.message);
-    const logger = scope.context.logger;
-    const name = definition.logger ?? scope.routeId;
-    // The credentials the exchange's headers carry never reach the log (`log("${headers}")`).
-    return (exchange) =>
-      writeLog(
-        logger,
-        level,
-        `[${name}] ${renderValue(evaluate(exchange), 1000, headerRedactor(exchange.headers))}`,
-      );
+  step: {
+    type: "log",
+    compile: (definition, scope) => {
+      const level = definition.level;
+      if (!levelEnabled(level, "trace")) return () => undefined;
+      const evaluate = scope.expression(definition.message);
+      const logger = scope.context.logger;
+      const name = definition.logger ?? scope.routeId;
+      // The credentials the exchange's headers carry never reach the log (`log("${headers}")`).
+      return (exchange) =>
+        writeLog(
+          logger,
+          level,
+          `[${name}] ${renderValue(evaluate(exchange), 1000, headerRedactor(exchange.headers))}`,
+        );
+    },
+    shape: { runsUserCode: false },
   },
-);
+});

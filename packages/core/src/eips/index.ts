@@ -1,7 +1,5 @@
-// Loads every core verb so the DSL has them installed.
-import "./route-verbs.js";
-import "./message.js";
-import "./flow.js";
-import "./to-dynamic.js";
-import "./routing/index.js";
-import "./resilience/index.js";
+// Installs core's verbs from their one list (core-verbs.ts), once, when the package loads.
+import { installVerbs } from "../dsl/verbs.js";
+import { CORE_VERBS } from "./core-verbs.js";
+
+installVerbs(CORE_VERBS);

@@ -2,6 +2,7 @@ import { defineVerb, type Recorder } from "../dsl/verbs.js";
 import { RoutekitError } from "../errors/errors.js";
 import type { Exchange } from "../model/exchange.js";
 import type { ExpressionInput } from "../model/route-definition.js";
+import type { SetBodyDefinition, TransformDefinition } from "../model/steps/message-steps.js";
 
 function checkExpression(recorder: Recorder, verb: string, expression: unknown): ExpressionInput {
   if (typeof expression !== "string" && typeof expression !== "function") {
@@ -50,56 +51,75 @@ function bodySetter(evaluate: (exchange: Exchange) => unknown) {
   };
 }
 
-for (const verb of ["setBody", "transform"] as const) {
-  defineVerb(
-    verb,
-    (recorder, expression: ExpressionInput) => ({
+/** `setBody` and `transform`: the same step under two names (Camel's message translation). */
+function bodyVerb(verb: "setBody" | "transform") {
+  return defineVerb({
+    record: (recorder, expression: ExpressionInput): SetBodyDefinition | TransformDefinition => ({
       type: verb,
       expression: checkExpression(recorder, verb, expression),
     }),
-    (definition, scope) => bodySetter(scope.expression(definition.expression)),
-  );
+    step: {
+      type: verb,
+      compile: (definition, scope) => bodySetter(scope.expression(definition.expression)),
+      shape: { runsUserCode: false },
+    },
+  });
 }
 
-defineVerb(
-  "setHeader",
-  (recorder, name: string, expression: ExpressionInput) => ({
+export const setBodyVerb = bodyVerb("setBody");
+export const transformVerb = bodyVerb("transform");
+
+export const setHeaderVerb = defineVerb({
+  record: (recorder, name: string, expression: ExpressionInput) => ({
     type: "setHeader",
     name: checkName(recorder, "setHeader", name),
     expression: checkExpression(recorder, "setHeader", expression),
   }),
-  (definition, scope) => {
-    const evaluate = scope.expression(definition.expression);
-    const name = definition.name;
-    return (exchange) => {
-      exchange.headers[name] = evaluate(exchange);
-    };
+  step: {
+    type: "setHeader",
+    compile: (definition, scope) => {
+      const evaluate = scope.expression(definition.expression);
+      const name = definition.name;
+      return (exchange) => {
+        exchange.headers[name] = evaluate(exchange);
+      };
+    },
+    shape: { runsUserCode: false },
   },
-);
+});
 
-defineVerb(
-  "setProperty",
-  (recorder, name: string, expression: ExpressionInput) => ({
+export const setPropertyVerb = defineVerb({
+  record: (recorder, name: string, expression: ExpressionInput) => ({
     type: "setProperty",
     name: checkName(recorder, "setProperty", name),
     expression: checkExpression(recorder, "setProperty", expression),
   }),
-  (definition, scope) => {
-    const evaluate = scope.expression(definition.expression);
-    const name = definition.name;
-    return (exchange) => {
-      exchange.properties[name] = evaluate(exchange);
-    };
+  step: {
+    type: "setProperty",
+    compile: (definition, scope) => {
+      const evaluate = scope.expression(definition.expression);
+      const name = definition.name;
+      return (exchange) => {
+        exchange.properties[name] = evaluate(exchange);
+      };
+    },
+    shape: { runsUserCode: false },
   },
-);
+});
 
-defineVerb(
-  "removeHeader",
-  (recorder, name: string) => ({ type: "removeHeader", name: checkName(recorder, "removeHeader", name) }),
-  (definition) => {
-    const name = definition.name;
-    return (exchange) => {
-      delete exchange.headers[name];
-    };
+export const removeHeaderVerb = defineVerb({
+  record: (recorder, name: string) => ({
+    type: "removeHeader",
+    name: checkName(recorder, "removeHeader", name),
+  }),
+  step: {
+    type: "removeHeader",
+    compile: (definition) => {
+      const name = definition.name;
+      return (exchange) => {
+        delete exchange.headers[name];
+      };
+    },
+    shape: { runsUserCode: false },
   },
-);
+});

@@ -11,20 +11,24 @@ export function onRouteItself(recorder: Recorder, verb: string, hint = ""): void
   }
 }
 
-defineVerb("routeId", (recorder, id: string) => {
-  onRouteItself(recorder, "routeId");
-  if (typeof id !== "string" || id.trim() === "") {
-    throw new RoutekitError(
-      "ROUTE_INVALID",
-      `Route from '${recorder.route.from}': routeId() expects a non-empty string (found ${JSON.stringify(id)})`,
-    );
-  }
-  recorder.route.id = id;
-  return undefined;
+export const routeIdVerb = defineVerb({
+  record: (recorder, id: string) => {
+    onRouteItself(recorder, "routeId");
+    if (typeof id !== "string" || id.trim() === "") {
+      throw new RoutekitError(
+        "ROUTE_INVALID",
+        `Route from '${recorder.route.from}': routeId() expects a non-empty string (found ${JSON.stringify(id)})`,
+      );
+    }
+    recorder.route.id = id;
+    return undefined;
+  },
 });
 
-defineVerb("description", (recorder, text: string) => {
-  onRouteItself(recorder, "description");
-  recorder.route.description = String(text);
-  return undefined;
+export const descriptionVerb = defineVerb({
+  record: (recorder, text: string) => {
+    onRouteItself(recorder, "description");
+    recorder.route.description = String(text);
+    return undefined;
+  },
 });

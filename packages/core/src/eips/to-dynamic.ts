@@ -16,9 +16,8 @@ const TO_DYNAMIC_OPTIONS: readonly string[] = ["raw", "cacheSize", "allowedEndpo
 
 const where = (route: { id: string; from: string }): string => `Route '${route.id || route.from}'`;
 
-defineVerb(
-  "toD",
-  (recorder, uri: ExpressionInput<string>, options: ToDynamicOptions = {}) => {
+export const toDVerb = defineVerb({
+  record: (recorder, uri: ExpressionInput<string>, options: ToDynamicOptions = {}) => {
     const route = where(recorder.route);
     if (typeof uri !== "string" && typeof uri !== "function") {
       throw new RoutekitError(
@@ -65,44 +64,52 @@ defineVerb(
       ...(allowedEndpoints === undefined ? {} : { allowedEndpoints }),
     };
   },
-  (definition, scope) => {
-    const location = `Route '${scope.routeId}' step ${scope.label}`;
-    const build = compileDynamicUri(definition.uri, definition.raw, location);
-    // Each endpoint is sent to through its send as the interceptors wrapped it (`wrapSend`).
-    const context = scope.context;
-    const check =
-      definition.allowedEndpoints === undefined
-        ? context.allowedEndpoints
-        : compileAllowedEndpoints(definition.allowedEndpoints, "the step's option 'allowedEndpoints'");
-    const cache = new DynamicEndpointCache(
-      context,
-      definition.cacheSize,
-      { routeId: scope.routeId, path: scope.label },
-      check === undefined ? undefined : { check, where: location },
-    );
-    return (exchange) => {
-      const uri = build(exchange);
-      let resolved: DynamicEndpoint;
-      try {
-        resolved = cache.endpoint(uri);
-      } catch (error) {
-        throw withoutQuery(error, uri, location, definition.raw || typeof definition.uri === "function");
-      }
-      const { sender, dropAfterUse } = resolved;
-      if (!dropAfterUse) return sender.send(exchange);
-      const done = (): void => cache.drop(uri);
-      try {
-        const sent = sender.send(exchange);
-        if (sent instanceof Promise) return sent.finally(done);
-        done();
-        return sent;
-      } catch (error) {
-        done();
-        throw error;
-      }
-    };
+  step: {
+    type: "toD",
+    compile: (definition, scope) => {
+      const location = `Route '${scope.routeId}' step ${scope.label}`;
+      const build = compileDynamicUri(definition.uri, definition.raw, location);
+      // Each endpoint is sent to through its send as the interceptors wrapped it (`wrapSend`).
+      const context = scope.context;
+      const check =
+        definition.allowedEndpoints === undefined
+          ? context.allowedEndpoints
+          : compileAllowedEndpoints(definition.allowedEndpoints, "the step's option 'allowedEndpoints'");
+      const cache = new DynamicEndpointCache(
+        context,
+        definition.cacheSize,
+        { routeId: scope.routeId, path: scope.label },
+        check === undefined ? undefined : { check, where: location },
+      );
+      return (exchange) => {
+        const uri = build(exchange);
+        let resolved: DynamicEndpoint;
+        try {
+          resolved = cache.endpoint(uri);
+        } catch (error) {
+          throw withoutQuery(error, uri, location, definition.raw || typeof definition.uri === "function");
+        }
+        const { sender, dropAfterUse } = resolved;
+        if (!dropAfterUse) return sender.send(exchange);
+        const done = (): void => cache.drop(uri);
+        try {
+          const sent = sender.send(exchange);
+          if (sent instanceof Promise) return sent.finally(done);
+          done();
+          return sent;
+        } catch (error) {
+          done();
+          throw error;
+        }
+      };
+    },
+    shape: {
+      endpoints: (definition) =>
+        typeof definition.uri === "string" ? [{ uri: definition.uri, role: "template" }] : [],
+      runsUserCode: false,
+    },
   },
-);
+});
 
 /**
  * An endpoint the built URI could not make: the message keeps the reason but shows the URI

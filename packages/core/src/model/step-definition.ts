@@ -23,37 +23,46 @@ import type {
 } from "./steps/routing-steps.js";
 
 /**
+ * Every step definition by its `type`. A verb's file that records a step of its own adds it here
+ * by declaration merging (`declare module ".../model/step-definition.js" { interface
+ * StepDefinitions { sample: SampleDefinition } }`), so the union below grows with the verb and
+ * nothing else lists it.
+ */
+export interface StepDefinitions {
+  process: ProcessDefinition;
+  to: ToDefinition;
+  toD: ToDynamicDefinition;
+  setBody: SetBodyDefinition;
+  transform: TransformDefinition;
+  setHeader: SetHeaderDefinition;
+  removeHeader: RemoveHeaderDefinition;
+  setProperty: SetPropertyDefinition;
+  log: LogDefinition;
+  stop: StopDefinition;
+  custom: CustomStepDefinition;
+  filter: FilterDefinition;
+  choice: ChoiceDefinition;
+  split: SplitDefinition;
+  loop: LoopDefinition;
+  doTry: DoTryDefinition;
+  circuitBreaker: CircuitBreakerDefinition;
+  aggregate: AggregateDefinition;
+  multicast: MulticastDefinition;
+  recipientList: RecipientListDefinition;
+  wireTap: WireTapDefinition;
+  enrich: EnrichDefinition;
+  delay: DelayDefinition;
+  throttle: ThrottleDefinition;
+  idempotentConsumer: IdempotentConsumerDefinition;
+}
+
+/**
  * One step of a route, as recorded by the DSL: plain data discriminated on `type`, printable,
  * diffable and compilable. Every core step is a member; a step another package defines with
  * `defineStep` is a `custom` step. The steps that hold nested blocks are declared here, next to
- * the union they refer to; the others are in `steps/`.
+ * the union they refer to; the others are in `steps/` or in their verb's file.
  */
-export type StepDefinition =
-  | ProcessDefinition
-  | ToDefinition
-  | ToDynamicDefinition
-  | SetBodyDefinition
-  | TransformDefinition
-  | SetHeaderDefinition
-  | RemoveHeaderDefinition
-  | SetPropertyDefinition
-  | LogDefinition
-  | StopDefinition
-  | CustomStepDefinition
-  | FilterDefinition
-  | ChoiceDefinition
-  | SplitDefinition
-  | LoopDefinition
-  | DoTryDefinition
-  | CircuitBreakerDefinition
-  | AggregateDefinition
-  | MulticastDefinition
-  | RecipientListDefinition
-  | WireTapDefinition
-  | EnrichDefinition
-  | DelayDefinition
-  | ThrottleDefinition
-  | IdempotentConsumerDefinition;
+export type StepDefinition = StepDefinitions[keyof StepDefinitions];
 
 /** The `type` of every step definition. */
 export type StepType = StepDefinition["type"];
@@ -121,23 +130,4 @@ export interface CircuitBreakerDefinition {
   readonly failureThreshold: number;
   readonly resetTimeout: number;
   readonly fallback: StepDefinition[] | undefined;
-}
-
-/**
- * True for a step that takes over the rest of its block (the compiler hands it the steps after
- * it, labelled under its own label): `filter` without a block, `aggregate`, `idempotentConsumer`
- * and the concurrent `throttle`.
- */
-export function takesRestOfBlock(step: StepDefinition): boolean {
-  switch (step.type) {
-    case "filter":
-      return step.steps === undefined;
-    case "aggregate":
-    case "idempotentConsumer":
-      return true;
-    case "throttle":
-      return step.mode === "concurrent";
-    default:
-      return false;
-  }
 }

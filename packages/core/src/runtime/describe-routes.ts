@@ -1,3 +1,4 @@
+import { stepShape } from "../compile/step-compilers.js";
 import { messageOf } from "../errors/errors.js";
 import type {
   BlockDescription,
@@ -9,7 +10,7 @@ import type {
   StepDescription,
 } from "../model/description.js";
 import { describeStep, type RouteDefinition } from "../model/route-definition.js";
-import { type StepDefinition, takesRestOfBlock } from "../model/step-definition.js";
+import type { StepDefinition } from "../model/step-definition.js";
 import { REDACTED } from "../support/redact-secrets.js";
 import { redactUri } from "../support/redact-uri.js";
 import { isSecretHeader } from "../support/secret-names.js";
@@ -96,9 +97,15 @@ function describeSteps(
     const step = steps[index]!;
     const label = describeStep(step, index);
     const path = prefix + label;
-    noteStepEndpoints(step, path, uses);
-    const blocks = blocksOf(step, path, uses);
-    const rest = takesRestOfBlock(step);
+    // The shape the step's verb declares; a step no installed verb compiles has none.
+    const shape = stepShape(step.type);
+    for (const endpoint of shape?.endpoints?.(step) ?? []) {
+      noteUse(uses, endpoint.uri, path, endpoint.role === "template");
+    }
+    const blocks = (shape?.blocks?.(step) ?? []).map((nested) =>
+      block(nested.name, path + nested.suffix, toJsonObject(nested.options), nested.steps, uses),
+    );
+    const rest = shape?.takesRestOfBlock?.(step) === true;
     if (rest) blocks.push(block("rest of block", path, {}, steps.slice(index + 1), uses));
     described.push({
       type: step.type,
@@ -122,78 +129,8 @@ function block(
   return { name, path, options, steps: describeSteps(steps, `${path} > `, uses) };
 }
 
-/** The nested blocks of a step, labelled as the step's compile function labels them. */
-function blocksOf(step: StepDefinition, path: string, uses: EndpointUse[]): BlockDescription[] {
-  switch (step.type) {
-    case "filter":
-      return step.steps === undefined ? [] : [block("steps", path, {}, step.steps, uses)];
-    case "split":
-    case "loop":
-      return [block("steps", path, {}, step.steps, uses)];
-    case "choice": {
-      const branches = step.branches.map((branch, index) =>
-        block(
-          `when #${index + 1}`,
-          `${path} when #${index + 1}`,
-          { predicate: toJsonValue(branch.predicate) },
-          branch.steps,
-          uses,
-        ),
-      );
-      if (step.otherwise !== undefined)
-        branches.push(block("otherwise", `${path} otherwise`, {}, step.otherwise, uses));
-      return branches;
-    }
-    case "doTry": {
-      const blocks = [block("try", `${path} try`, {}, step.steps, uses)];
-      step.catches.forEach((clause, index) => {
-        blocks.push(
-          block(
-            `catch[${index}]`,
-            `${path} catch[${index}]`,
-            { errors: toJsonValue(clause.errors) },
-            clause.steps,
-            uses,
-          ),
-        );
-      });
-      if (step.finally !== undefined)
-        blocks.push(block("finally", `${path} finally`, {}, step.finally, uses));
-      return blocks;
-    }
-    case "circuitBreaker": {
-      const blocks = [block("steps", path, {}, step.steps, uses)];
-      if (step.fallback !== undefined)
-        blocks.push(block("fallback", `${path} fallback`, {}, step.fallback, uses));
-      return blocks;
-    }
-    default:
-      return [];
-  }
-}
-
 function noteUse(uses: EndpointUse[], uri: string, step: string, dynamic = false): void {
   uses.push({ uri: redactUri(uri), direction: "out", step, dynamic });
-}
-
-/** The endpoints a step names: static URIs, and `toD` templates (dynamic). */
-function noteStepEndpoints(step: StepDefinition, path: string, uses: EndpointUse[]): void {
-  switch (step.type) {
-    case "to":
-    case "wireTap":
-    case "enrich":
-      noteUse(uses, step.uri, path);
-      return;
-    case "multicast":
-      for (const uri of step.uris) noteUse(uses, uri, path);
-      return;
-    case "toD":
-      if (typeof step.uri === "string") noteUse(uses, step.uri, path, true);
-      return;
-    case "aggregate":
-      if (step.recovery.deadLetterUri !== undefined) noteUse(uses, step.recovery.deadLetterUri, path);
-      return;
-  }
 }
 
 /** What each aspect's handler describes; an aspect without a handler's `describe` as plain data. */

@@ -1,5 +1,5 @@
 import type { PromptMessage } from "@modelcontextprotocol/sdk/types.js";
-import { defineVerb } from "@routekit/core/internal";
+import { defineVerb, installVerbs } from "@routekit/core/internal";
 import { RoutekitMcpError } from "../errors.js";
 import {
   checkedCompleters,
@@ -44,43 +44,47 @@ declare module "@routekit/core" {
 
 const PROMPT_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-defineVerb("asMcpPrompt", (recorder, name: string, options: AsMcpPromptOptions = {}) => {
-  const where = verbPlace(recorder, "asMcpPrompt");
-  if (typeof name !== "string" || !PROMPT_NAME.test(name)) {
-    throw new RoutekitMcpError(
-      "ROUTES_INVALID",
-      `${where}: asMcpPrompt expects a name matching ${PROMPT_NAME} (found ${JSON.stringify(name)})`,
-    );
-  }
-  if (options === null || typeof options !== "object") {
-    throw new RoutekitMcpError(
-      "ROUTES_INVALID",
-      `${where}: asMcpPrompt('${name}') options must be an object`,
-    );
-  }
-  if (recorder.route.aspects.mcpPrompt !== undefined) {
-    throw new RoutekitMcpError("ROUTES_INVALID", `${where}: asMcpPrompt() is given twice`);
-  }
-  const promptArguments = options.arguments ?? [];
-  if (
-    !Array.isArray(promptArguments) ||
-    !promptArguments.every((argument) => typeof argument?.name === "string")
-  ) {
-    throw new RoutekitMcpError(
-      "ROUTES_INVALID",
-      `${where}: asMcpPrompt('${name}') option 'arguments' must be a list of { name, description?, required? }`,
-    );
-  }
-  const names = promptArguments.map((argument) => argument.name);
-  const aspect: McpPromptAspect = {
-    name,
-    title: options.title,
-    description: options.description,
-    arguments: promptArguments,
-    complete: checkedCompleters(options.complete, names, `${where}: asMcpPrompt('${name}')`),
-  };
-  recorder.route.aspects.mcpPrompt = aspect;
-  return undefined;
+installVerbs({
+  asMcpPrompt: defineVerb({
+    record: (recorder, name: string, options: AsMcpPromptOptions = {}) => {
+      const where = verbPlace(recorder, "asMcpPrompt");
+      if (typeof name !== "string" || !PROMPT_NAME.test(name)) {
+        throw new RoutekitMcpError(
+          "ROUTES_INVALID",
+          `${where}: asMcpPrompt expects a name matching ${PROMPT_NAME} (found ${JSON.stringify(name)})`,
+        );
+      }
+      if (options === null || typeof options !== "object") {
+        throw new RoutekitMcpError(
+          "ROUTES_INVALID",
+          `${where}: asMcpPrompt('${name}') options must be an object`,
+        );
+      }
+      if (recorder.route.aspects.mcpPrompt !== undefined) {
+        throw new RoutekitMcpError("ROUTES_INVALID", `${where}: asMcpPrompt() is given twice`);
+      }
+      const promptArguments = options.arguments ?? [];
+      if (
+        !Array.isArray(promptArguments) ||
+        !promptArguments.every((argument) => typeof argument?.name === "string")
+      ) {
+        throw new RoutekitMcpError(
+          "ROUTES_INVALID",
+          `${where}: asMcpPrompt('${name}') option 'arguments' must be a list of { name, description?, required? }`,
+        );
+      }
+      const names = promptArguments.map((argument) => argument.name);
+      const aspect: McpPromptAspect = {
+        name,
+        title: options.title,
+        description: options.description,
+        arguments: promptArguments,
+        complete: checkedCompleters(options.complete, names, `${where}: asMcpPrompt('${name}')`),
+      };
+      recorder.route.aspects.mcpPrompt = aspect;
+      return undefined;
+    },
+  }),
 });
 
 /** A prompt route's reply as `prompts/get` messages; throws a message naming what was found. */

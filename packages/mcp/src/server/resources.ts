@@ -1,5 +1,5 @@
 import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
-import { defineVerb } from "@routekit/core/internal";
+import { defineVerb, installVerbs } from "@routekit/core/internal";
 import { RoutekitMcpError } from "../errors.js";
 import { checkedCompleters, type McpCompleter, type McpResourceAspect, verbPlace } from "./catalog.js";
 import { type McpResourceContents, toBase64 } from "./content.js";
@@ -36,39 +36,43 @@ declare module "@routekit/core" {
 
 const MAX_URI_LENGTH = 2048;
 
-defineVerb("asMcpResource", (recorder, uri: string, options: AsMcpResourceOptions = {}) => {
-  const where = verbPlace(recorder, "asMcpResource");
-  if (typeof uri !== "string" || !/^[a-z][a-z0-9+.-]*:/i.test(uri) || uri.length > MAX_URI_LENGTH) {
-    throw new RoutekitMcpError(
-      "ROUTES_INVALID",
-      `${where}: asMcpResource expects an absolute URI of at most ${MAX_URI_LENGTH} characters, like "file:///report" or "orders://{id}" (found ${JSON.stringify(uri)})`,
-    );
-  }
-  if (options === null || typeof options !== "object") {
-    throw new RoutekitMcpError(
-      "ROUTES_INVALID",
-      `${where}: asMcpResource('${uri}') options must be an object`,
-    );
-  }
-  if (recorder.route.aspects.mcpResource !== undefined) {
-    throw new RoutekitMcpError("ROUTES_INVALID", `${where}: asMcpResource() is given twice`);
-  }
-  const template = UriTemplate.isTemplate(uri) ? new UriTemplate(uri) : undefined;
-  const aspect: McpResourceAspect = {
-    uri,
-    name: options.name ?? uri,
-    title: options.title,
-    description: options.description,
-    mimeType: options.mimeType,
-    template,
-    complete: checkedCompleters(
-      options.complete,
-      template?.variableNames ?? [],
-      `${where}: asMcpResource('${uri}')`,
-    ),
-  };
-  recorder.route.aspects.mcpResource = aspect;
-  return undefined;
+installVerbs({
+  asMcpResource: defineVerb({
+    record: (recorder, uri: string, options: AsMcpResourceOptions = {}) => {
+      const where = verbPlace(recorder, "asMcpResource");
+      if (typeof uri !== "string" || !/^[a-z][a-z0-9+.-]*:/i.test(uri) || uri.length > MAX_URI_LENGTH) {
+        throw new RoutekitMcpError(
+          "ROUTES_INVALID",
+          `${where}: asMcpResource expects an absolute URI of at most ${MAX_URI_LENGTH} characters, like "file:///report" or "orders://{id}" (found ${JSON.stringify(uri)})`,
+        );
+      }
+      if (options === null || typeof options !== "object") {
+        throw new RoutekitMcpError(
+          "ROUTES_INVALID",
+          `${where}: asMcpResource('${uri}') options must be an object`,
+        );
+      }
+      if (recorder.route.aspects.mcpResource !== undefined) {
+        throw new RoutekitMcpError("ROUTES_INVALID", `${where}: asMcpResource() is given twice`);
+      }
+      const template = UriTemplate.isTemplate(uri) ? new UriTemplate(uri) : undefined;
+      const aspect: McpResourceAspect = {
+        uri,
+        name: options.name ?? uri,
+        title: options.title,
+        description: options.description,
+        mimeType: options.mimeType,
+        template,
+        complete: checkedCompleters(
+          options.complete,
+          template?.variableNames ?? [],
+          `${where}: asMcpResource('${uri}')`,
+        ),
+      };
+      recorder.route.aspects.mcpResource = aspect;
+      return undefined;
+    },
+  }),
 });
 
 /** The variables of `uri` when it matches `template`, bounded in length before matching. */

@@ -135,9 +135,8 @@ function checkRecovery(recorder: Recorder, value: unknown): AggregateDefinition[
   };
 }
 
-defineVerb(
-  "aggregate",
-  (recorder, correlation: unknown, options?: unknown): AggregateDefinition => {
+export const aggregateVerb = defineVerb({
+  record: (recorder, correlation: unknown, options?: unknown): AggregateDefinition => {
     const key = checkExpression(siteOf(recorder, "aggregate"), correlation, "a correlation expression");
     if (options === undefined)
       throw invalid(
@@ -236,52 +235,63 @@ defineVerb(
     }
     return definition;
   },
-  (definition, scope) => {
-    const context = scope.context;
-    const common = {
-      routeId: scope.routeId,
-      label: scope.label,
-      context,
-      correlation: scope.expression(definition.correlation),
-      strategy: definition.strategy,
-      completionSize: definition.completionSize,
-      completionTimeout: definition.completionTimeout,
-      completionInterval: definition.completionInterval,
-      completionPredicate:
-        definition.completionPredicate === undefined
-          ? undefined
-          : scope.predicate(definition.completionPredicate),
-      eagerCheckCompletion: definition.eagerCheckCompletion,
-      ignoreInvalidCorrelationKeys: definition.ignoreInvalidCorrelationKeys,
-      rest: scope.restOfBlock(),
-    };
-    if (isSharedAggregationRepository(definition.repository)) {
-      const shared = new SharedAggregator({
+  step: {
+    type: "aggregate",
+    compile: (definition, scope) => {
+      const context = scope.context;
+      const common = {
+        routeId: scope.routeId,
+        label: scope.label,
+        context,
+        correlation: scope.expression(definition.correlation),
+        strategy: definition.strategy,
+        completionSize: definition.completionSize,
+        completionTimeout: definition.completionTimeout,
+        completionInterval: definition.completionInterval,
+        completionPredicate:
+          definition.completionPredicate === undefined
+            ? undefined
+            : scope.predicate(definition.completionPredicate),
+        eagerCheckCompletion: definition.eagerCheckCompletion,
+        ignoreInvalidCorrelationKeys: definition.ignoreInvalidCorrelationKeys,
+        rest: scope.restOfBlock(),
+      };
+      if (isSharedAggregationRepository(definition.repository)) {
+        const shared = new SharedAggregator({
+          ...common,
+          repository: definition.repository,
+          partId: definition.partId === undefined ? undefined : scope.expression(definition.partId),
+          recoveryInterval: definition.recovery.interval,
+          maximumRedeliveries: definition.recovery.maximumRedeliveries,
+          deadLetterUri: definition.recovery.deadLetterUri,
+          completionTimeoutCheckInterval: definition.completionTimeoutCheckInterval,
+        });
+        // Recovery and timeouts run from the context's start, whether or not messages arrive.
+        context.addLifecycle({ start: () => shared.start() });
+        if (context.state === "started") shared.start();
+        scope.onRouteStop(() => shared.stop());
+        return (exchange) => shared.offer(exchange);
+      }
+      const aggregator = new Aggregator({
         ...common,
-        repository: definition.repository,
-        partId: definition.partId === undefined ? undefined : scope.expression(definition.partId),
-        recoveryInterval: definition.recovery.interval,
-        maximumRedeliveries: definition.recovery.maximumRedeliveries,
-        deadLetterUri: definition.recovery.deadLetterUri,
-        completionTimeoutCheckInterval: definition.completionTimeoutCheckInterval,
+        repository: definition.repository ?? createMemoryAggregationRepository(),
       });
-      // Recovery and timeouts run from the context's start, whether or not messages arrive.
-      context.addLifecycle({ start: () => shared.start() });
-      if (context.state === "started") shared.start();
-      scope.onRouteStop(() => shared.stop());
-      return (exchange) => shared.offer(exchange);
-    }
-    const aggregator = new Aggregator({
-      ...common,
-      repository: definition.repository ?? createMemoryAggregationRepository(),
-    });
-    scope.onRouteStop(() => aggregator.stop());
-    return (exchange) => aggregator.offer(exchange);
+      scope.onRouteStop(() => aggregator.stop());
+      return (exchange) => aggregator.offer(exchange);
+    },
+    shape: {
+      takesRestOfBlock: () => true,
+      endpoints: (definition) =>
+        definition.recovery.deadLetterUri === undefined
+          ? []
+          : [{ uri: definition.recovery.deadLetterUri, role: "dead-letter" }],
+      runsUserCode: false,
+    },
   },
-);
+});
 
 declare module "../../dsl/route-dsl.js" {
-  interface RouteDsl<TBody> {
+  interface CoreVerbs<TBody> {
     /**
      * Groups exchanges by the correlation expression and merges each group with `strategy`.
      * Incoming exchanges stop here (a caller gets its own body back); each completed group runs

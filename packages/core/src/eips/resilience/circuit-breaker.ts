@@ -29,7 +29,7 @@ export interface CircuitBreakerOptions {
 }
 
 declare module "../../dsl/route-dsl.js" {
-  interface RouteDsl<TBody> {
+  interface CoreVerbs<TBody> {
     /**
      * Runs `step` behind a circuit breaker: after `failureThreshold` consecutive failures calls
      * short-circuit (to `fallback`, or a CIRCUIT_OPEN error) for `resetTimeout` ms, then one trial
@@ -45,9 +45,8 @@ declare module "../../exchange/events.js" {
   }
 }
 
-defineVerb(
-  "circuitBreaker",
-  (recorder, step: Step<unknown>, options: CircuitBreakerOptions): CircuitBreakerDefinition => {
+export const circuitBreakerVerb = defineVerb({
+  record: (recorder, step: Step<unknown>, options: CircuitBreakerOptions): CircuitBreakerDefinition => {
     const site = routeSite(recorder.route, "circuitBreaker");
     if (typeof step !== "function") {
       throw new RoutekitError(
@@ -81,79 +80,92 @@ defineVerb(
           : recorder.block(checked.fallback as (route: never) => unknown),
     };
   },
-  (definition, scope) => {
-    const { routeId, label, context } = scope;
-    const { failureThreshold, resetTimeout } = definition;
-    const protectedBlock = scope.compileSteps(definition.steps, label);
-    const fallback =
-      definition.fallback === undefined
-        ? undefined
-        : scope.compileSteps(definition.fallback, `${label} fallback`);
-    let state: CircuitState = "closed";
-    let failures = 0;
-    let openedAt = 0;
-    // Results of calls started before the last transition do not count (e.g. a slow call that
-    // fails after the circuit already opened, or a closed-state call ending during a trial).
-    let generation = 0;
+  step: {
+    type: "circuitBreaker",
+    compile: (definition, scope) => {
+      const { routeId, label, context } = scope;
+      const { failureThreshold, resetTimeout } = definition;
+      const protectedBlock = scope.compileSteps(definition.steps, label);
+      const fallback =
+        definition.fallback === undefined
+          ? undefined
+          : scope.compileSteps(definition.fallback, `${label} fallback`);
+      let state: CircuitState = "closed";
+      let failures = 0;
+      let openedAt = 0;
+      // Results of calls started before the last transition do not count (e.g. a slow call that
+      // fails after the circuit already opened, or a closed-state call ending during a trial).
+      let generation = 0;
 
-    const moveTo = (to: CircuitState): void => {
-      const from = state;
-      state = to;
-      generation++;
-      if (to === "open") openedAt = Date.now();
-      if (to === "closed") failures = 0;
-      if (context.events.has("circuit-state-changed")) {
-        context.events.emit("circuit-state-changed", { routeId, step: label, from, to });
-      }
-    };
-
-    const toFallback = (target: RuntimeExchange, error: Error): void | Promise<void> => {
-      if (fallback === undefined) {
-        target.error = error;
-        return;
-      }
-      target.properties[EXCEPTION_CAUGHT] = error;
-      clearError(target);
-      return withoutErrorHandling(target, routeId, () => fallback(target));
-    };
-
-    const shortCircuit = (target: RuntimeExchange): void | Promise<void> => {
-      const now = Date.now();
-      const reopensAt = openedAt + resetTimeout;
-      const why =
-        state === "half-open"
-          ? "is half-open and its trial call is still running"
-          : `is open after ${failureThreshold} consecutive failure(s); it half-opens at ${new Date(reopensAt).toISOString()} (in ${Math.max(0, reopensAt - now)} ms)`;
-      return toFallback(
-        target,
-        new RoutekitError("CIRCUIT_OPEN", `Route '${routeId}': circuit breaker ${label} ${why}`),
-      );
-    };
-
-    const record = (target: RuntimeExchange, startedIn: number): void | Promise<void> => {
-      const error = target.error;
-      if (startedIn === generation) {
-        if (error === undefined) {
-          if (state === "half-open") moveTo("closed");
-          else failures = 0;
-        } else if (state === "half-open") {
-          moveTo("open");
-        } else if (state === "closed" && ++failures >= failureThreshold) {
-          moveTo("open");
+      const moveTo = (to: CircuitState): void => {
+        const from = state;
+        state = to;
+        generation++;
+        if (to === "open") openedAt = Date.now();
+        if (to === "closed") failures = 0;
+        if (context.events.has("circuit-state-changed")) {
+          context.events.emit("circuit-state-changed", { routeId, step: label, from, to });
         }
-      }
-      if (error !== undefined) return toFallback(target, error);
-    };
+      };
 
-    return (exchange: Exchange) => {
-      const target = runtime(exchange);
-      if (state === "open" && Date.now() >= openedAt + resetTimeout) moveTo("half-open");
-      else if (state !== "closed") return shortCircuit(target);
-      const startedIn = generation;
-      return andThen(
-        withoutErrorHandling(target, routeId, () => protectedBlock(target)),
-        () => record(target, startedIn),
-      );
-    };
+      const toFallback = (target: RuntimeExchange, error: Error): void | Promise<void> => {
+        if (fallback === undefined) {
+          target.error = error;
+          return;
+        }
+        target.properties[EXCEPTION_CAUGHT] = error;
+        clearError(target);
+        return withoutErrorHandling(target, routeId, () => fallback(target));
+      };
+
+      const shortCircuit = (target: RuntimeExchange): void | Promise<void> => {
+        const now = Date.now();
+        const reopensAt = openedAt + resetTimeout;
+        const why =
+          state === "half-open"
+            ? "is half-open and its trial call is still running"
+            : `is open after ${failureThreshold} consecutive failure(s); it half-opens at ${new Date(reopensAt).toISOString()} (in ${Math.max(0, reopensAt - now)} ms)`;
+        return toFallback(
+          target,
+          new RoutekitError("CIRCUIT_OPEN", `Route '${routeId}': circuit breaker ${label} ${why}`),
+        );
+      };
+
+      const record = (target: RuntimeExchange, startedIn: number): void | Promise<void> => {
+        const error = target.error;
+        if (startedIn === generation) {
+          if (error === undefined) {
+            if (state === "half-open") moveTo("closed");
+            else failures = 0;
+          } else if (state === "half-open") {
+            moveTo("open");
+          } else if (state === "closed" && ++failures >= failureThreshold) {
+            moveTo("open");
+          }
+        }
+        if (error !== undefined) return toFallback(target, error);
+      };
+
+      return (exchange: Exchange) => {
+        const target = runtime(exchange);
+        if (state === "open" && Date.now() >= openedAt + resetTimeout) moveTo("half-open");
+        else if (state !== "closed") return shortCircuit(target);
+        const startedIn = generation;
+        return andThen(
+          withoutErrorHandling(target, routeId, () => protectedBlock(target)),
+          () => record(target, startedIn),
+        );
+      };
+    },
+    shape: {
+      blocks: (definition) => [
+        { name: "steps", suffix: "", options: {}, steps: definition.steps },
+        ...(definition.fallback === undefined
+          ? []
+          : [{ name: "fallback", suffix: " fallback", options: {}, steps: definition.fallback }]),
+      ],
+      // Its state changes reach the context's event listeners while it runs.
+      runsUserCode: true,
+    },
   },
-);
+});

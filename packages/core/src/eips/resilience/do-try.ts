@@ -21,7 +21,7 @@ export interface DoTryOptions {
 }
 
 declare module "../../dsl/route-dsl.js" {
-  interface RouteDsl<TBody> {
+  interface CoreVerbs<TBody> {
     /**
      * Runs `step` like a try block: an error matching a catch clause (first match in order,
      * by instanceof) runs that clause instead of failing; `finally` always runs. The route's
@@ -31,9 +31,8 @@ declare module "../../dsl/route-dsl.js" {
   }
 }
 
-defineVerb(
-  "doTry",
-  (recorder, step: Step<unknown>, options: DoTryOptions): DoTryDefinition => {
+export const doTryVerb = defineVerb({
+  record: (recorder, step: Step<unknown>, options: DoTryOptions): DoTryDefinition => {
     const site = routeSite(recorder.route, "doTry");
     if (typeof step !== "function") {
       throw new RoutekitError(
@@ -88,58 +87,76 @@ defineVerb(
           : recorder.block(checked.finally as (route: never) => unknown),
     };
   },
-  (definition, scope) => {
-    const routeId = scope.routeId;
-    const tryBlock = scope.compileSteps(definition.steps, `${scope.label} try`);
-    const catches = definition.catches.map((clause, index) => ({
-      errors: clause.errors,
-      block: scope.compileSteps(clause.steps, `${scope.label} catch[${index}]`),
-    }));
-    const finallyBlock =
-      definition.finally === undefined
-        ? undefined
-        : scope.compileSteps(definition.finally, `${scope.label} finally`);
+  step: {
+    type: "doTry",
+    compile: (definition, scope) => {
+      const routeId = scope.routeId;
+      const tryBlock = scope.compileSteps(definition.steps, `${scope.label} try`);
+      const catches = definition.catches.map((clause, index) => ({
+        errors: clause.errors,
+        block: scope.compileSteps(clause.steps, `${scope.label} catch[${index}]`),
+      }));
+      const finallyBlock =
+        definition.finally === undefined
+          ? undefined
+          : scope.compileSteps(definition.finally, `${scope.label} finally`);
 
-    const runCatch = (target: RuntimeExchange): void | Promise<void> => {
-      const error = target.error;
-      if (error === undefined) return;
-      const clause = catches.find((candidate) =>
-        candidate.errors.some((errorClass) => error instanceof errorClass),
-      );
-      if (clause === undefined) return;
-      target.properties[EXCEPTION_CAUGHT] = error;
-      clearError(target);
-      return withoutErrorHandling(target, routeId, () => clause.block(target));
-    };
+      const runCatch = (target: RuntimeExchange): void | Promise<void> => {
+        const error = target.error;
+        if (error === undefined) return;
+        const clause = catches.find((candidate) =>
+          candidate.errors.some((errorClass) => error instanceof errorClass),
+        );
+        if (clause === undefined) return;
+        target.properties[EXCEPTION_CAUGHT] = error;
+        clearError(target);
+        return withoutErrorHandling(target, routeId, () => clause.block(target));
+      };
 
-    const runFinally = (target: RuntimeExchange, block: Processor): void | Promise<void> => {
-      // Set the pending error (and a stop()) aside while the finally block runs; restore it after,
-      // unless the finally block failed: its error replaces the pending one.
-      const pending = { error: target.error, failure: target.failure, exhaustedIn: target.exhaustedIn };
-      const stopped = target.stopped;
-      if (pending.error !== undefined) target.properties[EXCEPTION_CAUGHT] = pending.error;
-      clearError(target);
-      target.stopped = false;
-      return andThen(
-        withoutErrorHandling(target, routeId, () => block(target)),
-        () => {
-          target.stopped ||= stopped;
-          if (target.error !== undefined) return;
-          target.error = pending.error;
-          target.failure = pending.failure;
-          target.exhaustedIn = pending.exhaustedIn;
-        },
-      );
-    };
+      const runFinally = (target: RuntimeExchange, block: Processor): void | Promise<void> => {
+        // Set the pending error (and a stop()) aside while the finally block runs; restore it after,
+        // unless the finally block failed: its error replaces the pending one.
+        const pending = { error: target.error, failure: target.failure, exhaustedIn: target.exhaustedIn };
+        const stopped = target.stopped;
+        if (pending.error !== undefined) target.properties[EXCEPTION_CAUGHT] = pending.error;
+        clearError(target);
+        target.stopped = false;
+        return andThen(
+          withoutErrorHandling(target, routeId, () => block(target)),
+          () => {
+            target.stopped ||= stopped;
+            if (target.error !== undefined) return;
+            target.error = pending.error;
+            target.failure = pending.failure;
+            target.exhaustedIn = pending.exhaustedIn;
+          },
+        );
+      };
 
-    return (exchange: Exchange) => {
-      const target = runtime(exchange);
-      const caught = andThen(
-        withoutErrorHandling(target, routeId, () => tryBlock(target)),
-        () => runCatch(target),
-      );
-      if (finallyBlock === undefined) return caught;
-      return andThen(caught, () => runFinally(target, finallyBlock));
-    };
+      return (exchange: Exchange) => {
+        const target = runtime(exchange);
+        const caught = andThen(
+          withoutErrorHandling(target, routeId, () => tryBlock(target)),
+          () => runCatch(target),
+        );
+        if (finallyBlock === undefined) return caught;
+        return andThen(caught, () => runFinally(target, finallyBlock));
+      };
+    },
+    shape: {
+      blocks: (definition) => [
+        { name: "try", suffix: " try", options: {}, steps: definition.steps },
+        ...definition.catches.map((clause, index) => ({
+          name: `catch[${index}]`,
+          suffix: ` catch[${index}]`,
+          options: { errors: clause.errors },
+          steps: clause.steps,
+        })),
+        ...(definition.finally === undefined
+          ? []
+          : [{ name: "finally", suffix: " finally", options: {}, steps: definition.finally }]),
+      ],
+      runsUserCode: false,
+    },
   },
-);
+});

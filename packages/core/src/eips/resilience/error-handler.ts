@@ -9,7 +9,7 @@ import { USE_DO_TRY } from "./on-exception.js";
 export type ErrorHandlerOptions = ErrorHandlerDefinition;
 
 declare module "../../dsl/route-dsl.js" {
-  interface RouteDsl<TBody> {
+  interface CoreVerbs<TBody> {
     /**
      * Route-local default error handler (replaces the builder-wide one for this route): redelivery
      * for errors no onException clause matches, then the dead letter channel when `deadLetterUri` is set.
@@ -18,11 +18,13 @@ declare module "../../dsl/route-dsl.js" {
   }
 }
 
-defineVerb("errorHandler", (recorder, options: ErrorHandlerOptions) => {
-  onRouteItself(recorder, "errorHandler", USE_DO_TRY);
-  recorder.route.errorHandling.errorHandler = checkErrorHandlerOptions(
-    { where: where(recorder), verb: "errorHandler" },
-    options,
-  );
-  return undefined;
+export const errorHandlerVerb = defineVerb({
+  record: (recorder, options: ErrorHandlerOptions) => {
+    onRouteItself(recorder, "errorHandler", USE_DO_TRY);
+    recorder.route.errorHandling.errorHandler = checkErrorHandlerOptions(
+      { where: where(recorder), verb: "errorHandler" },
+      options,
+    );
+    return undefined;
+  },
 });

@@ -30,7 +30,7 @@ export interface IdempotentConsumerOptions {
 }
 
 declare module "../../dsl/route-dsl.js" {
-  interface RouteDsl<TBody> {
+  interface CoreVerbs<TBody> {
     /**
      * Lets each key through once: the key is claimed before the rest of the block runs (so a
      * concurrent duplicate is dropped too) and released when processing fails (so a retry can
@@ -56,9 +56,12 @@ function then<TValue>(
   return value instanceof Promise ? value.then(next) : next(value);
 }
 
-defineVerb(
-  "idempotentConsumer",
-  (recorder, key: ExpressionInput, options?: IdempotentConsumerOptions): IdempotentConsumerDefinition => {
+export const idempotentConsumerVerb = defineVerb({
+  record: (
+    recorder,
+    key: ExpressionInput,
+    options?: IdempotentConsumerOptions,
+  ): IdempotentConsumerDefinition => {
     const site = routeSite(recorder.route, "idempotentConsumer");
     if (typeof key !== "string" && typeof key !== "function") {
       throw new RoutekitError(
@@ -95,67 +98,77 @@ defineVerb(
       maximumSize,
     };
   },
-  (definition, scope) => {
-    const { routeId, label } = scope;
-    const evaluate = scope.expression(definition.key);
-    const repository: IdempotentRepository =
-      definition.repository ??
-      createMemoryIdempotentRepository({ maximumSize: definition.maximumSize ?? 1000 });
-    const skipDuplicate = definition.skipDuplicate;
-    const rest = scope.restOfBlock();
-    const logger = scope.context.logger;
+  step: {
+    type: "idempotentConsumer",
+    compile: (definition, scope) => {
+      const { routeId, label } = scope;
+      const evaluate = scope.expression(definition.key);
+      const repository: IdempotentRepository =
+        definition.repository ??
+        createMemoryIdempotentRepository({ maximumSize: definition.maximumSize ?? 1000 });
+      const skipDuplicate = definition.skipDuplicate;
+      const rest = scope.restOfBlock();
+      const logger = scope.context.logger;
 
-    const keyOf = (exchange: Exchange): string => {
-      const value = evaluate(exchange);
-      if (typeof value === "number" && Number.isFinite(value)) return String(value);
-      if (typeof value === "string" && value !== "") return value;
-      const expression = typeof definition.key === "string" ? `'${definition.key}'` : "(a function)";
-      throw new RoutekitError(
-        "IDEMPOTENT_KEY_MISSING",
-        `Route '${routeId}': ${label} found no key: the key expression ${expression} gave ` +
-          `${value === "" ? "an empty string" : value === null ? "null" : typeof value === "number" ? String(value) : typeof value}, ` +
-          "expected a non-empty string or a number",
-      );
-    };
+      const keyOf = (exchange: Exchange): string => {
+        const value = evaluate(exchange);
+        if (typeof value === "number" && Number.isFinite(value)) return String(value);
+        if (typeof value === "string" && value !== "") return value;
+        const expression = typeof definition.key === "string" ? `'${definition.key}'` : "(a function)";
+        throw new RoutekitError(
+          "IDEMPOTENT_KEY_MISSING",
+          `Route '${routeId}': ${label} found no key: the key expression ${expression} gave ` +
+            `${value === "" ? "an empty string" : value === null ? "null" : typeof value === "number" ? String(value) : typeof value}, ` +
+            "expected a non-empty string or a number",
+        );
+      };
 
-    // After the rest of the block: a failure releases the key, a success confirms it.
-    const settle = (exchange: Exchange, key: string): void | Promise<void> => {
-      if (exchange.error !== undefined) {
-        const error = exchange.error;
-        let removed: unknown;
-        try {
-          removed = repository.remove(key);
-        } catch (removeError) {
-          logger.warn(`Route '${routeId}': ${label} could not release key '${key}': ${String(removeError)}`);
-        }
-        if (!(removed instanceof Promise)) return;
-        return removed.then(
-          () => undefined,
-          (removeError: unknown) => {
+      // After the rest of the block: a failure releases the key, a success confirms it.
+      const settle = (exchange: Exchange, key: string): void | Promise<void> => {
+        if (exchange.error !== undefined) {
+          const error = exchange.error;
+          let removed: unknown;
+          try {
+            removed = repository.remove(key);
+          } catch (removeError) {
             logger.warn(
               `Route '${routeId}': ${label} could not release key '${key}': ${String(removeError)}`,
             );
-            exchange.error = error;
-          },
-        );
-      }
-      return repository.confirm?.(key);
-    };
+          }
+          if (!(removed instanceof Promise)) return;
+          return removed.then(
+            () => undefined,
+            (removeError: unknown) => {
+              logger.warn(
+                `Route '${routeId}': ${label} could not release key '${key}': ${String(removeError)}`,
+              );
+              exchange.error = error;
+            },
+          );
+        }
+        return repository.confirm?.(key);
+      };
 
-    const proceed = (exchange: Exchange, key: string, claimed: boolean): void | Promise<void> => {
-      if (!claimed) {
-        exchange.properties[IDEMPOTENT_DUPLICATE] = true;
-        if (skipDuplicate) return;
-        return rest(exchange);
-      }
-      const result = rest(exchange);
-      if (result === undefined) return settle(exchange, key);
-      return result.then(() => settle(exchange, key));
-    };
+      const proceed = (exchange: Exchange, key: string, claimed: boolean): void | Promise<void> => {
+        if (!claimed) {
+          exchange.properties[IDEMPOTENT_DUPLICATE] = true;
+          if (skipDuplicate) return;
+          return rest(exchange);
+        }
+        const result = rest(exchange);
+        if (result === undefined) return settle(exchange, key);
+        return result.then(() => settle(exchange, key));
+      };
 
-    return (exchange) => {
-      const key = keyOf(exchange);
-      return then(repository.add(key), (claimed) => proceed(exchange, key, claimed));
-    };
+      return (exchange) => {
+        const key = keyOf(exchange);
+        return then(repository.add(key), (claimed) => proceed(exchange, key, claimed));
+      };
+    },
+    shape: {
+      takesRestOfBlock: () => true,
+      // Its repository is an object of the route's author.
+      runsUserCode: true,
+    },
   },
-);
+});

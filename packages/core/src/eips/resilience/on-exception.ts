@@ -5,7 +5,7 @@ import type { ErrorClass } from "../../model/route-definition.js";
 import { onRouteItself } from "../route-verbs.js";
 
 declare module "../../dsl/route-dsl.js" {
-  interface RouteDsl<TBody> {
+  interface CoreVerbs<TBody> {
     /**
      * Route-local exception clause: applies to this route only and is matched before the
      * builder-wide clauses. Only on the route itself, not inside a block.
@@ -17,10 +17,12 @@ declare module "../../dsl/route-dsl.js" {
 /** What `onException` and `errorHandler` add when called inside a block. */
 export const USE_DO_TRY = " (use doTry inside a block to handle errors of some steps only)";
 
-defineVerb("onException", (recorder, errors: ErrorClass | ErrorClass[], options?: OnExceptionOptions) => {
-  onRouteItself(recorder, "onException", USE_DO_TRY);
-  recorder.route.errorHandling.onException.push(
-    onExceptionDefinition(recorder, errors, options, where(recorder)),
-  );
-  return undefined;
+export const onExceptionVerb = defineVerb({
+  record: (recorder, errors: ErrorClass | ErrorClass[], options?: OnExceptionOptions) => {
+    onRouteItself(recorder, "onException", USE_DO_TRY);
+    recorder.route.errorHandling.onException.push(
+      onExceptionDefinition(recorder, errors, options, where(recorder)),
+    );
+    return undefined;
+  },
 });

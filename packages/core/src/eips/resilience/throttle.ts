@@ -32,7 +32,7 @@ export interface ThrottleConcurrentOptions extends ThrottleOverflowOptions {
 }
 
 declare module "../../dsl/route-dsl.js" {
-  interface RouteDsl<TBody> {
+  interface CoreVerbs<TBody> {
     /** At most `maxRequests` exchanges start per `periodMs` (default 1000); the others wait in order. */
     throttle(maxRequests: number, options?: ThrottleRateOptions): RouteDsl<TBody>;
     /** At most `concurrent` exchanges run the rest of the block at once; the others wait in order. */
@@ -53,9 +53,12 @@ function overflow(
   };
 }
 
-defineVerb(
-  "throttle",
-  (recorder, first: number | ThrottleConcurrentOptions, second?: ThrottleRateOptions): ThrottleDefinition => {
+export const throttleVerb = defineVerb({
+  record: (
+    recorder,
+    first: number | ThrottleConcurrentOptions,
+    second?: ThrottleRateOptions,
+  ): ThrottleDefinition => {
     const site = routeSite(recorder.route, "throttle");
     if (typeof first === "object" && first !== null) {
       if (second !== undefined) {
@@ -94,51 +97,58 @@ defineVerb(
     const periodMs = checkNumber(site, "periodMs", options.periodMs, { minimum: 1 }) ?? 1000;
     return { type: "throttle", mode: "rate", limit: first, periodMs, ...overflow(site, options) };
   },
-  (definition, scope) => {
-    const { routeId, label } = scope;
-    const concurrent = definition.mode === "concurrent";
-    const gate: ThrottleGate = concurrent
-      ? createConcurrencyGate(definition.limit)
-      : createRateGate(definition.limit, definition.periodMs);
-    // The concurrent mode holds its permit while the rest of the block runs.
-    const rest: Processor | undefined = concurrent ? scope.restOfBlock() : undefined;
-    const limitText = concurrent
-      ? `${definition.limit} exchange(s) already in flight`
-      : `${definition.limit} exchange(s) already started in the last ${definition.periodMs} ms`;
-    const { rejectExecution, maxQueued } = definition;
+  step: {
+    type: "throttle",
+    compile: (definition, scope) => {
+      const { routeId, label } = scope;
+      const concurrent = definition.mode === "concurrent";
+      const gate: ThrottleGate = concurrent
+        ? createConcurrencyGate(definition.limit)
+        : createRateGate(definition.limit, definition.periodMs);
+      // The concurrent mode holds its permit while the rest of the block runs.
+      const rest: Processor | undefined = concurrent ? scope.restOfBlock() : undefined;
+      const limitText = concurrent
+        ? `${definition.limit} exchange(s) already in flight`
+        : `${definition.limit} exchange(s) already started in the last ${definition.periodMs} ms`;
+      const { rejectExecution, maxQueued } = definition;
 
-    const runRest = (exchange: Exchange): void | Promise<void> => {
-      if (rest === undefined) return;
-      let result: void | Promise<void>;
-      try {
-        result = rest(exchange);
-      } catch (error) {
-        gate.leave();
-        throw error;
-      }
-      if (result === undefined) {
-        gate.leave();
-        return;
-      }
-      return result.finally(gate.leave);
-    };
+      const runRest = (exchange: Exchange): void | Promise<void> => {
+        if (rest === undefined) return;
+        let result: void | Promise<void>;
+        try {
+          result = rest(exchange);
+        } catch (error) {
+          gate.leave();
+          throw error;
+        }
+        if (result === undefined) {
+          gate.leave();
+          return;
+        }
+        return result.finally(gate.leave);
+      };
 
-    return (exchange) => {
-      if (gate.tryEnter()) return runRest(exchange);
-      if (rejectExecution) {
-        throw new RoutekitError(
-          "THROTTLED",
-          `Route '${routeId}': ${label} rejected the exchange: ${limitText} (rejectExecution is on)`,
-        );
-      }
-      if (gate.line.length >= maxQueued) {
-        throw new RoutekitError(
-          "QUEUE_FULL",
-          `Route '${routeId}': ${label} has ${gate.line.length} exchange(s) waiting (maxQueued ${maxQueued}) and ${limitText}; ` +
-            "raise maxQueued, or set rejectExecution to fail fast",
-        );
-      }
-      return gate.wait(exchange.signal).then(() => runRest(exchange));
-    };
+      return (exchange) => {
+        if (gate.tryEnter()) return runRest(exchange);
+        if (rejectExecution) {
+          throw new RoutekitError(
+            "THROTTLED",
+            `Route '${routeId}': ${label} rejected the exchange: ${limitText} (rejectExecution is on)`,
+          );
+        }
+        if (gate.line.length >= maxQueued) {
+          throw new RoutekitError(
+            "QUEUE_FULL",
+            `Route '${routeId}': ${label} has ${gate.line.length} exchange(s) waiting (maxQueued ${maxQueued}) and ${limitText}; ` +
+              "raise maxQueued, or set rejectExecution to fail fast",
+          );
+        }
+        return gate.wait(exchange.signal).then(() => runRest(exchange));
+      };
+    },
+    shape: {
+      takesRestOfBlock: (definition) => definition.mode === "concurrent",
+      runsUserCode: false,
+    },
   },
-);
+});

@@ -75,9 +75,8 @@ function recordBranches(recorder: Recorder, build: (choice: never) => unknown): 
   return { type: "choice", branches, otherwise };
 }
 
-defineVerb(
-  "choice",
-  (recorder, build: unknown): ChoiceDefinition => {
+export const choiceVerb = defineVerb({
+  record: (recorder, build: unknown): ChoiceDefinition => {
     if (typeof build !== "function") {
       throw invalid(
         siteOf(recorder, "choice"),
@@ -86,28 +85,45 @@ defineVerb(
     }
     return recordBranches(recorder, build as (choice: never) => unknown);
   },
-  (definition, scope) => {
-    const predicates = definition.branches.map((branch) => scope.predicate(branch.predicate));
-    const blocks = definition.branches.map((branch, index) =>
-      scope.compileSteps(branch.steps, `${scope.label} when #${index + 1}`),
-    );
-    const otherwise: Processor | undefined =
-      definition.otherwise === undefined
-        ? undefined
-        : scope.compileSteps(definition.otherwise, `${scope.label} otherwise`);
-    const count = predicates.length;
-    // First match wins; the chosen block's result is returned as is (no promise for synchronous branches).
-    return (exchange: Exchange) => {
-      for (let index = 0; index < count; index++) {
-        if (predicates[index]!(exchange)) return blocks[index]!(exchange);
-      }
-      return otherwise === undefined ? undefined : otherwise(exchange);
-    };
+  step: {
+    type: "choice",
+    compile: (definition, scope) => {
+      const predicates = definition.branches.map((branch) => scope.predicate(branch.predicate));
+      const blocks = definition.branches.map((branch, index) =>
+        scope.compileSteps(branch.steps, `${scope.label} when #${index + 1}`),
+      );
+      const otherwise: Processor | undefined =
+        definition.otherwise === undefined
+          ? undefined
+          : scope.compileSteps(definition.otherwise, `${scope.label} otherwise`);
+      const count = predicates.length;
+      // First match wins; the chosen block's result is returned as is (no promise for synchronous branches).
+      return (exchange: Exchange) => {
+        for (let index = 0; index < count; index++) {
+          if (predicates[index]!(exchange)) return blocks[index]!(exchange);
+        }
+        return otherwise === undefined ? undefined : otherwise(exchange);
+      };
+    },
+    shape: {
+      blocks: (definition) => [
+        ...definition.branches.map((branch, index) => ({
+          name: `when #${index + 1}`,
+          suffix: ` when #${index + 1}`,
+          options: { predicate: branch.predicate },
+          steps: branch.steps,
+        })),
+        ...(definition.otherwise === undefined
+          ? []
+          : [{ name: "otherwise", suffix: " otherwise", options: {}, steps: definition.otherwise }]),
+      ],
+      runsUserCode: false,
+    },
   },
-);
+});
 
 declare module "../../dsl/route-dsl.js" {
-  interface RouteDsl<TBody> {
+  interface CoreVerbs<TBody> {
     /**
      * Content-based router: the first `when` whose predicate holds runs its step; `otherwise`
      * runs when none matched; without `otherwise` an unmatched exchange continues unchanged.

@@ -13,9 +13,8 @@ function millisecondsOf(value: unknown): number | undefined {
   return typeof number === "number" && Number.isFinite(number) && number >= 0 ? number : undefined;
 }
 
-defineVerb(
-  "delay",
-  (recorder, delay: unknown): DelayDefinition => {
+export const delayVerb = defineVerb({
+  record: (recorder, delay: unknown): DelayDefinition => {
     if (typeof delay === "number") {
       if (millisecondsOf(delay) === undefined) {
         throw invalid(siteOf(recorder, "delay"), `expects milliseconds >= 0, found ${describeValue(delay)}`);
@@ -27,29 +26,33 @@ defineVerb(
       delay: checkExpression(siteOf(recorder, "delay"), delay, "milliseconds or an expression yielding them"),
     };
   },
-  (definition, scope) => {
-    const delay = definition.delay;
-    if (typeof delay === "number") {
-      if (delay === 0) return () => undefined;
-      return (exchange) => sleep(delay, exchange.signal);
-    }
-    const evaluate = scope.expression(delay);
-    return (exchange: Exchange) => {
-      const value = evaluate(exchange);
-      const ms = millisecondsOf(value);
-      if (ms === undefined) {
-        throw new RoutekitError(
-          "EXPRESSION_FAILED",
-          `Route '${scope.routeId}' step ${scope.label}: the delay expression yielded ${describeValue(value)}, expected milliseconds >= 0`,
-        );
+  step: {
+    type: "delay",
+    compile: (definition, scope) => {
+      const delay = definition.delay;
+      if (typeof delay === "number") {
+        if (delay === 0) return () => undefined;
+        return (exchange) => sleep(delay, exchange.signal);
       }
-      return ms === 0 ? undefined : sleep(ms, exchange.signal);
-    };
+      const evaluate = scope.expression(delay);
+      return (exchange: Exchange) => {
+        const value = evaluate(exchange);
+        const ms = millisecondsOf(value);
+        if (ms === undefined) {
+          throw new RoutekitError(
+            "EXPRESSION_FAILED",
+            `Route '${scope.routeId}' step ${scope.label}: the delay expression yielded ${describeValue(value)}, expected milliseconds >= 0`,
+          );
+        }
+        return ms === 0 ? undefined : sleep(ms, exchange.signal);
+      };
+    },
+    shape: { runsUserCode: false },
   },
-);
+});
 
 declare module "../../dsl/route-dsl.js" {
-  interface RouteDsl<TBody> {
+  interface CoreVerbs<TBody> {
     /** Waits `delay` milliseconds (a number or an expression); aborted with the exchange's signal. */
     delay(delay: number | ExpressionOf<TBody, number | string>): RouteDsl<TBody>;
   }

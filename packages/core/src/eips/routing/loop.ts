@@ -32,9 +32,8 @@ function countOf(value: unknown): number | undefined {
   return typeof number === "number" && Number.isInteger(number) && number >= 0 ? number : undefined;
 }
 
-defineVerb(
-  "loop",
-  (recorder, condition: unknown, step: unknown, options?: unknown): LoopDefinition => {
+export const loopVerb = defineVerb({
+  record: (recorder, condition: unknown, step: unknown, options?: unknown): LoopDefinition => {
     if (typeof condition === "number" && countOf(condition) === undefined) {
       throw invalid(
         siteOf(recorder, "loop"),
@@ -60,8 +59,15 @@ defineVerb(
     }
     return { type: "loop", condition: checked, steps, maxIterations: maximum };
   },
-  (definition, scope) => compileLoop(definition, scope),
-);
+  step: {
+    type: "loop",
+    compile: (definition, scope) => compileLoop(definition, scope),
+    shape: {
+      blocks: (definition) => [{ name: "steps", suffix: "", options: {}, steps: definition.steps }],
+      runsUserCode: false,
+    },
+  },
+});
 
 function compileLoop(definition: LoopDefinition, scope: CompileScope): Processor {
   const block = scope.compileSteps(definition.steps, scope.label);
@@ -171,7 +177,7 @@ function isSingleExpression(text: string): boolean {
 }
 
 declare module "../../dsl/route-dsl.js" {
-  interface RouteDsl<TBody> {
+  interface CoreVerbs<TBody> {
     /**
      * Repeats `step` on the same exchange: a count (number or expression yielding one), or a
      * condition checked before each iteration (a predicate, or an expression yielding a boolean).

@@ -1,5 +1,6 @@
 import { checkOptionKeys, invalid, siteOf } from "../../dsl/option-checks.js";
 import { defineVerb } from "../../dsl/verbs.js";
+import type { NestedBlock } from "../../model/step-shape.js";
 import type { MulticastDefinition } from "../../model/steps/routing-steps.js";
 import { describeValue } from "../../support/describe-value.js";
 import {
@@ -13,9 +14,18 @@ import { arraySource } from "../fan-out/part-source.js";
 
 const OPTIONS = ["parallel", "aggregate", "stopOnError"] as const;
 
-defineVerb(
-  "multicast",
-  (recorder, uris: unknown, options?: unknown): MulticastDefinition => {
+/** The block a multicast makes of each endpoint: one `to` step, under the multicast's own path. */
+function endpointBlocks(definition: MulticastDefinition): NestedBlock[] {
+  return definition.uris.map((uri, index) => ({
+    name: `to #${index + 1}`,
+    suffix: "",
+    options: {},
+    steps: [{ type: "to", uri }],
+  }));
+}
+
+export const multicastVerb = defineVerb({
+  record: (recorder, uris: unknown, options?: unknown): MulticastDefinition => {
     if (!Array.isArray(uris) || uris.length === 0) {
       throw invalid(
         siteOf(recorder, "multicast"),
@@ -37,19 +47,27 @@ defineVerb(
     );
     return { type: "multicast", uris: [...(uris as string[])], ...settings };
   },
-  (definition, scope) => {
-    // Each endpoint is a one-step block: it runs under the route's error handling (per branch).
-    const branches: EndpointBranch[] = definition.uris.map((uri) => ({
-      uri,
-      block: scope.compileSteps([{ type: "to", uri }], scope.label),
-    }));
-    const plan = endpointPlan(scope.routeId, scope.label, "multicast", definition);
-    return (exchange) => runFanOut(plan, exchange, arraySource(branches));
+  step: {
+    type: "multicast",
+    compile: (definition, scope) => {
+      // Each endpoint is a one-step block: it runs under the route's error handling (per branch).
+      const branches: EndpointBranch[] = endpointBlocks(definition).map((block, index) => ({
+        uri: definition.uris[index]!,
+        block: scope.compileSteps(block.steps, scope.label + block.suffix),
+      }));
+      const plan = endpointPlan(scope.routeId, scope.label, "multicast", definition);
+      return (exchange) => runFanOut(plan, exchange, arraySource(branches));
+    },
+    shape: {
+      endpoints: (definition) => definition.uris.map((uri) => ({ uri, role: "fan-out" })),
+      innerBlocks: endpointBlocks,
+      runsUserCode: false,
+    },
   },
-);
+});
 
 declare module "../../dsl/route-dsl.js" {
-  interface RouteDsl<TBody> {
+  interface CoreVerbs<TBody> {
     /**
      * Sends a copy of the exchange to every endpoint, in order (or concurrently with `parallel`).
      * The last endpoint's reply replaces the body and headers, unless `aggregate` builds the result.

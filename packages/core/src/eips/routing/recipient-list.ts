@@ -1,8 +1,8 @@
 import { checkExpression, checkOptionKeys, invalid, siteOf } from "../../dsl/option-checks.js";
 import type { ExpressionOf } from "../../dsl/route-dsl.js";
-import { defineVerb } from "../../dsl/verbs.js";
-import { RoutekitError } from "../../errors/errors.js";
-import type { Exchange } from "../../model/exchange.js";
+import { type CompileScope, defineVerb } from "../../dsl/verbs.js";
+import type { Exchange, Processor } from "../../model/exchange.js";
+import type { ProcessDefinition } from "../../model/steps/message-steps.js";
 import type { RecipientListDefinition } from "../../model/steps/routing-steps.js";
 import type { Sender } from "../../runtime/exchange-dispatch.js";
 import { describeValue } from "../../support/describe-value.js";
@@ -16,6 +16,7 @@ import { checkEndpointFanOut, endpointPlan, type MulticastOptions } from "../fan
 import { runFanOut } from "../fan-out/fan-out.js";
 import type { FanOutPlan } from "../fan-out/fan-out-run.js";
 import { arraySource } from "../fan-out/part-source.js";
+import { RecipientResolver } from "./recipient-resolver.js";
 
 /** Options of `recipientList`: those of `multicast`, the delimiter of a URI list in text, the cache size. */
 export interface RecipientListOptions<TResult = unknown> extends MulticastOptions<TResult> {
@@ -46,9 +47,8 @@ const OPTIONS = [
   "allowedEndpoints",
 ] as const;
 
-defineVerb(
-  "recipientList",
-  (recorder, expression: unknown, options?: unknown): RecipientListDefinition => {
+export const recipientListVerb = defineVerb({
+  record: (recorder, expression: unknown, options?: unknown): RecipientListDefinition => {
     const uris = checkExpression(
       siteOf(recorder, "recipientList"),
       expression,
@@ -84,165 +84,102 @@ defineVerb(
       ...checkEndpointFanOut(recorder, "recipientList", settings),
     };
   },
-  (definition, scope) => {
-    const evaluate = scope.expression(definition.expression);
-    const context = scope.context;
-    const check =
-      definition.allowedEndpoints === undefined
-        ? context.allowedEndpoints
-        : compileAllowedEndpoints(definition.allowedEndpoints, "the step's option 'allowedEndpoints'");
-    const cache = new DynamicEndpointCache(
-      context,
-      definition.cacheSize,
-      { routeId: scope.routeId, path: scope.label },
-      check === undefined ? undefined : { check, where: `Route '${scope.routeId}' step ${scope.label}` },
-    );
-    // Each copy is sent to the endpoint its recipient resolved, through its send as the
-    // interceptors wrapped it (`wrapSend`), by one step run under the route's error handling (so a
-    // failed send is redelivered on its own). The step finds the sender of the copy it runs for:
-    // while `deliver` runs the step, in `current`; when the step goes on later (a redelivery, an
-    // interceptor that waits), in `later`, filled only then.
-    const current: { part: Exchange | undefined; sender: Sender | undefined } = {
-      part: undefined,
-      sender: undefined,
-    };
-    const later = new WeakMap<Exchange, Sender>();
-    const sendStep = scope.compileSteps(
-      [
-        {
-          type: "process",
-          processor: (part) => (part === current.part ? current.sender : later.get(part))?.send(part),
-          label: "to recipient",
-        },
-      ],
-      scope.label,
-    );
-    const deliver = (part: Exchange, sender: Sender): void | Promise<void> => {
-      // A recipient's route may run this step again (for another exchange) before it returns.
-      const outerPart = current.part;
-      const outerSender = current.sender;
-      current.part = part;
-      current.sender = sender;
-      let result: void | Promise<void>;
-      try {
-        result = sendStep(part);
-      } finally {
-        current.part = outerPart;
-        current.sender = outerSender;
-      }
-      if (result instanceof Promise) later.set(part, sender);
-      return result;
-    };
-    // The items of the fan-out are the resolved recipients (each has its URI, for failure locations).
-    const plan: FanOutPlan = {
-      ...endpointPlan(scope.routeId, scope.label, "recipientList", definition),
-      process: (part, item) => deliver(part, (item as DynamicEndpoint).sender),
-    };
-    const where = `Route '${scope.routeId}' step ${scope.label}`;
-    // The last recipients, kept so a message with the same ones as the one before (a fixed list,
-    // the common case) reuses their arrays instead of making new ones: the last text and its URIs,
-    // and the last URIs resolved, their endpoints and whether any of them is held.
-    let lastText: string | undefined;
-    let lastTextUris: readonly string[] = [];
-    let lastUris: readonly string[] = [];
-    let lastResolved: readonly DynamicEndpoint[] = [];
-    let lastHolds = false;
-    const recipientsOf = (value: unknown): readonly string[] => {
-      if (value === null || value === undefined) return [];
-      if (value === lastText) return lastTextUris;
-      const items = typeof value === "string" ? value.split(definition.delimiter) : value;
-      if (typeof items !== "object" || !(Symbol.iterator in items)) {
-        throw new RoutekitError(
-          "EXPRESSION_FAILED",
-          `${where}: the recipient list expression yielded ${describeValue(value)}; expected "uri1,uri2" text or an array of URIs`,
-        );
-      }
-      const uris: string[] = [];
-      let index = 0;
-      for (const item of items as Iterable<unknown>) {
-        if (typeof item !== "string") {
-          throw new RoutekitError(
-            "EXPRESSION_FAILED",
-            `${where}: recipient ${index} is ${describeValue(item)}, expected an endpoint URI`,
-          );
-        }
-        const uri = item.trim();
-        if (uri !== "") uris.push(uri);
-        index++;
-      }
-      const result = sameUris(uris, lastUris) ? lastUris : uris;
-      if (typeof value === "string") {
-        lastText = value;
-        lastTextUris = result;
-      }
-      return result;
-    };
-    const releaseAll = (resolved: readonly DynamicEndpoint[]): void => {
-      for (const recipient of resolved) cache.release(recipient);
-    };
-    /**
-     * Every endpoint resolved (and validated) before anything is sent, held until the fan-out
-     * ends, so the cache never stops an endpoint a copy is still being sent to.
-     */
-    const resolve = (uris: readonly string[]): readonly DynamicEndpoint[] => {
-      const previous = uris === lastUris ? lastResolved : undefined;
-      // Made only when a recipient differs from the last message's.
-      let resolved: DynamicEndpoint[] | undefined;
-      for (let index = 0; index < uris.length; index++) {
-        let recipient: DynamicEndpoint;
-        try {
-          recipient = cache.acquire(uris[index]!);
-        } catch (error) {
-          releaseAll(resolved ?? previous?.slice(0, index) ?? []);
-          throw error;
-        }
-        if (resolved !== undefined) resolved.push(recipient);
-        else if (previous?.[index] !== recipient) {
-          resolved = previous === undefined ? [] : previous.slice(0, index);
-          resolved.push(recipient);
-        }
-      }
-      if (resolved === undefined) return previous!;
-      lastUris = uris;
-      lastResolved = resolved;
-      lastHolds = resolved.some((recipient) => recipient.created);
-      return resolved;
-    };
-    const send = (exchange: Exchange, value: unknown): void | Promise<void> => {
-      const uris = recipientsOf(value);
-      if (uris.length === 0) return;
-      const resolved = resolve(uris);
-      // resolve() left whether any of them is held (an endpoint this step created) in lastHolds.
-      const holds = lastHolds;
-      let sent: void | Promise<void>;
-      try {
-        sent = runFanOut(plan, exchange, arraySource(resolved));
-      } catch (error) {
-        if (holds) releaseAll(resolved);
-        throw error;
-      }
-      if (!holds) return sent;
-      if (sent instanceof Promise) return sent.finally(() => releaseAll(resolved));
-      releaseAll(resolved);
-      return sent;
-    };
-    return (exchange) => {
-      const value = evaluate(exchange);
-      if (value instanceof Promise) return value.then((resolved: unknown) => send(exchange, resolved));
-      return send(exchange, value);
-    };
+  step: {
+    type: "recipientList",
+    compile: compileRecipientList,
+    shape: {
+      innerBlocks: () => [{ name: "send", suffix: "", options: {}, steps: [RECIPIENT_SEND_STEP] }],
+      // Its endpoints are known only when it runs.
+      runsUserCode: true,
+    },
   },
-);
+});
 
-/** Whether two recipient lists name the same URIs in the same order. */
-function sameUris(uris: readonly string[], other: readonly string[]): boolean {
-  if (uris.length !== other.length) return false;
-  for (let index = 0; index < uris.length; index++) if (uris[index] !== other[index]) return false;
-  return true;
+/**
+ * Each copy is sent to the endpoint its recipient resolved, through its send as the interceptors
+ * wrapped it (`wrapSend`), by one step run under the route's error handling (so a failed send is
+ * redelivered on its own). The step finds the sender of the copy it runs for: while `deliver` runs
+ * the step, in `current`; when the step goes on later (a redelivery, an interceptor that waits), in
+ * `later`, filled only then.
+ */
+const current: { part: Exchange | undefined; sender: Sender | undefined } = {
+  part: undefined,
+  sender: undefined,
+};
+const later = new WeakMap<Exchange, Sender>();
+
+/** The step every recipient list compiles to send one copy (its shape declares it). */
+const RECIPIENT_SEND_STEP: ProcessDefinition = {
+  type: "process",
+  processor: (part) => (part === current.part ? current.sender : later.get(part))?.send(part),
+  label: "to recipient",
+};
+
+/** Runs the compiled send step for one copy, with its sender where the step finds it. */
+function deliver(sendStep: Processor, part: Exchange, sender: Sender): void | Promise<void> {
+  // A recipient's route may run this step again (for another exchange) before it returns.
+  const outerPart = current.part;
+  const outerSender = current.sender;
+  current.part = part;
+  current.sender = sender;
+  let result: void | Promise<void>;
+  try {
+    result = sendStep(part);
+  } finally {
+    current.part = outerPart;
+    current.sender = outerSender;
+  }
+  if (result instanceof Promise) later.set(part, sender);
+  return result;
+}
+
+function compileRecipientList(definition: RecipientListDefinition, scope: CompileScope): Processor {
+  const evaluate = scope.expression(definition.expression);
+  const context = scope.context;
+  const check =
+    definition.allowedEndpoints === undefined
+      ? context.allowedEndpoints
+      : compileAllowedEndpoints(definition.allowedEndpoints, "the step's option 'allowedEndpoints'");
+  const where = `Route '${scope.routeId}' step ${scope.label}`;
+  const cache = new DynamicEndpointCache(
+    context,
+    definition.cacheSize,
+    { routeId: scope.routeId, path: scope.label },
+    check === undefined ? undefined : { check, where },
+  );
+  const sendStep = scope.compileSteps([RECIPIENT_SEND_STEP], scope.label);
+  // The items of the fan-out are the resolved recipients (each has its URI, for failure locations).
+  const plan: FanOutPlan = {
+    ...endpointPlan(scope.routeId, scope.label, "recipientList", definition),
+    process: (part, item) => deliver(sendStep, part, (item as DynamicEndpoint).sender),
+  };
+  const recipients = new RecipientResolver(cache, definition.delimiter, where);
+  const send = (exchange: Exchange, value: unknown): void | Promise<void> => {
+    const uris = recipients.uris(value);
+    if (uris.length === 0) return;
+    const resolved = recipients.resolve(uris);
+    const holds = recipients.holds;
+    let sent: void | Promise<void>;
+    try {
+      sent = runFanOut(plan, exchange, arraySource(resolved));
+    } catch (error) {
+      if (holds) recipients.releaseAll(resolved);
+      throw error;
+    }
+    if (!holds) return sent;
+    if (sent instanceof Promise) return sent.finally(() => recipients.releaseAll(resolved));
+    recipients.releaseAll(resolved);
+    return sent;
+  };
+  return (exchange) => {
+    const value = evaluate(exchange);
+    if (value instanceof Promise) return value.then((resolved: unknown) => send(exchange, resolved));
+    return send(exchange, value);
+  };
 }
 
 declare module "../../dsl/route-dsl.js" {
-  interface RouteDsl<TBody> {
+  interface CoreVerbs<TBody> {
     /**
      * Sends a copy of the exchange to each endpoint the expression yields for this exchange
      * ("a,b" text or an array), like `multicast`; no recipients: the exchange continues unchanged.

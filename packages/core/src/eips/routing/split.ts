@@ -53,9 +53,8 @@ function addSplitProperties(
   if (known !== undefined) properties[SPLIT_SIZE] = known;
 }
 
-defineVerb(
-  "split",
-  (recorder, expression: unknown, step: unknown, options?: unknown): SplitDefinition => {
+export const splitVerb = defineVerb({
+  record: (recorder, expression: unknown, step: unknown, options?: unknown): SplitDefinition => {
     const parts = checkExpression(siteOf(recorder, "split"), expression, "an expression yielding the parts");
     const steps = recordBlock(siteOf(recorder, "split"), recorder, step, "the step each part runs");
     const settings = checkOptionKeys(siteOf(recorder, "split"), options, OPTIONS);
@@ -72,43 +71,50 @@ defineVerb(
       ),
     };
   },
-  (definition, scope) => {
-    const evaluate = scope.expression(definition.expression);
-    const block = scope.compileSteps(definition.steps, scope.label);
-    const plan: FanOutPlan = {
-      routeId: scope.routeId,
-      label: scope.label,
-      limit: definition.parallel,
-      stopOnError: definition.stopOnError,
-      aggregate: definition.aggregate,
-      verb: "split",
-      // The original waits while its parts run: each part copies its headers and properties on
-      // first use only (a part that never reads them costs no copy).
-      prepare: partOf,
-      partProperties: addSplitProperties,
-      process: block,
-      name: (_item, index) => `${SPLIT_INDEX}=${index}`,
-    };
-    const start = (exchange: Exchange, value: unknown): void | Promise<void> => {
-      const source = partSourceOf(value);
-      if (source === undefined) {
-        throw new RoutekitError(
-          "EXPRESSION_FAILED",
-          `Route '${scope.routeId}' step ${scope.label}: the split expression yielded ${describeValue(value)}; expected an array, an iterable or an async iterable (null or undefined: no parts)`,
-        );
-      }
-      return runFanOut(plan, exchange, source);
-    };
-    return (exchange) => {
-      const value = evaluate(exchange);
-      if (value instanceof Promise) return value.then((resolved: unknown) => start(exchange, resolved));
-      return start(exchange, value);
-    };
+  step: {
+    type: "split",
+    compile: (definition, scope) => {
+      const evaluate = scope.expression(definition.expression);
+      const block = scope.compileSteps(definition.steps, scope.label);
+      const plan: FanOutPlan = {
+        routeId: scope.routeId,
+        label: scope.label,
+        limit: definition.parallel,
+        stopOnError: definition.stopOnError,
+        aggregate: definition.aggregate,
+        verb: "split",
+        // The original waits while its parts run: each part copies its headers and properties on
+        // first use only (a part that never reads them costs no copy).
+        prepare: partOf,
+        partProperties: addSplitProperties,
+        process: block,
+        name: (_item, index) => `${SPLIT_INDEX}=${index}`,
+      };
+      const start = (exchange: Exchange, value: unknown): void | Promise<void> => {
+        const source = partSourceOf(value);
+        if (source === undefined) {
+          throw new RoutekitError(
+            "EXPRESSION_FAILED",
+            `Route '${scope.routeId}' step ${scope.label}: the split expression yielded ${describeValue(value)}; expected an array, an iterable or an async iterable (null or undefined: no parts)`,
+          );
+        }
+        return runFanOut(plan, exchange, source);
+      };
+      return (exchange) => {
+        const value = evaluate(exchange);
+        if (value instanceof Promise) return value.then((resolved: unknown) => start(exchange, resolved));
+        return start(exchange, value);
+      };
+    },
+    shape: {
+      blocks: (definition) => [{ name: "steps", suffix: "", options: {}, steps: definition.steps }],
+      runsUserCode: false,
+    },
   },
-);
+});
 
 declare module "../../dsl/route-dsl.js" {
-  interface RouteDsl<TBody> {
+  interface CoreVerbs<TBody> {
     /**
      * Splits the message into parts (an array, any iterable or async iterable, pulled one at a
      * time) and runs `step` on a copy of the exchange per part. With `aggregate` the aggregate's
