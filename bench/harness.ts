@@ -9,6 +9,19 @@ export interface Stats {
   /** (max - min) / median, in percent. */
   spreadPercent: number;
   runs: number;
+  /**
+   * The per-operation times in the order measured, round by round: the ratio of a subject's and
+   * its baseline's runs of one round is the paired ratio (`pairedRatio`).
+   */
+  samples?: number[];
+}
+
+/** The median and interquartile range of the round-by-round ratios, subject run / baseline run. */
+export interface PairedRatio {
+  median: number;
+  lowerQuartile: number;
+  upperQuartile: number;
+  rounds: number;
 }
 
 /** One row of the results: a subject beside its baseline, measured in the same process. */
@@ -45,7 +58,46 @@ export function summarise(samplesNs: number[]): Stats {
     maxNs: max,
     spreadPercent: ((max - min) / median) * 100,
     runs: sorted.length,
+    samples: [...samplesNs],
   };
+}
+
+/** The value at quantile `q` (0–1) of sorted `values`, interpolated between neighbours. */
+function quantile(sorted: readonly number[], q: number): number {
+  const position = (sorted.length - 1) * q;
+  const below = Math.floor(position);
+  const above = Math.min(below + 1, sorted.length - 1);
+  return sorted[below]! + (sorted[above]! - sorted[below]!) * (position - below);
+}
+
+/**
+ * The row's ratio taken round by round: subject run / baseline run of the same round, with the
+ * median and quartiles of those ratios, in which the machine's drift between rounds cancels.
+ * Undefined when the two sides were not measured in the same rounds (no samples, or not as many).
+ */
+export function pairedRatio(row: Pick<BenchRow, "subjectStats" | "baselineStats">): PairedRatio | undefined {
+  const subject = row.subjectStats.samples;
+  const baseline = row.baselineStats.samples;
+  if (subject === undefined || baseline === undefined || subject.length !== baseline.length) return undefined;
+  const ratios = subject
+    .map((value, round) => value / baseline[round]!)
+    .filter((ratio) => Number.isFinite(ratio))
+    .sort((a, b) => a - b);
+  if (ratios.length === 0) return undefined;
+  return {
+    median: quantile(ratios, 0.5),
+    lowerQuartile: quantile(ratios, 0.25),
+    upperQuartile: quantile(ratios, 0.75),
+    rounds: ratios.length,
+  };
+}
+
+/** The paired ratio as the results show it beside the ratio of medians: "1.32 (IQR 1.20–1.45)". */
+export function pairedText(row: Pick<BenchRow, "subjectStats" | "baselineStats">): string {
+  const paired = pairedRatio(row);
+  if (paired === undefined) return "— (not paired)";
+  const text = (value: number) => (value >= 0.1 ? value.toFixed(2) : value.toPrecision(2));
+  return `${text(paired.median)} (IQR ${text(paired.lowerQuartile)}–${text(paired.upperQuartile)})`;
 }
 
 /**
@@ -165,14 +217,14 @@ export function formatNs(ns: number): string {
 export function printRow(row: BenchRow): void {
   if (row.unit === "bytes") {
     console.log(
-      `${row.benchmark}: ${row.subject} ${formatValue(row, row.subjectStats.medianNs)} | ${row.baseline} ${formatValue(row, row.baselineStats.medianNs)} | ratio ${row.ratio.toFixed(2)} | target ${row.target}: ${row.met ? "met" : "MISSED"}`,
+      `${row.benchmark}: ${row.subject} ${formatValue(row, row.subjectStats.medianNs)} | ${row.baseline} ${formatValue(row, row.baselineStats.medianNs)} | ratio ${row.ratio.toFixed(2)}, paired ${pairedText(row)} | target ${row.target}: ${row.met ? "met" : "MISSED"}`,
     );
     return;
   }
   const perSecond = (ns: number) => Math.round(1e9 / ns).toLocaleString("en-US");
   console.log(
     `${row.benchmark}: ${row.subject} ${formatNs(row.subjectStats.medianNs)}/op (${perSecond(row.subjectStats.medianNs)}/s, ±${row.subjectStats.spreadPercent.toFixed(0)}%) | ` +
-      `${row.baseline} ${formatNs(row.baselineStats.medianNs)}/op (${perSecond(row.baselineStats.medianNs)}/s, ±${row.baselineStats.spreadPercent.toFixed(0)}%) | ratio ${row.ratio.toFixed(2)} | target ${row.target}: ${row.met ? "met" : "MISSED"}`,
+      `${row.baseline} ${formatNs(row.baselineStats.medianNs)}/op (${perSecond(row.baselineStats.medianNs)}/s, ±${row.baselineStats.spreadPercent.toFixed(0)}%) | ratio ${row.ratio.toFixed(2)}, paired ${pairedText(row)} | target ${row.target}: ${row.met ? "met" : "MISSED"}`,
   );
   if (row.note !== undefined) console.log(`   ${row.note}`);
 }

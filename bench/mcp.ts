@@ -346,10 +346,11 @@ async function measure(
 const formatMicros = (stats: Stats): string => `${(stats.medianNs / 1_000).toFixed(1)} µs`;
 
 export async function runMcpBench(options: BenchOptions): Promise<BenchRow[]> {
-  // The server's CPU time is read from /proc in clock ticks of 10 ms: a run of 400 stdio calls
-  // (about 50 ms of server CPU) was a few ticks, and its CPU rows swung from 0.85 to 1.68 between
-  // whole runs of this file. 2,000 stdio calls a run are some 30 ticks; 400 HTTP calls already
-  // take hundreds of milliseconds.
+  // The server's CPU time comes from /proc/<pid>/task/*/schedstat, whose first field counts
+  // nanoseconds on a CPU: its resolution does not limit a short run. But a run of 400 stdio calls
+  // is only about 50 ms of server CPU, and its CPU rows swung from 0.85 to 1.68 between whole
+  // runs of this file on a loaded machine; 2,000 stdio calls a run (some 250 ms) hold steadier.
+  // 400 HTTP calls already take hundreds of milliseconds.
   const stdioCalls = options.quick ? 50 : 2_000;
   const httpCalls = options.quick ? 50 : 400;
   const runs = options.quick ? 3 : 10;

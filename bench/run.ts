@@ -5,7 +5,7 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BENCHES } from "./benches.js";
-import { type BenchRow, formatValue } from "./harness.js";
+import { type BenchRow, formatValue, pairedText } from "./harness.js";
 import { mergeResults } from "./merge-results.js";
 import type { OneBenchOutcome } from "./run-one.js";
 
@@ -50,12 +50,12 @@ const ratioText = (ratio: number): string => (ratio >= 0.1 ? ratio.toFixed(2) : 
 
 function table(rows: BenchRow[]): string {
   const lines = [
-    "| benchmark | subject | median | spread | baseline | median | spread | ratio | target | met |",
-    "|---|---|---|---|---|---|---|---|---|---|",
+    "| benchmark | subject | median | spread | baseline | median | spread | ratio | paired (IQR) | target | met |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const row of rows) {
     lines.push(
-      `| ${row.benchmark} | ${row.subject} | ${formatValue(row, row.subjectStats.medianNs)} | ±${row.subjectStats.spreadPercent.toFixed(0)}% | ${row.baseline} | ${formatValue(row, row.baselineStats.medianNs)} | ±${row.baselineStats.spreadPercent.toFixed(0)}% | ${ratioText(row.ratio)} | ${row.target} | ${isClaim(row) ? (row.met ? "yes" : "**no**") : "—"} |`,
+      `| ${row.benchmark} | ${row.subject} | ${formatValue(row, row.subjectStats.medianNs)} | ±${row.subjectStats.spreadPercent.toFixed(0)}% | ${row.baseline} | ${formatValue(row, row.baselineStats.medianNs)} | ±${row.baselineStats.spreadPercent.toFixed(0)}% | ${ratioText(row.ratio)} | ${pairedText(row)} | ${row.target} | ${isClaim(row) ? (row.met ? "yes" : "**no**") : "—"} |`,
     );
   }
   return lines.join("\n");
@@ -126,6 +126,8 @@ async function main(): Promise<void> {
     "round runs each side once, the order rotating from round to round (AB, BA, …), with a young-generation",
     "collection before each timed run. Times are per operation (median over runs, spread = (max - min) / median,",
     "for each side). The ratio is subject / baseline time: it is the claim, the absolute numbers are context.",
+    "Paired is the same ratio taken round by round (subject run / baseline run of one round): its median and",
+    "interquartile range; drift of the machine between rounds cancels in it.",
     "amqp and http rows time whole runs against the broker or a load generator; their notes say how.",
     "A baseline is what a user would write without routekit, doing the same work, with no routekit objects.",
     "",

@@ -1,7 +1,15 @@
 import { writeFile } from "node:fs/promises";
 import { createContext, type RouteContext } from "@routekit/core";
 import { renderLineChart } from "./chart.js";
-import { type BenchOptions, type BenchRow, compare, printRow, rowOf, type Stats } from "./harness.js";
+import {
+  type BenchOptions,
+  type BenchRow,
+  compare,
+  compareAll,
+  printRow,
+  rowOf,
+  type Stats,
+} from "./harness.js";
 import type { PlainMessage } from "./plain-message.js";
 
 const LENGTHS = [1, 5, 20, 50] as const;
@@ -93,6 +101,35 @@ const handWritten =
     }
   };
 
+/**
+ * The baseline as straight-line code: the same step functions, each called from a call site of
+ * its own (`s0(message); s1(message); …`), as a user writes a fixed chain by hand. Compiled from
+ * a source per chain, since the lengths here are many; only the step calls are generated.
+ */
+function straightLine(
+  steps: readonly Step[],
+  body: (index: number) => unknown,
+  check: (reply: unknown, index: number) => void,
+): (iterations: number) => Promise<void> {
+  const names = steps.map((_, index) => `s${index}`);
+  const source = [
+    `const [${names.join(", ")}] = steps;`,
+    "return async (iterations) => {",
+    "  for (let index = 0; index < iterations; index++) {",
+    "    const message = { body: body(index), headers: {} };",
+    ...names.map((name) => `    ${name}(message);`),
+    "    check(await message.body, index);",
+    "  }",
+    "};",
+  ].join("\n");
+  const factory = new Function("steps", "body", "check", source) as (
+    steps: readonly Step[],
+    body: (index: number) => unknown,
+    check: (reply: unknown, index: number) => void,
+  ) => (iterations: number) => Promise<void>;
+  return factory(steps, body, check);
+}
+
 /** Least-squares slope of y over x: the cost one more step adds. */
 function slope(points: ReadonlyArray<readonly [number, number]>): number {
   const meanX = points.reduce((sum, [x]) => sum + x, 0) / points.length;
@@ -140,16 +177,28 @@ export async function runScalingBench(options: BenchOptions): Promise<BenchRow[]
         if (reply !== index + length) throw new Error(`length ${length}: got ${String(reply)} for ${index}`);
       };
       const body = (index: number) => index;
-      const result = await compare(
-        routed(context, `direct:length${length}`, body, check),
-        handWritten(steps, body, check),
+      const [subject, baseline, straight] = await compareAll(
+        [
+          routed(context, `direct:length${length}`, body, check),
+          handWritten(steps, body, check),
+          straightLine(steps, body, check),
+        ],
         iterations,
         runs,
       );
+      const result = { subject: subject!, baseline: baseline! };
       curve.routekit.push([length, result.subject.medianNs]);
       curve.handWritten.push([length, result.baseline.medianNs]);
+      const name = `route length ${length} step${length === 1 ? "" : "s"}`;
       rows.push(
-        row(`route length ${length} step${length === 1 ? "" : "s"}`, result, CONTEXT_TARGET, LENGTH_BASELINE),
+        row(name, result, CONTEXT_TARGET, LENGTH_BASELINE),
+        row(
+          name,
+          { subject: subject!, baseline: straight! },
+          CONTEXT_TARGET,
+          STRAIGHT_BASELINE,
+          "hand-written straight-line + await",
+        ),
       );
     }
     for (const bytes of PAYLOAD_BYTES) {
@@ -206,6 +255,8 @@ export async function runScalingBench(options: BenchOptions): Promise<BenchRow[]
 
 const LENGTH_BASELINE =
   "the same step functions called in a loop on a fresh { body, headers } object, the reply awaited once per message";
+const STRAIGHT_BASELINE =
+  "the same step functions, each called from a call site of its own (s0(message); s1(message); …), on a fresh { body, headers } object, the reply awaited once per message";
 const PAYLOAD_BASELINE =
   "the same five steps (JSON.parse, read, total, header, JSON.stringify) on a fresh { body, headers } object, awaited once per message";
 
@@ -219,12 +270,13 @@ function row(
   result: { subject: Stats; baseline: Stats },
   target: string,
   baselineDescription: string,
+  baseline = "hand-written loop + await",
 ): BenchRow {
   return rowOf(
     {
       benchmark: `scaling: ${benchmark}`,
       subject: "routekit await request",
-      baseline: "hand-written loop + await",
+      baseline,
       baselineDescription,
       subjectStats: result.subject,
       baselineStats: result.baseline,

@@ -57,7 +57,7 @@ function row(
     {
       benchmark: handWritten
         ? `idempotent consumer on ${store} (${count} new keys, ${CONCURRENCY} in flight)`
-        : `idempotent consumer on ${store} beside the in-memory repository (${CONCURRENCY} in flight)`,
+        : `idempotent consumer on ${store} beside the in-memory repository (${count} new keys per run on ${store}, ${CONCURRENCY} in flight)`,
       subject: "routekit idempotentConsumer",
       baseline,
       baselineDescription: description,
@@ -142,14 +142,16 @@ export async function runStoresBench(options: BenchOptions): Promise<BenchRow[]>
       });
     };
     const [onRedis, byRedis] = await compareAll([through(redisRoute, "r"), redisLoop], count, runs);
+    // Each run takes as many new keys as its row says: `count` on Redis and in memory,
+    // `postgresCount` on PostgreSQL (the time is per key either way).
     const [onPostgres, byPostgres] = await compareAll(
       [through(postgresRoute, "p"), postgresLoop],
-      count,
+      postgresCount,
       runs,
     );
     const [inMemory, onRedisAgain, onPostgresAgain] = await compareAll(
       [through(memoryRoute, "m"), through(redisRoute, "r2"), through(postgresRoute, "p2")],
-      count,
+      [count, count, postgresCount],
       runs,
     );
     return [

@@ -5,9 +5,12 @@ import { createContext, type RouteContext } from "@routekit/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { runPipelineScenarios, type ScenarioOutcome } from "./support/pipeline-scenarios.js";
 
-// A block's steps run in a runner generated for that pipeline where the process allows code
-// generation and the block is at most 128 steps long, else in the shared loop. Both must behave
-// the same: which step runs, which is redelivered and blamed, what step events say.
+// A block's steps run in the shared loop until the pipeline is hot, then in a runner generated for
+// it where the process allows code generation and the block is at most 128 steps long. Both must
+// behave the same: which step runs, which is redelivered and blamed, what step events say.
+
+/** More runs than a pipeline on its own needs to become hot (two windows of 1,024 runs). */
+const WARM_RUNS = 2100;
 
 /** Longer than the longest generated runner: this route runs in the loop. */
 const LONG = 150;
@@ -38,6 +41,10 @@ afterEach(async () => {
 describe("pipeline runners", () => {
   it("run, redeliver, blame and report steps the same in a generated runner and in the loop", async () => {
     expect(await runPipelineScenarios(LONG)).toEqual(expected);
+  });
+
+  it("run, redeliver, blame and report steps the same once each route is hot (its generated runner)", async () => {
+    expect(await runPipelineScenarios(LONG, WARM_RUNS)).toEqual(expected);
   });
 
   it("run the same where the process refuses code generation from strings", async () => {

@@ -58,8 +58,10 @@ let codeGenerationAllowed = true;
  * goes into it) plus a counter, since V8 caches compiled sources by their text and would share
  * the feedback of identical ones.
  *
- * Returns undefined for long pipelines and where code generation from strings is disallowed
- * (`--disallow-code-generation-from-strings`): the caller then uses its loop, which behaves
+ * Made only for a pipeline that became hot on the shared loop (`hot-runner.ts`): a runner pays
+ * once V8 optimises it, which takes many runs of that one function. Returns undefined for long
+ * pipelines and where code generation from strings is disallowed
+ * (`--disallow-code-generation-from-strings`): the caller then stays on its loop, which behaves
  * the same.
  */
 export function generateRunner(parts: RunnerParts): GeneratedRunner | undefined {
