@@ -5,6 +5,7 @@ import { RoutekitError } from "../errors/errors.js";
 import type { Processor } from "../model/exchange.js";
 import type { ExpressionInput, LogLevel, PredicateInput } from "../model/route-definition.js";
 import type { ContextInternals } from "../runtime/context-internals.js";
+import { logStepTapsOf } from "../runtime/log-step-taps.js";
 import { levelEnabled } from "../runtime/logger.js";
 import { runtime } from "../runtime/runtime-exchange.js";
 import { headerRedactor } from "../support/redact-headers.js";
@@ -90,14 +91,15 @@ defineVerb(
     const level = definition.level;
     if (!levelEnabled(level, "trace")) return () => undefined;
     const evaluate = scope.expression(definition.message);
-    const logger = (scope.context as ContextInternals).logger;
+    const context = scope.context as ContextInternals;
+    const logger = context.logger;
+    const taps = logStepTapsOf(context);
     const name = definition.logger ?? scope.routeId;
     // The credentials the exchange's headers carry never reach the log (`log("${headers}")`).
-    return (exchange) =>
-      writeLog(
-        logger,
-        level,
-        `[${name}] ${renderValue(evaluate(exchange), 1000, headerRedactor(exchange.headers))}`,
-      );
+    return (exchange) => {
+      const message = renderValue(evaluate(exchange), 1000, headerRedactor(exchange.headers));
+      writeLog(logger, level, `[${name}] ${message}`);
+      for (const tap of taps) tap(exchange, level, message, name);
+    };
   },
 );

@@ -13,6 +13,7 @@ import type { Tool } from "@routekit/llm";
 import { CallClock } from "./call-clock.js";
 import { openCallSession } from "./call-sessions.js";
 import { catalogOf } from "./catalog.js";
+import { forwardLogSteps } from "./forward-log-steps.js";
 import { ProgressForwarding } from "./forward-progress.js";
 import { serveLogging } from "./logging.js";
 import type { McpSession, McpTransport } from "./mcp-transport.js";
@@ -71,7 +72,9 @@ export class McpToolServer {
     const catalog = catalogOf(context);
     const stopCatalog = catalog.onChange((kind) => this.#catalogChanged(kind));
     const stopUpdates = catalog.onUpdate((uri) => this.#resourceUpdated(uri));
+    const stopLogSteps = forwardLogSteps(context);
     this.#stopListening = () => {
+      stopLogSteps();
       stopTools();
       stopCatalog();
       stopUpdates();
