@@ -10,6 +10,7 @@ import {
 import type { RouteContext } from "@routekit/core";
 import { didYouMean, truncateForMessage } from "@routekit/core/internal";
 import type { Tool } from "@routekit/llm";
+import { approveParkedRun } from "./approve-parked-run.js";
 import { CallClock } from "./call-clock.js";
 import { openCallSession } from "./call-sessions.js";
 import { catalogOf } from "./catalog.js";
@@ -205,6 +206,7 @@ export class McpToolServer {
         clock: this.#clock,
         toolErrors: options.toolErrors,
         output: outputOf(tool, options.outputSchemas, this.#outputs),
+        afterTool: (result, signal) => approveParkedRun(this.context, callId, result, signal),
       });
       const call = progress === undefined ? running : this.#afterProgress(running, progress);
       this.#inFlight++;
