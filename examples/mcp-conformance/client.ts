@@ -47,6 +47,7 @@ function authOptionsOf(): Pick<McpToolsOptions, "authProvider" | "authorizationC
     return { authProvider: new ClientCredentialsProvider({ clientId, clientSecret }) };
   }
   if (!scenarioName.startsWith("auth/")) return {};
+  // #region oauth-authorization-code
   const redirectUrl = "http://127.0.0.1:3000/callback";
   const provider = new AuthorizationCodeProvider({
     redirectUrl,
@@ -64,6 +65,7 @@ function authOptionsOf(): Pick<McpToolsOptions, "authProvider" | "authorizationC
         }),
   });
   return { authProvider: provider, authorizationCode: () => provider.takeCode() };
+  // #endregion
 }
 
 // #region answer-server
