@@ -25,6 +25,7 @@ import {
   type Stats,
   summarise,
 } from "./harness.js";
+import { type HttpServerUnderTest, measureConcurrent } from "./mcp-concurrent.js";
 
 // One MCP `tools/call` round trip, the SDK's own Client on both sides, one call at a time: through
 // routekit's MCP server (a tool route adding two numbers) beside a bare SDK McpServer whose tool
@@ -171,12 +172,12 @@ async function startOverStdio(side: Side): Promise<Running> {
   return { client, pid, close: () => client.close() };
 }
 
-/** The SDK Client over Streamable HTTP on a child process listening on 127.0.0.1. */
-async function startOverHttp(side: Side): Promise<Running> {
+/** A child process serving `side` over Streamable HTTP on 127.0.0.1: its URL once it listens. */
+async function spawnHttpServer(side: Side): Promise<HttpServerUnderTest & { pid: number }> {
   const { command, args, cwd } = childCommand(side, "http");
   const child = spawn(command, args, { cwd, stdio: ["pipe", "pipe", "inherit"] });
   const exited = new Promise((resolve) => child.once("exit", resolve));
-  const stop = async () => {
+  const close = async () => {
     child.stdin.end();
     const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
     await exited;
@@ -192,19 +193,30 @@ async function startOverHttp(side: Side): Promise<Running> {
       });
       void exited.then((code) => reject(new Error(`the ${side} HTTP server exited (${code}): ${output}`)));
     });
+    return { url, pid: child.pid ?? 0, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The SDK Client over Streamable HTTP on a child process listening on 127.0.0.1. */
+async function startOverHttp(side: Side): Promise<Running> {
+  const server = await spawnHttpServer(side);
+  try {
     const client = await connectClient(
-      new StreamableHTTPClientTransport(new URL(url), { fetch: fetchWithOwnSignal }),
+      new StreamableHTTPClientTransport(new URL(server.url), { fetch: fetchWithOwnSignal }),
     );
     return {
       client,
-      pid: child.pid ?? 0,
+      pid: server.pid,
       async close() {
         await client.close();
-        await stop();
+        await server.close();
       },
     };
   } catch (error) {
-    await stop();
+    await server.close();
     throw error;
   }
 }
@@ -357,6 +369,7 @@ export async function runMcpBench(options: BenchOptions): Promise<BenchRow[]> {
   return [
     ...(await measure("stdio", startOverStdio, stdioCalls, runs)),
     ...(await measure("Streamable HTTP", startOverHttp, httpCalls, runs)),
+    await measureConcurrent(spawnHttpServer, TOOL_NAME, fetchWithOwnSignal, options.quick ? 4 : 20, runs),
   ];
 }
 

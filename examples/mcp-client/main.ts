@@ -11,6 +11,7 @@ import { mcpTools } from "@routekit/mcp";
 // The routekit-mcp command of this repository (installed: `npx routekit-mcp`, or node_modules/.bin).
 const bin = fileURLToPath(new URL("../../packages/mcp/bin/routekit-mcp.js", import.meta.url));
 const serverRoutes = fileURLToPath(new URL("../mcp-server/routes.ts", import.meta.url));
+const docsRoutes = fileURLToPath(new URL("../mcp-server/resources-prompts.ts", import.meta.url));
 
 // The model's side of the conversation, scripted: two tool calls, then an answer from their results.
 const model = scriptedModel([
@@ -57,4 +58,28 @@ console.log(
 );
 console.log(`route: ${await context.request("direct:discount")}`);
 
+// #region mcp-resources-prompts
+// A server's resources and prompts are endpoints too: mcp:SERVER/resource/URI and mcp:SERVER/prompt/NAME.
+const docs = createContext({ logLevel: "warn" });
+docs.use(
+  mcpTools({
+    name: "docs",
+    command: process.execPath,
+    args: [bin, "serve", docsRoutes],
+    connectTimeoutMs: 60_000,
+  }),
+);
+await docs.addRoutes((r) => {
+  r.from("direct:policy").to("mcp:docs/resource/docs://returns-policy"); // body out: the text
+  r.from("direct:order").toD("mcp:docs/resource/orders://${header.orderId}"); // a template's URI
+  r.from("direct:review-prompt").to("mcp:docs/prompt/review_order"); // body in: the arguments
+});
+await docs.start();
+// #endregion
+console.log(`resource: ${await docs.request("direct:policy")}`);
+console.log(`template: ${await docs.request("direct:order", null, { orderId: "A-17" })}`);
+const messages = await docs.request<Array<{ role: string }>>("direct:review-prompt", { orderId: "B-4" });
+console.log(`prompt: ${messages.length} messages, the last from the ${messages.at(-1)?.role}`);
+
+await docs.stop();
 await context.stop();

@@ -2,14 +2,14 @@
 // context reaching the server at the URL given as the last argument with `mcpTools`, calling its
 // tools as an llm step would, and answering its elicitation requests with a route.
 
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import {
   ClientCredentialsProvider,
   PrivateKeyJwtProvider,
 } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import { createContext } from "@routekit/core";
 import "@routekit/llm";
-import { mcpTools } from "@routekit/mcp";
+import { type McpToolsOptions, mcpTools } from "@routekit/mcp";
+import { AuthorizationCodeProvider } from "./authorization-code-provider.js";
 
 const url = process.argv.at(-1);
 if (url === undefined || !/^https?:\/\//.test(url)) {
@@ -17,30 +17,56 @@ if (url === undefined || !/^https?:\/\//.test(url)) {
   process.exit(2);
 }
 
-/** The OAuth client of the scenarios that give client credentials (MCP_CONFORMANCE_CONTEXT). */
-function authProviderOf(given: string | undefined): OAuthClientProvider | undefined {
-  if (given === undefined) return undefined;
-  const scenario = JSON.parse(given) as {
-    client_id?: string;
-    client_secret?: string;
-    private_key_pem?: string;
-    signing_algorithm?: string;
-  };
-  if (scenario.client_id === undefined) return undefined;
-  if (scenario.private_key_pem !== undefined) {
-    return new PrivateKeyJwtProvider({
+/** The scenario's context the suite gives (MCP_CONFORMANCE_CONTEXT), if any. */
+interface ScenarioContext {
+  name?: string;
+  client_id?: string;
+  client_secret?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
+}
+const scenario = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as ScenarioContext;
+const scenarioName = process.env.MCP_CONFORMANCE_SCENARIO ?? scenario.name ?? "";
+
+/** The OAuth client of the scenario: client credentials, or the authorization-code flow. */
+function authOptionsOf(): Pick<McpToolsOptions, "authProvider" | "authorizationCode"> {
+  if (scenario.client_id !== undefined && scenario.private_key_pem !== undefined) {
+    const authProvider = new PrivateKeyJwtProvider({
       clientId: scenario.client_id,
       privateKey: scenario.private_key_pem,
       algorithm: scenario.signing_algorithm ?? "ES256",
     });
+    return { authProvider };
   }
-  if (scenario.client_secret === undefined) return undefined;
-  return new ClientCredentialsProvider({
-    clientId: scenario.client_id,
-    clientSecret: scenario.client_secret,
+  const { client_id: clientId, client_secret: clientSecret } = scenario;
+  if (
+    scenarioName.startsWith("auth/client-credentials") &&
+    clientId !== undefined &&
+    clientSecret !== undefined
+  ) {
+    return { authProvider: new ClientCredentialsProvider({ clientId, clientSecret }) };
+  }
+  if (!scenarioName.startsWith("auth/")) return {};
+  // #region oauth-authorization-code
+  const redirectUrl = "http://127.0.0.1:3000/callback";
+  const provider = new AuthorizationCodeProvider({
+    redirectUrl,
+    clientName: "routekit-conformance-client",
+    // A Client ID Metadata Document: used where the authorization server supports them.
+    clientMetadataUrl: "https://conformance-test.local/client-metadata.json",
+    ...(clientId === undefined
+      ? undefined
+      : {
+          preRegistered: {
+            client_id: clientId,
+            redirect_uris: [redirectUrl],
+            ...(clientSecret === undefined ? undefined : { client_secret: clientSecret }),
+          },
+        }),
   });
+  return { authProvider: provider, authorizationCode: () => provider.takeCode() };
+  // #endregion
 }
-const authProvider = authProviderOf(process.env.MCP_CONFORMANCE_CONTEXT);
 
 // #region answer-server
 const context = createContext({ name: "mcp-conformance-client", logLevel: "warn" });
@@ -55,7 +81,7 @@ context.use(
     prefix: "",
     elicitation: "direct:answer-elicitation",
     reconnect: false,
-    ...(authProvider === undefined ? undefined : { authProvider }),
+    ...authOptionsOf(),
   }),
 );
 // #endregion

@@ -68,8 +68,8 @@ export async function context(): Promise<RouteContext> {
     // Log lines of a running call reach the calling client at the level it set (logging/setLevel).
     r.from("direct:tool.reindex")
       .asLlmTool("reindex", { description: "Rebuild the order index" })
+      .log("reindexing orders") // a log step: the context's log, and the calling client at "info"
       .process((exchange) => {
-        mcpLog(exchange, "info", "reindexing orders");
         mcpLog(exchange, "warning", { skipped: 0 });
         notifyResourceUpdated(routes, "orders://A-17"); // subscribers of that resource hear of it
       })

@@ -20,12 +20,16 @@ describe("examples/mcp-server and examples/mcp-client", () => {
     expect(stdout).toContain("(isError: true)");
   }, 120_000);
 
-  it("mcp-client: an llm step and a route call an MCP server's tools", async () => {
+  it("mcp-client: an llm step and a route call an MCP server's tools; routes read its resources and prompts", async () => {
     const { stdout } = await run("examples/mcp-client/main.ts");
     expect(stdout).toContain("shop_order_status");
     expect(stdout).toContain(
       'llm step: Order A-17: {"status":"shipped","totalUsd":120}; with 10% off it costs 108 USD.',
     );
     expect(stdout).toContain("route: 38.25");
-  }, 120_000);
+    // The second server's resources and prompts, as endpoints.
+    expect(stdout).toContain("resource: # Returns\nWithin 30 days.");
+    expect(stdout).toContain('template: {"status":"shipped"}');
+    expect(stdout).toContain("prompt: 3 messages, the last from the user");
+  }, 180_000);
 });

@@ -47,6 +47,8 @@ export type { NamedEndpoint, NestedBlock, StepShape } from "./model/step-shape.j
 export { createDeadline, type Deadline } from "./runtime/deadline.js";
 // Exchanges under a caller's own deadline (an MCP call's), and that deadline in the context's shutdown
 export { createExchangeUnder, shutdownDeadlinesOf } from "./runtime/deadline-under-caller.js";
+// Hearing the lines of routes' log steps with their exchange (MCP forwards them to the calling client)
+export { type LogStepTap, logStepTapsOf } from "./exchange/log-step-taps.js";
 // The selection rule of checkpoint stores' list (every store applies the same)
 export { matchesQuery } from "./runtime/memory-checkpoint-store.js";
 export { STOP_GRACE_MS } from "./runtime/stop-clock.js";

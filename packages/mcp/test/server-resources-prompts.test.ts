@@ -12,6 +12,7 @@ import { createContext, type RouteContext } from "@routekit/core";
 import "@routekit/llm";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  MCP_RESOURCE_MIME_TYPE_HEADER,
   mcpElicit,
   mcpImage,
   mcpLog,
@@ -75,6 +76,12 @@ async function served(capabilities: ConstructorParameters<typeof Client>[1] = {}
         mcpLog(exchange, "warning", { rows: 3 });
       })
       .setBody(() => "done");
+    r.from("direct:steps")
+      .asLlmTool("steps", { description: "log steps" })
+      .log("detail of ${body}", "debug")
+      .log("reading the ledger", { level: "info", logger: "ledger" })
+      .log("3 rows skipped", "warn")
+      .setBody(() => "logged");
     r.from("direct:ask")
       .asLlmTool("ask", { description: "asks the client" })
       .transform(async (exchange) => {
@@ -108,7 +115,11 @@ async function served(capabilities: ConstructorParameters<typeof Client>[1] = {}
     () => server.close(),
     () => client.close(),
   );
-  return { client, context };
+  return { client, context, url: server.url };
+}
+
+async function servedUrl() {
+  return await served();
 }
 
 describe("routes as MCP resources and prompts", () => {
@@ -194,6 +205,31 @@ describe("rich tool results, logging and asking the client", () => {
     await client.setLoggingLevel("info");
     await client.callTool({ name: "chatty", arguments: {} });
     expect(lines).toEqual([{ level: "warning", data: { rows: 3 } }]);
+  });
+
+  it("sends the lines of a tool route's log steps at or above the level the client set", async () => {
+    const { client, context } = await served();
+    const lines: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      lines.push(notification.params);
+    });
+    await client.setLoggingLevel("info");
+    expect((await client.callTool({ name: "steps", arguments: {} })).content).toEqual([
+      { type: "text", text: "logged" },
+    ]);
+    expect(lines).toEqual([
+      { level: "info", data: "reading the ledger", logger: "ledger" },
+      { level: "warning", data: "3 rows skipped", logger: expect.any(String) },
+    ]);
+    await client.setLoggingLevel("debug");
+    lines.length = 0;
+    await client.callTool({ name: "steps", arguments: {} });
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatchObject({ level: "debug", data: "detail of {}" });
+    // Outside an MCP call the same steps only reach the context's log.
+    lines.length = 0;
+    expect(await context.request("direct:steps", {})).toBe("logged");
+    expect(lines).toEqual([]);
   });
 
   it("asks the client for sampling and elicitation and gets the answers back in the exchange", async () => {
@@ -284,6 +320,54 @@ describe("a routekit client answering a server's requests", () => {
   });
 });
 
+describe("a routekit client reading a server's resources and prompts", () => {
+  async function caller(url: string) {
+    const context = createContext({ logLevel: "warn" });
+    context.use(
+      mcpTools({ name: "docs", url, headers: { authorization: `Bearer ${TOKEN}` }, reconnect: false }),
+    );
+    await context.start();
+    cleanups.push(() => context.stop());
+    return context;
+  }
+
+  it("reads text, binary and templated resources and gets prompts as endpoints", async () => {
+    const { url } = await servedUrl();
+    const context = await caller(url);
+    expect(await context.request("mcp:docs/resource/docs://readme", null)).toBe("# hello");
+    const logo = await context.requestExchange("mcp:docs/resource/docs://logo");
+    expect(Buffer.from(logo.body as Uint8Array).equals(PNG)).toBe(true);
+    expect(logo.headers[MCP_RESOURCE_MIME_TYPE_HEADER]).toBe("image/png");
+    expect(JSON.parse(await context.request<string>("mcp:docs/resource/orders://A-17", null))).toEqual({
+      id: "A-17",
+      status: "shipped",
+    });
+    const prompt = await context.request("mcp:docs/prompt/greet", { who: "Ada" });
+    expect(prompt).toEqual([
+      { role: "assistant", content: { type: "text", text: "Hello Ada" } },
+      { role: "user", content: { type: "image", data: PNG.toString("base64"), mimeType: "image/png" } },
+      { role: "user", content: { type: "resource", resource: { uri: "docs://readme", text: "# hello" } } },
+    ]);
+  });
+
+  it("fails with the server's error for an unknown resource, a missing or bad argument", async () => {
+    const { url } = await servedUrl();
+    const context = await caller(url);
+    await expect(context.request("mcp:docs/resource/docs://hidden", null)).rejects.toThrow(
+      /mcp 'docs': resource 'docs:\/\/hidden': .*unknown resource 'docs:\/\/hidden'/,
+    );
+    await expect(context.request("mcp:docs/prompt/greet", {})).rejects.toThrow(
+      /prompt 'greet' needs argument 'who'/,
+    );
+    await expect(context.request("mcp:docs/prompt/greet", { who: { name: "Ada" } })).rejects.toThrow(
+      /prompt argument 'who' must be a string, number or boolean \(found object\)/,
+    );
+    await expect(context.request("mcp:docs/prompt/", {})).rejects.toThrow(
+      /expected mcp:SERVER\/prompt\/NAME/,
+    );
+  });
+});
+
 describe("mcpTools options of the client side", () => {
   it("checks authProvider, elicitation and sampling, naming what was found", () => {
     expect(() => mcpTools({ name: "files", command: "node", authProvider: {} as never })).toThrow(
@@ -298,5 +382,8 @@ describe("mcpTools options of the client side", () => {
     expect(() => mcpTools({ name: "files", url: "http://127.0.0.1:1/mcp", sampling: 3 as never })).toThrow(
       /option 'sampling' must be a route's endpoint URI or a function \(found 3\)/,
     );
+    expect(() =>
+      mcpTools({ name: "files", url: "http://127.0.0.1:1/mcp", authorizationCode: "code" as never }),
+    ).toThrow(/option 'authorizationCode' must be a function, with a 'url' and an 'authProvider'/);
   });
 });

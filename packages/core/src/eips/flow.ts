@@ -6,6 +6,7 @@ import { levelEnabled } from "../exchange/logger.js";
 import { runtime } from "../exchange/runtime-exchange.js";
 import type { Processor } from "../model/exchange.js";
 import type { ExpressionInput, LogLevel, PredicateInput } from "../model/route-definition.js";
+import { logStepTapsOf } from "../exchange/log-step-taps.js";
 import { headerRedactor } from "../support/redact-headers.js";
 
 const where = (route: { id: string; from: string }): string => `Route '${route.id || route.from}'`;
@@ -111,14 +112,14 @@ export const logVerb = defineVerb({
       if (!levelEnabled(level, "trace")) return () => undefined;
       const evaluate = scope.expression(definition.message);
       const logger = scope.context.logger;
+      const taps = logStepTapsOf(scope.context);
       const name = definition.logger ?? scope.routeId;
       // The credentials the exchange's headers carry never reach the log (`log("${headers}")`).
-      return (exchange) =>
-        writeLog(
-          logger,
-          level,
-          `[${name}] ${renderValue(evaluate(exchange), 1000, headerRedactor(exchange.headers))}`,
-        );
+      return (exchange) => {
+        const message = renderValue(evaluate(exchange), 1000, headerRedactor(exchange.headers));
+        writeLog(logger, level, `[${name}] ${message}`);
+        for (const tap of taps) tap(exchange, level, message, name);
+      };
     },
     shape: { runsUserCode: false },
   },

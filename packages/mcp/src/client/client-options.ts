@@ -39,6 +39,14 @@ export interface McpToolsOptions {
    * client discovers the authorization server from the server's metadata, gets a token and retries.
    */
   authProvider?: McpOAuthClientProvider;
+  /**
+   * The authorization-code flow's second half: after the provider's `redirectToAuthorization` sent
+   * a user agent to the authorization server, this returns the code the redirect URI received
+   * (e.g. from an `http:` route serving the callback). routekit has the SDK exchange it for tokens
+   * and sends the request again — at connection, and on a scope step-up (a 403
+   * `insufficient_scope`). The signal fires after `connectTimeoutMs`.
+   */
+  authorizationCode?: (signal: AbortSignal) => string | Promise<string>;
   /** Prefix of the registered tool names (default `NAME_`; "" for none). */
   prefix?: string;
   /** Which of the server's tools to register (default all): names as the server spells them, or a test. */
@@ -72,6 +80,7 @@ export interface ResolvedMcpToolsOptions {
   readonly url: URL | undefined;
   readonly headers: Record<string, string> | undefined;
   readonly authProvider: McpOAuthClientProvider | undefined;
+  readonly authorizationCode: ((signal: AbortSignal) => string | Promise<string>) | undefined;
   readonly prefix: string;
   readonly include: (toolName: string) => boolean;
   readonly callTimeoutMs: number;
@@ -91,6 +100,7 @@ const OPTION_NAMES = [
   "url",
   "headers",
   "authProvider",
+  "authorizationCode",
   "prefix",
   "include",
   "callTimeoutMs",
@@ -101,9 +111,11 @@ const OPTION_NAMES = [
 ];
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
 
+type Fail = (message: string) => Error;
+
 /** Checks `mcpTools` options: unknown ones are named with the nearest known one. */
 export function resolveMcpToolsOptions(options: McpToolsOptions): ResolvedMcpToolsOptions {
-  const fail = (message: string) => new RoutekitMcpError("OPTION_INVALID", message);
+  const fail: Fail = (message) => new RoutekitMcpError("OPTION_INVALID", message);
   if (options === null || typeof options !== "object") {
     throw fail(
       "mcpTools expects options such as { name: 'files', command: 'npx', args: [...] } or { name, url }",
@@ -111,33 +123,11 @@ export function resolveMcpToolsOptions(options: McpToolsOptions): ResolvedMcpToo
   }
   const where = `mcpTools(${typeof options.name === "string" ? `'${options.name}'` : ""})`;
   refuseUnknownOptions(options, OPTION_NAMES, where, fail);
-  const { name, command, url } = options;
+  const { name } = options;
   if (typeof name !== "string" || !SERVER_NAME.test(name)) {
     throw fail(`${where}: option 'name' must be 1-32 letters, digits, '_' or '-' (found ${describe(name)})`);
   }
-  if ((command === undefined) === (url === undefined)) {
-    throw fail(
-      `${where}: give exactly one of 'command' (a stdio server) or 'url' (a Streamable HTTP server)`,
-    );
-  }
-  if (command !== undefined && (typeof command !== "string" || command === "")) {
-    throw fail(`${where}: option 'command' must be a non-empty string (found ${describe(command)})`);
-  }
-  let parsedUrl: URL | undefined;
-  if (url !== undefined) {
-    try {
-      parsedUrl = new URL(String(url));
-    } catch {
-      throw fail(`${where}: option 'url' must be an absolute http(s) URL (found ${describe(url)})`);
-    }
-    if (parsedUrl.protocol !== "http:" && parsedUrl.protocol !== "https:") {
-      throw fail(`${where}: option 'url' must be an http(s) URL (found ${describe(url)})`);
-    }
-  }
-  const args = options.args ?? [];
-  if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string")) {
-    throw fail(`${where}: option 'args' must be a list of strings`);
-  }
+  const url = checkedServer(options, where, fail);
   const stderr = options.stderr ?? "inherit";
   if (stderr !== "inherit" && stderr !== "ignore") {
     throw fail(`${where}: option 'stderr' must be "inherit" or "ignore" (found ${describe(stderr)})`);
@@ -146,52 +136,93 @@ export function resolveMcpToolsOptions(options: McpToolsOptions): ResolvedMcpToo
   if (typeof prefix !== "string" || (prefix !== "" && !TOOL_NAME_PATTERN.test(prefix))) {
     throw fail(`${where}: option 'prefix' must be letters, digits, '_' or '-' (found ${describe(prefix)})`);
   }
-  const { include } = options;
-  let includes: (toolName: string) => boolean = () => true;
-  if (typeof include === "function") includes = (toolName) => include(toolName) === true;
-  else if (Array.isArray(include)) {
-    const names = new Set(include);
-    includes = (toolName) => names.has(toolName);
-  } else if (include !== undefined) {
-    throw fail(
-      `${where}: option 'include' must be a list of tool names or a function (found ${describe(include)})`,
-    );
-  }
-  const callTimeoutMs = positive(options.callTimeoutMs ?? 60_000, "callTimeoutMs", where, fail);
-  const connectTimeoutMs = positive(options.connectTimeoutMs ?? 30_000, "connectTimeoutMs", where, fail);
-  let reconnect: ResolvedMcpToolsOptions["reconnect"];
-  if (options.reconnect !== false) {
-    const given = options.reconnect ?? {};
-    if (typeof given !== "object" || given === null) {
-      throw fail(`${where}: option 'reconnect' must be false or { initialDelayMs, maxDelayMs, maxAttempts }`);
-    }
-    refuseUnknownOptions(given, ["initialDelayMs", "maxDelayMs", "maxAttempts"], `${where} reconnect`, fail);
-    reconnect = {
-      initialDelayMs: positive(given.initialDelayMs ?? 500, "reconnect.initialDelayMs", where, fail),
-      maxDelayMs: positive(given.maxDelayMs ?? 30_000, "reconnect.maxDelayMs", where, fail),
-      maxAttempts:
-        given.maxAttempts === undefined
-          ? Number.POSITIVE_INFINITY
-          : positive(given.maxAttempts, "reconnect.maxAttempts", where, fail),
-    };
+  const { authorizationCode } = options;
+  if (authorizationCode !== undefined && (typeof authorizationCode !== "function" || url === undefined)) {
+    throw fail(`${where}: option 'authorizationCode' must be a function, with a 'url' and an 'authProvider'`);
   }
   return {
     name,
-    command,
-    args,
+    command: options.command,
+    args: options.args ?? [],
     env: options.env,
     cwd: options.cwd,
     stderr,
-    url: parsedUrl,
+    url,
     headers: options.headers,
-    authProvider: checkedAuthProvider(options.authProvider, parsedUrl, where, fail),
+    authProvider: checkedAuthProvider(options.authProvider, url, where, fail),
+    authorizationCode,
     prefix,
-    include: includes,
-    callTimeoutMs,
-    connectTimeoutMs,
-    reconnect,
+    include: includeTest(options.include, where, fail),
+    callTimeoutMs: positive(options.callTimeoutMs ?? 60_000, "callTimeoutMs", where, fail),
+    connectTimeoutMs: positive(options.connectTimeoutMs ?? 30_000, "connectTimeoutMs", where, fail),
+    reconnect: reconnectPolicy(options.reconnect, where, fail),
     elicitation: answerOption(options.elicitation, "elicitation", where, fail),
     sampling: answerOption(options.sampling, "sampling", where, fail),
+  };
+}
+
+/** Checks `command` / `args` or `url` (exactly one server); the parsed URL of an HTTP server. */
+function checkedServer(options: McpToolsOptions, where: string, fail: Fail): URL | undefined {
+  const { command, url } = options;
+  if ((command === undefined) === (url === undefined)) {
+    throw fail(
+      `${where}: give exactly one of 'command' (a stdio server) or 'url' (a Streamable HTTP server)`,
+    );
+  }
+  if (command !== undefined && (typeof command !== "string" || command === "")) {
+    throw fail(`${where}: option 'command' must be a non-empty string (found ${describe(command)})`);
+  }
+  const args = options.args ?? [];
+  if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string")) {
+    throw fail(`${where}: option 'args' must be a list of strings`);
+  }
+  if (url === undefined) return undefined;
+  let parsedUrl: URL;
+  try {
+    parsedUrl = new URL(String(url));
+  } catch {
+    throw fail(`${where}: option 'url' must be an absolute http(s) URL (found ${describe(url)})`);
+  }
+  if (parsedUrl.protocol !== "http:" && parsedUrl.protocol !== "https:") {
+    throw fail(`${where}: option 'url' must be an http(s) URL (found ${describe(url)})`);
+  }
+  return parsedUrl;
+}
+
+function includeTest(
+  include: McpToolsOptions["include"],
+  where: string,
+  fail: Fail,
+): (toolName: string) => boolean {
+  if (include === undefined) return () => true;
+  if (typeof include === "function") return (toolName) => include(toolName) === true;
+  if (Array.isArray(include)) {
+    const names = new Set(include);
+    return (toolName) => names.has(toolName);
+  }
+  throw fail(
+    `${where}: option 'include' must be a list of tool names or a function (found ${describe(include)})`,
+  );
+}
+
+function reconnectPolicy(
+  given: McpToolsOptions["reconnect"],
+  where: string,
+  fail: Fail,
+): ResolvedMcpToolsOptions["reconnect"] {
+  if (given === false) return undefined;
+  const policy = given ?? {};
+  if (typeof policy !== "object" || policy === null) {
+    throw fail(`${where}: option 'reconnect' must be false or { initialDelayMs, maxDelayMs, maxAttempts }`);
+  }
+  refuseUnknownOptions(policy, ["initialDelayMs", "maxDelayMs", "maxAttempts"], `${where} reconnect`, fail);
+  return {
+    initialDelayMs: positive(policy.initialDelayMs ?? 500, "reconnect.initialDelayMs", where, fail),
+    maxDelayMs: positive(policy.maxDelayMs ?? 30_000, "reconnect.maxDelayMs", where, fail),
+    maxAttempts:
+      policy.maxAttempts === undefined
+        ? Number.POSITIVE_INFINITY
+        : positive(policy.maxAttempts, "reconnect.maxAttempts", where, fail),
   };
 }
 

@@ -1,43 +1,41 @@
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
-  ErrorCode,
-  McpError,
-  type Tool as McpTool,
+  type GetPromptResult,
+  type ReadResourceResult,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RouteContext } from "@routekit/core";
-import { truncateForMessage } from "@routekit/core/internal";
-import {
-  createTool,
-  TOOL_NAME_PATTERN,
-  type Tool,
-  type ToolCallContext,
-  type ToolResult,
-} from "@routekit/llm";
+import type { Tool, ToolCallContext, ToolResult } from "@routekit/llm";
 import { RoutekitMcpError } from "../errors.js";
 import { reportProgress } from "../server/progress.js";
 import { PACKAGE_VERSION } from "../server/server-options.js";
 import { answerServerRequests, clientCapabilities } from "./answer-server.js";
+import { completeAuthorization, isAuthorizationRedirect } from "./authorization.js";
+import { callFailure, messageOf } from "./call-error.js";
 import type { ResolvedMcpToolsOptions } from "./client-options.js";
-import { withKnownKeywords } from "./lenient-schema.js";
+import { ConnectionWaiters } from "./connection-waiters.js";
+import { createTransport } from "./create-transport.js";
 import { toToolResult } from "./remote-result.js";
+import { listRemoteTools, RemoteTools } from "./remote-tools.js";
+
+export { localToolName } from "./remote-tools.js";
 
 /** Where a connection is: connecting, serving calls, waiting to reconnect, given up or stopped. */
 export type McpConnectionState = "idle" | "connecting" | "connected" | "reconnecting" | "failed" | "stopped";
 
-interface Registered {
-  readonly tool: Tool;
-  readonly signature: string;
-}
+/** A request's deadline and cancellation, as a tool call carries them. */
+export type McpRequestOptions = Pick<ToolCallContext, "signal" | "timeoutMs">;
+
+/** Authorization rounds (code for tokens) one connection attempt or one request may take. */
+const MAX_AUTHORIZATIONS = 2;
 
 /**
  * One MCP server as routekit sees it: a client connection (a child process over stdio, or Streamable
- * HTTP), its tools as routekit `Tool`s registered in `context.tools`, and reconnection with backoff
- * when the server goes away. Made by `mcpTools`; started and stopped with the context.
+ * HTTP), its tools as routekit `Tool`s registered in `context.tools`, its resources and prompts,
+ * and reconnection with backoff when the server goes away. Made by `mcpTools`; started and stopped
+ * with the context.
  */
 export class McpConnection {
   readonly context: RouteContext;
@@ -45,9 +43,8 @@ export class McpConnection {
   #state: McpConnectionState = "idle";
   #client: Client | undefined;
   #transport: Transport | undefined;
-  #tools = new Map<string, Tool>();
-  readonly #registered = new Map<string, Registered>();
-  #waiters: Array<() => void> = [];
+  readonly #remoteTools: RemoteTools;
+  readonly #waiters = new ConnectionWaiters();
   #attempt = 0;
   #reconnectTimer: NodeJS.Timeout | undefined;
   #connections = 0;
@@ -55,6 +52,9 @@ export class McpConnection {
   constructor(context: RouteContext, options: ResolvedMcpToolsOptions) {
     this.context = context;
     this.options = options;
+    this.#remoteTools = new RemoteTools(context, options, (name, args, call) =>
+      this.callTool(name, args, call),
+    );
   }
 
   get name(): string {
@@ -78,7 +78,7 @@ export class McpConnection {
 
   /** The server's tools by the names the server gives them (registered or not). */
   get tools(): ReadonlyMap<string, Tool> {
-    return this.#tools;
+    return this.#remoteTools.byRemoteName;
   }
 
   /** Connects and registers the tools; a failure stops the context's start with `CONNECT_FAILED`. */
@@ -97,9 +97,8 @@ export class McpConnection {
   async stop(): Promise<void> {
     this.#state = "stopped";
     clearTimeout(this.#reconnectTimer);
-    this.#wake();
-    for (const name of this.#registered.keys()) this.context.tools.unregister(name);
-    this.#registered.clear();
+    this.#waiters.wake();
+    this.#remoteTools.unregisterAll();
     const client = this.#client;
     this.#client = undefined;
     await client?.close().catch(() => undefined);
@@ -113,43 +112,104 @@ export class McpConnection {
    * `RoutekitMcpError` when the call cannot be made or answered; a tool's own failure is an error
    * result.
    */
-  async callTool(
-    toolName: string,
-    args: Record<string, unknown>,
-    call: ToolCallContext = {},
-  ): Promise<ToolResult> {
-    const timeoutMs = Math.min(call.timeoutMs ?? Number.POSITIVE_INFINITY, this.options.callTimeoutMs);
-    const started = performance.now();
-    const client = await this.#ready(timeoutMs, call.signal, toolName);
-    const left = Math.max(1, Math.round(timeoutMs - (performance.now() - started)));
+  callTool(toolName: string, args: Record<string, unknown>, call: ToolCallContext = {}): Promise<ToolResult> {
     const callId = call.callId;
-    try {
+    const onprogress =
+      callId === undefined
+        ? undefined
+        : (update: { progress: number; total?: number; message?: string }) =>
+            reportProgress({ callId }, update.progress, update.total, update.message);
+    return this.#request(`tool '${toolName}'`, call, async (client, timeout) => {
       const result = await client.callTool({ name: toolName, arguments: args }, undefined, {
-        timeout: left,
-        maxTotalTimeout: left,
+        timeout,
+        maxTotalTimeout: timeout,
         ...(call.signal === undefined ? undefined : { signal: call.signal }),
-        ...(callId === undefined
-          ? undefined
-          : {
-              onprogress: (update: { progress: number; total?: number; message?: string }) =>
-                reportProgress({ callId }, update.progress, update.total, update.message),
-            }),
+        ...(onprogress === undefined ? undefined : { onprogress }),
       });
       return toToolResult(result as Parameters<typeof toToolResult>[0], this.name, toolName);
-    } catch (error) {
-      if (call.signal?.aborted) throw call.signal.reason ?? error;
-      throw this.#callError(error, client, toolName, left);
+    });
+  }
+
+  /** Reads the server's resource `uri` (`resources/read`), bounded as `callTool` is. */
+  readResource(uri: string, options: McpRequestOptions = {}): Promise<ReadResourceResult> {
+    return this.#request(`resource '${uri}'`, options, (client, timeout) =>
+      client.readResource({ uri }, { timeout, ...signalOf(options) }),
+    );
+  }
+
+  /** Gets the server's prompt `name` with `args` (`prompts/get`), bounded as `callTool` is. */
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    options: McpRequestOptions = {},
+  ): Promise<GetPromptResult> {
+    return this.#request(`prompt '${name}'`, options, (client, timeout) =>
+      client.getPrompt({ name, arguments: args }, { timeout, ...signalOf(options) }),
+    );
+  }
+
+  /**
+   * Runs one request once connected (waiting for a reconnection within the deadline), completing
+   * an authorization the server asks for (a scope step-up) and sending the request again.
+   */
+  async #request<T>(
+    what: string,
+    call: McpRequestOptions,
+    run: (client: Client, timeoutMs: number) => Promise<T>,
+  ): Promise<T> {
+    const timeoutMs = Math.min(call.timeoutMs ?? Number.POSITIVE_INFINITY, this.options.callTimeoutMs);
+    const started = performance.now();
+    const where = `mcp '${this.name}': ${what}`;
+    const client = await this.#ready(timeoutMs, call.signal, what);
+    for (let authorizations = 0; ; authorizations++) {
+      const left = Math.max(1, Math.round(timeoutMs - (performance.now() - started)));
+      try {
+        return await run(client, left);
+      } catch (error) {
+        if (call.signal?.aborted) throw call.signal.reason ?? error;
+        if (isAuthorizationRedirect(error) && authorizations < MAX_AUTHORIZATIONS) {
+          await completeAuthorization(this.#transport, this.options, error);
+          continue;
+        }
+        const failure = callFailure(error, where, left);
+        if (failure.transportLost) this.#lost(client, `a call failed in transport (${messageOf(error)})`);
+        throw failure.error;
+      }
     }
   }
 
   async #connect(initial: boolean): Promise<void> {
+    for (let authorizations = 0; ; authorizations++) {
+      const transport = createTransport(this.options);
+      try {
+        await this.#open(transport, initial);
+        break;
+      } catch (error) {
+        if (isAuthorizationRedirect(error) && authorizations < MAX_AUTHORIZATIONS) {
+          const authorized = await completeAuthorization(transport, this.options, error).then(
+            () => undefined,
+            (failure: unknown) => failure,
+          );
+          if (authorized === undefined && this.#state !== "stopped") continue;
+          throw this.#connectFailed(authorized ?? error);
+        }
+        throw this.#connectFailed(error);
+      }
+    }
+    this.#connections++;
+    this.#attempt = 0;
+    this.#state = "connected";
+    this.#waiters.wake();
+  }
+
+  /** Connects a client over `transport`, lists the tools and makes them this connection's. */
+  async #open(transport: Transport, initial: boolean): Promise<void> {
     const { options } = this;
     const client = new Client(
       { name: "routekit", version: PACKAGE_VERSION },
       { capabilities: clientCapabilities(options) },
     );
     answerServerRequests(client, this.context, options);
-    const transport = this.#createTransport();
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (this.#client !== client) return;
       this.#refresh(client).catch((error: unknown) => {
@@ -159,11 +219,11 @@ export class McpConnection {
     client.onclose = () => this.#lost(client, "the connection closed");
     try {
       await client.connect(transport, { timeout: options.connectTimeoutMs });
-      const tools = await this.#listTools(client);
+      const tools = await listRemoteTools(client, options.connectTimeoutMs);
       if (this.#state === "stopped") throw new RoutekitMcpError("NOT_CONNECTED", "stopped while connecting");
       this.#client = client;
       this.#transport = transport;
-      this.#apply(tools, initial);
+      this.#remoteTools.apply(tools, initial);
     } catch (error) {
       if (this.#client === client) {
         this.#client = undefined;
@@ -171,118 +231,23 @@ export class McpConnection {
       }
       client.onclose = undefined;
       await client.close().catch(() => undefined);
-      const where = options.command === undefined ? String(options.url) : `'${options.command}'`;
-      throw new RoutekitMcpError(
-        "CONNECT_FAILED",
-        `mcp '${this.name}': cannot connect to the MCP server ${where}: ${messageOf(error)}`,
-        { cause: error },
-      );
+      throw error;
     }
-    this.#connections++;
-    this.#attempt = 0;
-    this.#state = "connected";
-    this.#wake();
   }
 
-  #createTransport(): Transport {
+  #connectFailed(error: unknown): RoutekitMcpError {
     const { options } = this;
-    if (options.command !== undefined) {
-      return new StdioClientTransport({
-        command: options.command,
-        args: [...options.args],
-        stderr: options.stderr,
-        ...(options.env === undefined ? undefined : { env: options.env }),
-        ...(options.cwd === undefined ? undefined : { cwd: options.cwd }),
-      });
-    }
-    return new StreamableHTTPClientTransport(options.url as URL, {
-      ...(options.headers === undefined ? undefined : { requestInit: { headers: options.headers } }),
-      ...(options.authProvider === undefined
-        ? undefined
-        : // The options accept only the SDK's providers (their members are checked when given).
-          { authProvider: options.authProvider as OAuthClientProvider }),
-      // Reconnection is ours: the SSE stream's own retries stay few.
-      reconnectionOptions: {
-        initialReconnectionDelay: 1000,
-        maxReconnectionDelay: 5000,
-        reconnectionDelayGrowFactor: 2,
-        maxRetries: 2,
-      },
-    });
-  }
-
-  async #listTools(client: Client): Promise<McpTool[]> {
-    const tools: McpTool[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < 100; page++) {
-      const listed = await client.listTools(cursor === undefined ? undefined : { cursor }, {
-        timeout: this.options.connectTimeoutMs,
-      });
-      tools.push(...listed.tools);
-      cursor = listed.nextCursor;
-      if (cursor === undefined) break;
-    }
-    return tools;
+    const where = options.command === undefined ? String(options.url) : `'${options.command}'`;
+    return new RoutekitMcpError(
+      "CONNECT_FAILED",
+      `mcp '${this.name}': cannot connect to the MCP server ${where}: ${messageOf(error)}`,
+      { cause: error },
+    );
   }
 
   async #refresh(client: Client): Promise<void> {
-    const tools = await this.#listTools(client);
-    if (this.#client === client) this.#apply(tools, false);
-  }
-
-  /** Makes the server's tools routekit tools and brings the registry in line with them. */
-  #apply(remote: readonly McpTool[], initial: boolean): void {
-    const tools = new Map<string, Tool>();
-    const wanted = new Map<string, Registered>();
-    for (const definition of remote) {
-      const localName = localToolName(this.options.prefix, definition.name);
-      let tool: Tool;
-      try {
-        tool = this.#toTool(definition, localName);
-      } catch (error) {
-        this.context.logger.warn(
-          `mcp '${this.name}': tool '${definition.name}' is skipped: ${messageOf(error)}`,
-        );
-        continue;
-      }
-      tools.set(definition.name, tool);
-      if (!this.options.include(definition.name)) continue;
-      const signature = JSON.stringify([definition.description ?? "", definition.inputSchema]);
-      wanted.set(localName, { tool, signature });
-    }
-    this.#tools = tools;
-    const registry = this.context.tools;
-    for (const [name, entry] of this.#registered) {
-      if (wanted.get(name)?.signature === entry.signature) continue;
-      registry.unregister(name);
-      this.#registered.delete(name);
-    }
-    for (const [name, entry] of wanted) {
-      if (this.#registered.has(name)) continue;
-      try {
-        registry.register(entry.tool);
-        this.#registered.set(name, entry);
-      } catch (error) {
-        if (initial) throw error;
-        this.context.logger.warn(
-          `mcp '${this.name}': tool '${truncateForMessage(name)}' is not registered: ${messageOf(error)}`,
-        );
-      }
-    }
-  }
-
-  #toTool(definition: McpTool, localName: string): Tool {
-    const remoteName = definition.name;
-    return withKnownKeywords(definition.inputSchema as Record<string, unknown>, (inputSchema) =>
-      createTool({
-        name: localName,
-        description: definition.description ?? definition.title ?? "",
-        inputSchema,
-        source: "native",
-        original: { mcpServer: this.name, mcpTool: remoteName, outputSchema: definition.outputSchema },
-        execute: (args, call) => this.callTool(remoteName, args, call),
-      }),
-    );
+    const tools = await listRemoteTools(client, this.options.connectTimeoutMs);
+    if (this.#client === client) this.#remoteTools.apply(tools, false);
   }
 
   #lost(client: Client, reason: string): void {
@@ -300,7 +265,7 @@ export class McpConnection {
     if (policy === undefined || this.#attempt >= policy.maxAttempts) {
       this.#state = "failed";
       this.context.logger.error(`mcp '${this.name}': the server is gone and will not be reconnected`);
-      this.#wake();
+      this.#waiters.wake();
       return;
     }
     this.#state = "reconnecting";
@@ -319,92 +284,31 @@ export class McpConnection {
   }
 
   /** The client once connected, waiting for a reconnection up to `timeoutMs`. */
-  #ready(timeoutMs: number, signal: AbortSignal | undefined, toolName: string): Promise<Client> {
-    const client = this.#client;
-    if (client !== undefined && this.#state === "connected") return Promise.resolve(client);
+  #ready(timeoutMs: number, signal: AbortSignal | undefined, what: string): Promise<Client> {
+    const connected = () => (this.#state === "connected" ? this.#client : undefined);
+    const client = connected();
+    if (client !== undefined) return Promise.resolve(client);
     const notConnected = () =>
       new RoutekitMcpError(
         "NOT_CONNECTED",
-        `mcp '${this.name}': cannot call '${toolName}': the MCP server is not connected (${this.#state})`,
+        `mcp '${this.name}': cannot call ${what}: the MCP server is not connected (${this.#state})`,
       );
     if (this.#state !== "reconnecting" && this.#state !== "connecting") return Promise.reject(notConnected());
-    return new Promise<Client>((resolve, reject) => {
-      const finish = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-        this.#waiters = this.#waiters.filter((waiter) => waiter !== onChange);
-      };
-      const onChange = () => {
-        if (this.#state === "reconnecting" || this.#state === "connecting") return;
-        finish();
-        if (this.#client !== undefined && this.#state === "connected") resolve(this.#client);
-        else reject(notConnected());
-      };
-      const onAbort = () => {
-        finish();
-        reject(signal?.reason ?? new Error("aborted"));
-      };
-      const timer = setTimeout(() => {
-        finish();
-        reject(
-          new RoutekitMcpError(
-            "CALL_TIMEOUT",
-            `mcp '${this.name}': '${toolName}' timed out after ${timeoutMs} ms waiting for the server to reconnect`,
-          ),
-        );
-      }, timeoutMs);
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.#waiters.push(onChange);
+    return this.#waiters.waitFor({
+      settled: () => this.#state !== "reconnecting" && this.#state !== "connecting",
+      value: connected,
+      notConnected,
+      timeoutMs,
+      signal,
+      timedOut: () =>
+        new RoutekitMcpError(
+          "CALL_TIMEOUT",
+          `mcp '${this.name}': ${what} timed out after ${timeoutMs} ms waiting for the server to reconnect`,
+        ),
     });
   }
-
-  #wake(): void {
-    for (const waiter of [...this.#waiters]) waiter();
-  }
-
-  #callError(error: unknown, client: Client, toolName: string, timeoutMs: number): unknown {
-    const where = `mcp '${this.name}': tool '${toolName}'`;
-    if (error instanceof McpError) {
-      if (error.code === ErrorCode.RequestTimeout) {
-        return new RoutekitMcpError("CALL_TIMEOUT", `${where} did not answer within ${timeoutMs} ms`, {
-          cause: error,
-        });
-      }
-      if (error.code === ErrorCode.ConnectionClosed) {
-        return new RoutekitMcpError(
-          "CALL_FAILED",
-          `${where}: the server closed the connection during the call`,
-          {
-            cause: error,
-          },
-        );
-      }
-      return new RoutekitMcpError(
-        "CALL_FAILED",
-        `${where}: ${error.message.replace(/^MCP error -?\d+: /, "")}`,
-        {
-          cause: error,
-        },
-      );
-    }
-    // Anything else is the transport failing (an HTTP server gone or restarted): reconnect.
-    this.#lost(client, `a call failed in transport (${messageOf(error)})`);
-    return new RoutekitMcpError(
-      "CALL_FAILED",
-      `${where}: the MCP server could not be reached: ${messageOf(error)}`,
-      {
-        cause: error,
-      },
-    );
-  }
 }
 
-/** The registry name of a server's tool: the prefix, then the name with characters routekit refuses as '_'. */
-export function localToolName(prefix: string, remoteName: string): string {
-  const name = `${prefix}${remoteName}`.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
-  return TOOL_NAME_PATTERN.test(name) ? name : `${prefix}tool`.slice(0, 64);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+function signalOf(options: McpRequestOptions): { signal?: AbortSignal } {
+  return options.signal === undefined ? {} : { signal: options.signal };
 }

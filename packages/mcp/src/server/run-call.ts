@@ -21,6 +21,8 @@ export interface CallSettings {
   readonly clock: CallClock;
   readonly toolErrors: ToolErrorPolicy;
   readonly output: ToolOutput | undefined;
+  /** Runs on the tool's result within the call's deadline (e.g. asking the client to approve a parked run). */
+  readonly afterTool?: (result: ToolResult, signal: AbortSignal) => Promise<ToolResult>;
 }
 
 /**
@@ -53,7 +55,11 @@ export function runCall(
       // The deadline is in the signal and the race: no timeoutMs, the tool adds no race of its
       // own, and a tool route runs its exchange under it.
       const context = boundedByCaller(callContextOf(settings.callId, deadline), deadline);
-      running = deadline.race(tool.execute(checked.value, context));
+      const executed = tool.execute(checked.value, context);
+      const { afterTool } = settings;
+      running = deadline.race(
+        afterTool === undefined ? executed : executed.then((result) => afterTool(result, deadline.signal)),
+      );
     } catch (error) {
       // A tool whose execute throws instead of returning a promise.
       running = Promise.resolve(rejected(error));

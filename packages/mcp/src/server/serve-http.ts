@@ -177,13 +177,22 @@ export function createMcpHttpHandler(
   return createHandler(context, options, where, loopbackPort);
 }
 
-function createHandler(
-  context: RouteContext,
+/** The checked limits and guards of an MCP HTTP endpoint. */
+interface HttpSettings {
+  readonly path: string;
+  readonly maxSessions: number;
+  readonly maxSessionsPerClient: number;
+  readonly sessionIdleMs: number;
+  readonly maxBodyBytes: number;
+  readonly maxJsonDepth: number;
+  readonly guards: GuardSettings;
+}
+
+function httpSettings(
   options: McpHttpOptions,
   where: string,
   loopbackPort: number | undefined,
-): McpHttpHandler {
-  const resolved = resolveServerOptions(options, where, HTTP_OPTIONS);
+): HttpSettings {
   const path = options.path ?? "/mcp";
   if (typeof path !== "string" || !path.startsWith("/")) {
     throw new RoutekitMcpError(
@@ -192,17 +201,14 @@ function createHandler(
     );
   }
   const maxSessions = options.maxSessions ?? 100;
-  const maxSessionsPerClient = options.maxSessionsPerClient ?? maxSessions;
-  const sessionIdleMs = options.sessionIdleMs ?? 300_000;
-  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
-  for (const [key, value] of [
-    ["maxSessions", maxSessions],
-    ["maxSessionsPerClient", maxSessionsPerClient],
-    ["sessionIdleMs", sessionIdleMs],
-    ["maxBodyBytes", maxBodyBytes],
-    ["maxJsonDepth", maxJsonDepth],
-  ] as const) {
+  const limits = {
+    maxSessions,
+    maxSessionsPerClient: options.maxSessionsPerClient ?? maxSessions,
+    sessionIdleMs: options.sessionIdleMs ?? 300_000,
+    maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+    maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+  };
+  for (const [key, value] of Object.entries(limits)) {
     if (!Number.isInteger(value) || value < 1) {
       throw new RoutekitMcpError(
         "OPTION_INVALID",
@@ -229,8 +235,20 @@ function createHandler(
           : new Set(loopback.hosts),
     tokenDigest: token === undefined ? undefined : digest(token),
   };
+  return { path, ...limits, guards };
+}
+
+function createHandler(
+  context: RouteContext,
+  options: McpHttpOptions,
+  where: string,
+  loopbackPort: number | undefined,
+): McpHttpHandler {
+  const resolved = resolveServerOptions(options, where, HTTP_OPTIONS);
+  const settings = httpSettings(options, where, loopbackPort);
+  const { path, maxBodyBytes, maxJsonDepth } = settings;
   const server = new McpToolServer(context, resolved);
-  const sessions = new SessionTable({ maxSessions, maxSessionsPerClient, sessionIdleMs });
+  const sessions = new SessionTable(settings);
   // POST responses still open: on close, the results of ended calls go out before sessions close.
   const posts = new Set<ServerResponse>();
   const untrack = function (this: ServerResponse) {
@@ -241,7 +259,7 @@ function createHandler(
     const target = new URL(request.url ?? "/", "http://localhost");
     if (target.pathname !== path)
       return refuse(response, 404, `no MCP endpoint at ${target.pathname}; it is at ${path}`);
-    const refusal = guardRequest(request, guards);
+    const refusal = guardRequest(request, settings.guards);
     if (refusal !== undefined) return refuse(response, refusal.status, refusal.message, refusal.headers);
     const read = await readJsonBody(request, maxBodyBytes, maxJsonDepth);
     if (read.kind === "refused") return refuse(response, read.status, read.message, undefined, read.code);
@@ -264,38 +282,10 @@ function createHandler(
     const full = await sessions.admit(client);
     if (full !== undefined) return refuse(response, full.status, full.message, full.headers);
     try {
-      await openSession(request, response, client, parsedBody);
+      await openSession({ server, sessions, maxBodyBytes }, { request, response, client, parsedBody });
     } finally {
       sessions.settle(client);
     }
-  };
-
-  const openSession = async (
-    request: IncomingMessage,
-    response: ServerResponse,
-    client: string,
-    parsedBody: unknown,
-  ) => {
-    let session: Session | undefined;
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      maxRequestBodySize: maxBodyBytes,
-      onsessioninitialized: (id) => {
-        if (session !== undefined) sessions.set(id, session);
-      },
-      onsessionclosed: (id) => {
-        sessions.delete(id);
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-    };
-    const sessionServer = await server.connect(transport);
-    session = { transport, server: sessionServer, client, lastUsed: Date.now(), open: 0 };
-    sessions.track(session, response);
-    await transport.handleRequest(request, response, parsedBody);
-    // Anything but a valid initialize leaves no session behind.
-    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await sessionServer.close();
   };
 
   return {
@@ -311,6 +301,42 @@ function createHandler(
       await server.close();
     },
   };
+}
+
+/** A request that opens a session (an initialize POST), from `client`. */
+interface Opening {
+  readonly request: IncomingMessage;
+  readonly response: ServerResponse;
+  readonly client: string;
+  readonly parsedBody: unknown;
+}
+
+/** Opens a session: a transport and an SDK server of its own, kept once `initialize` succeeded. */
+async function openSession(
+  endpoint: { server: McpToolServer; sessions: SessionTable; maxBodyBytes: number },
+  { request, response, client, parsedBody }: Opening,
+): Promise<void> {
+  const { sessions } = endpoint;
+  let session: Session | undefined;
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    maxRequestBodySize: endpoint.maxBodyBytes,
+    onsessioninitialized: (id) => {
+      if (session !== undefined) sessions.set(id, session);
+    },
+    onsessionclosed: (id) => {
+      sessions.delete(id);
+    },
+  });
+  transport.onclose = () => {
+    if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+  };
+  const sessionServer = await endpoint.server.connect(transport);
+  session = { transport, server: sessionServer, client, lastUsed: Date.now(), open: 0 };
+  sessions.track(session, response);
+  await transport.handleRequest(request, response, parsedBody);
+  // Anything but a valid initialize leaves no session behind.
+  if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await sessionServer.close();
 }
 
 /** How long `close` lets the results of ended calls go out before it closes the sessions. */

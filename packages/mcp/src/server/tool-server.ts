@@ -10,9 +10,11 @@ import {
 import type { RouteContext } from "@routekit/core";
 import { didYouMean, truncateForMessage } from "@routekit/core/internal";
 import type { Tool } from "@routekit/llm";
+import { approveParkedRun } from "./approve-parked-run.js";
 import { CallClock } from "./call-clock.js";
 import { openCallSession } from "./call-sessions.js";
 import { catalogOf } from "./catalog.js";
+import { forwardLogSteps } from "./forward-log-steps.js";
 import { ProgressForwarding } from "./forward-progress.js";
 import { serveLogging } from "./logging.js";
 import type { McpSession, McpTransport } from "./mcp-transport.js";
@@ -71,7 +73,9 @@ export class McpToolServer {
     const catalog = catalogOf(context);
     const stopCatalog = catalog.onChange((kind) => this.#catalogChanged(kind));
     const stopUpdates = catalog.onUpdate((uri) => this.#resourceUpdated(uri));
+    const stopLogSteps = forwardLogSteps(context);
     this.#stopListening = () => {
+      stopLogSteps();
       stopTools();
       stopCatalog();
       stopUpdates();
@@ -202,6 +206,7 @@ export class McpToolServer {
         clock: this.#clock,
         toolErrors: options.toolErrors,
         output: outputOf(tool, options.outputSchemas, this.#outputs),
+        afterTool: (result, signal) => approveParkedRun(this.context, callId, result, signal),
       });
       const call = progress === undefined ? running : this.#afterProgress(running, progress);
       this.#inFlight++;
