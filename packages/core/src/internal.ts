@@ -6,6 +6,8 @@
 // Budget internals
 export { isBudget } from "./budget/budget.js";
 export { BUDGET_DEFAULTS, type ResolvedBudgetOptions } from "./budget/budget-options.js";
+// The context a step compiler gets (CompileScope.context)
+export type { CompileContext } from "./compile/compile-context.js";
 // Endpoint URIs
 export { type ParsedUri, parseUri } from "./components/uri.js";
 // Declaring verbs with their own step definition (defineStep is the public way)
