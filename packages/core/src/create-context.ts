@@ -11,8 +11,18 @@ import type { Plugin, PluginAdditions, RouteContext } from "./runtime/context-ty
 import { observeEndpoint } from "./runtime/observe-endpoint.js";
 import { describeValue } from "./support/describe-value.js";
 
+/** Observables both ways: `from(observable$)` (the `observable:` endpoint) and `context.observe(uri)`. */
+const observablePlugin: Plugin = {
+  name: "routekit-observables",
+  setup: () => ({
+    components: [observableComponent],
+    aspects: { [OBSERVABLE_SOURCE_ASPECT]: observableSourceAspect },
+    properties: { observe: (context) => (uri: string) => observeEndpoint(context, uri) },
+  }),
+};
+
 /** Plugins every context created from now on installs first (`definePlugin({ everyContext: true })`). */
-const defaultPlugins: Plugin[] = [];
+const defaultPlugins: Plugin[] = [observablePlugin];
 
 /** What `definePlugin` takes. */
 export interface PluginDefinition {
@@ -49,29 +59,18 @@ export function definePlugin(definition: PluginDefinition): Plugin {
       `definePlugin expects { name, setup(context), everyContext? } with a non-empty name (found ${describeValue(candidate?.name)} as name)`,
     );
   }
-  const plugin: Plugin = Object.freeze({ name: candidate.name, setup: candidate.setup });
-  checkPlugin(plugin);
   if (typeof candidate.setup !== "function") {
     throw new RoutekitError(
       "PLUGIN_INVALID",
       `definePlugin '${candidate.name}': setup must be a function (context) => what the plugin adds (found ${describeValue(candidate.setup)})`,
     );
   }
+  const plugin: Plugin = Object.freeze({ name: candidate.name, setup: candidate.setup });
+  checkPlugin(plugin);
   if (candidate.everyContext === true && !defaultPlugins.some((known) => known.name === plugin.name))
     defaultPlugins.push(plugin);
   return plugin;
 }
-
-/** Observables both ways: `from(observable$)` (the `observable:` endpoint) and `context.observe(uri)`. */
-definePlugin({
-  name: "routekit-observables",
-  everyContext: true,
-  setup: () => ({
-    components: [observableComponent],
-    aspects: { [OBSERVABLE_SOURCE_ASPECT]: observableSourceAspect },
-    properties: { observe: (context) => (uri: string) => observeEndpoint(context, uri) },
-  }),
-});
 
 /** Creates a context with the core components (direct, seda, timer, log, mock, observable) installed. */
 export function createContext(options: ContextOptions = {}): RouteContext {
