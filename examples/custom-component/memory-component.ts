@@ -1,10 +1,8 @@
 // #region memory-component
-import { defineComponent, type Plugin, type RouteContext, RoutekitError } from "@routekit/core";
+import { defineComponent, definePlugin, defineServiceKey, type Plugin, RoutekitError } from "@routekit/core";
 
 /** The stores of one context, by name: `memory:cart` and `memory:cart?operation=get` share one. */
-function storesOf(context: RouteContext): Map<string, Map<string, unknown>> {
-  return context.service("example.memory.stores", () => new Map<string, Map<string, unknown>>());
-}
+const memoryStores = defineServiceKey("example.memory.stores", () => new Map<string, Map<string, unknown>>());
 
 /**
  * `memory:STORE?operation=put|get|delete&keyHeader=key` — a key-value store kept in the context.
@@ -25,7 +23,7 @@ export const memoryComponent = defineComponent({
         `Endpoint '${address.uri}': memory needs a store name, e.g. 'memory:cart'`,
       );
     }
-    const stores = storesOf(context);
+    const stores = context.service(memoryStores);
     let store = stores.get(address.path);
     if (store === undefined) {
       store = new Map<string, unknown>();
@@ -51,11 +49,6 @@ export const memoryComponent = defineComponent({
 
 /** Installs the `memory:` component: `context.use(memoryPlugin())`. */
 export function memoryPlugin(): Plugin {
-  return {
-    name: "memory",
-    install(context) {
-      context.addComponent(memoryComponent);
-    },
-  };
+  return definePlugin({ name: "memory", setup: () => ({ components: [memoryComponent] }) });
 }
 // #endregion memory-component

@@ -4,9 +4,11 @@ import assert from "node:assert/strict";
 import {
   createContext,
   defineComponent,
+  definePlugin,
+  defineServiceKey,
   type Exchange,
   type LifecycleHook,
-  type Plugin,
+  provideService,
   type RouteAspectHandler,
   RouteBuilder,
   type StepInterceptor,
@@ -40,10 +42,14 @@ const shelfComponent = defineComponent({
   }),
 });
 
+/** What the audit lines start with in a context (the orders plugin provides it). */
+const auditPrefix = defineServiceKey("orders.audit-prefix", () => "audit");
+
 const auditStep =
   (label: string) =>
   (exchange: Exchange): void => {
-    exchange.context.orders?.lines.push(`${label}: ${String(exchange.body)}`);
+    const prefix = exchange.context.service(auditPrefix);
+    exchange.context.orders?.lines.push(`${prefix} ${label}: ${String(exchange.body)}`);
   };
 
 const toolAspectHandler: RouteAspectHandler = { added: () => undefined };
@@ -64,18 +70,19 @@ export async function main(): Promise<void> {
   const logged: string[] = [];
   const console = { log: (line: string) => void logged.push(line) };
   // #region plugin
-  context.use({
+  const ordersPlugin = definePlugin({
     name: "orders",
-    components: [shelfComponent], // URI schemes
-    steps: { audit: (label: string) => auditStep(label) }, // DSL verbs only this context knows
-    properties: { orders: () => new OrderBook() }, // context.orders, one per context
-    aspects: { llmTool: toolAspectHandler }, // what routes carrying an aspect do when added/removed
-    interceptors: [tracing], // the channel
-    lifecycle: { start, stop }, // work on start and stop
-    install(context) {
-      context.orders?.lines.push("installed"); // anything else
-    },
-  } satisfies Plugin);
+    setup: () => ({
+      components: [shelfComponent], // URI schemes
+      verbs: { audit: (label: string) => auditStep(label) }, // DSL verbs only this context knows
+      interceptors: [tracing], // the channel
+      services: [provideService(auditPrefix, "order")], // typed per-context values
+      properties: { orders: () => new OrderBook() }, // context.orders, one per context
+      aspects: { llmTool: toolAspectHandler }, // what routes carrying an aspect do when added/removed
+      lifecycle: { start, stop }, // work on start and stop
+    }),
+  });
+  context.use(ordersPlugin); // runs setup in this context only
   // #endregion plugin
 
   // #region interceptor
@@ -96,7 +103,7 @@ export async function main(): Promise<void> {
 
   await context.start();
   await context.request("direct:orders", "book");
-  assert.deepEqual(context.orders?.lines, ["installed", "received: book", "shelved book on top"]);
+  assert.deepEqual(context.orders?.lines, ["order received: book", "shelved book on top"]);
   assert.equal(logged.length, 2);
   assert.match(logged[0] ?? "", /^orders #1 audit: \d+\.\d ms$/);
   assert.match(logged[1] ?? "", /^orders #2 to\(shelf:top\): \d+\.\d ms$/);

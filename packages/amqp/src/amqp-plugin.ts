@@ -1,4 +1,4 @@
-import type { Plugin } from "@routekit/core";
+import { definePlugin, type Plugin } from "@routekit/core";
 import { type AmqpSettings, createAmqpComponent } from "./amqp-component.js";
 import { AmqpError, redactUrl } from "./amqp-error.js";
 
@@ -22,14 +22,13 @@ const DEFAULT_URL = "amqp://guest:guest@127.0.0.1:5672";
  */
 export function amqpPlugin(options: AmqpPluginOptions = {}): Plugin {
   const settings = resolveSettings(options);
-  return {
+  return definePlugin({
     name: "amqp",
-    install(context) {
+    setup() {
       const component = createAmqpComponent(settings);
-      context.addComponent(component);
-      context.addLifecycle({ stop: (budget) => component.close(budget) });
+      return { components: [component], lifecycle: { stop: (budget) => component.close(budget) } };
     },
-  };
+  });
 }
 
 function resolveSettings(options: AmqpPluginOptions): AmqpSettings {

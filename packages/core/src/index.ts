@@ -40,7 +40,7 @@ export type {
   SourceObserver,
 } from "./components/observable-source.js";
 // Context and lifecycle
-export { createContext, defineDefaultPlugin } from "./create-context.js";
+export { createContext, definePlugin, type PluginDefinition } from "./create-context.js";
 // DSL and route definitions
 export type { OnExceptionOptions } from "./dsl/error-handling.js";
 export { RouteBuilder, type RoutesFunction } from "./dsl/route-builder.js";
@@ -190,7 +190,12 @@ export type {
   RouteDefinition,
   StepDefinition,
 } from "./model/route-definition.js";
-export { defineServiceKey, type ServiceKey } from "./model/service-key.js";
+export {
+  defineServiceKey,
+  type ProvidedService,
+  provideService,
+  type ServiceKey,
+} from "./model/service-key.js";
 export type {
   CatchDefinition,
   ChoiceBranch,
@@ -236,6 +241,7 @@ export type {
   ExchangeInit,
   LifecycleHook,
   Plugin,
+  PluginAdditions,
   RouteAspectHandler,
   RouteContext,
   RouteStatus,

@@ -6,6 +6,8 @@
 // Budget internals
 export { isBudget } from "./budget/budget.js";
 export { BUDGET_DEFAULTS, type ResolvedBudgetOptions } from "./budget/budget-options.js";
+// The context a step compiler gets (CompileScope.context)
+export type { CompileContext } from "./compile/compile-context.js";
 // Declaring verbs with their own step definition (defineStep is the public way): a descriptor
 // (how a call records, how its step compiles, the step's shape), installed under its method name
 export { type StepDescriptor, stepShape } from "./compile/step-compilers.js";

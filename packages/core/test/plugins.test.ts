@@ -1,7 +1,7 @@
 import {
   createContext,
   defineComponent,
-  defineDefaultPlugin,
+  definePlugin,
   type Exchange,
   type Plugin,
   type RouteContext,
@@ -147,9 +147,13 @@ describe("plugins are installed per context", () => {
   });
 });
 
-describe("defineDefaultPlugin", () => {
+describe("definePlugin({ everyContext: true })", () => {
   it("installs into every context created afterwards, each with its own state", () => {
-    defineDefaultPlugin({ name: "test-default-counter", properties: { visits: () => ({ count: 0 }) } });
+    definePlugin({
+      name: "test-default-counter",
+      everyContext: true,
+      setup: () => ({ properties: { visits: () => ({ count: 0 }) } }),
+    });
     const first = newContext();
     const second = newContext();
     first.visits!.count++;

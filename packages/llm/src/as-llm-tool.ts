@@ -1,4 +1,4 @@
-import { defineDefaultPlugin, type RouteContext, RoutekitError } from "@routekit/core";
+import { definePlugin, type RouteContext, RoutekitError } from "@routekit/core";
 import { defineVerb, installVerbs } from "@routekit/core/internal";
 import { AgentRuns } from "./durable/agent-runs.js";
 import { LlmError } from "./errors.js";
@@ -145,28 +145,31 @@ installVerbs({
  * What `@routekit/llm` gives every context: its own tool registry (`context.tools`) and the
  * handler that turns `asLlmTool` routes into tools when they are added (and back when removed).
  */
-defineDefaultPlugin({
+definePlugin({
   name: "routekit-llm-tools",
-  properties: { tools: () => new ToolRegistry(), agents: (context) => new AgentRuns(context) },
-  aspects: {
-    llmTool: {
-      added(context, route, aspect) {
-        const tool = context.tools.register(createRouteTool(context, route, aspect as LlmToolAspect));
-        rememberRouteTool(context, aspect as LlmToolAspect, tool);
-      },
-      removed(context, _route, aspect) {
-        context.tools.unregister((aspect as LlmToolAspect).name);
-      },
-      // For context.describe(): the tool as a model sees it (a Standard Schema as its JSON Schema).
-      describe(aspect) {
-        const tool = aspect as LlmToolAspect;
-        return {
-          name: tool.name,
-          description: tool.description,
-          inputSchema: tool.inputSchema,
-          validate: tool.validate ?? "always",
-        };
+  everyContext: true,
+  setup: () => ({
+    properties: { tools: () => new ToolRegistry(), agents: (context) => new AgentRuns(context) },
+    aspects: {
+      llmTool: {
+        added(context, route, aspect) {
+          const tool = context.tools.register(createRouteTool(context, route, aspect as LlmToolAspect));
+          rememberRouteTool(context, aspect as LlmToolAspect, tool);
+        },
+        removed(context, _route, aspect) {
+          context.tools.unregister((aspect as LlmToolAspect).name);
+        },
+        // For context.describe(): the tool as a model sees it (a Standard Schema as its JSON Schema).
+        describe(aspect) {
+          const tool = aspect as LlmToolAspect;
+          return {
+            name: tool.name,
+            description: tool.description,
+            inputSchema: tool.inputSchema,
+            validate: tool.validate ?? "always",
+          };
+        },
       },
     },
-  },
+  }),
 });

@@ -33,3 +33,17 @@ export function defineServiceKey<TService>(
   }
   return Object.freeze({ name, create });
 }
+
+/** A service's value for one context, given by a plugin's `setup` (made by `provideService`). */
+export interface ProvidedService {
+  readonly key: ServiceKey<unknown>;
+  readonly value: unknown;
+}
+
+/**
+ * The value `key` has in the context a plugin is set up in (`setup` returns it in `services`):
+ * `context.service(key)` then returns `value` instead of creating one.
+ */
+export function provideService<TService>(key: ServiceKey<TService>, value: TService): ProvidedService {
+  return Object.freeze({ key, value });
+}

@@ -2,7 +2,7 @@ import type { Component } from "../components/component.js";
 import { RoutekitError } from "../errors/errors.js";
 import { didYouMean } from "../support/did-you-mean.js";
 import { truncateForMessage } from "../support/truncate-for-message.js";
-import type { Plugin, RouteContext } from "./context-types.js";
+import type { Plugin, PluginAdditions, RouteContext } from "./context-types.js";
 
 /** A short description of what was passed where an object was expected. */
 export function describeArgument(value: unknown): string {
@@ -13,6 +13,7 @@ export function describeArgument(value: unknown): string {
 
 const PLUGIN_FIELDS = [
   "name",
+  "setup",
   "components",
   "steps",
   "properties",
@@ -23,15 +24,15 @@ const PLUGIN_FIELDS = [
 ];
 
 /**
- * Refuses anything that is not a plugin `{ name, components?, steps?, properties?, aspects?,
- * interceptors?, lifecycle?, install? }`, saying what it got and where.
+ * Refuses anything that is not a plugin `{ name, setup?, components?, steps?, properties?,
+ * aspects?, interceptors?, lifecycle?, install? }`, saying what it got and where.
  */
 export function checkPlugin(plugin: unknown): asserts plugin is Plugin {
   const candidate = plugin as Record<string, unknown> | null;
   if (candidate === null || typeof candidate !== "object" || typeof candidate.name !== "string") {
     throw new RoutekitError(
       "PLUGIN_INVALID",
-      `context.use() expects a plugin { name, components?, steps?, properties?, aspects?, interceptors?, lifecycle?, install? } (found ${describeArgument(plugin)})`,
+      `context.use() expects a plugin { name, setup?, components?, steps?, properties?, aspects?, interceptors?, lifecycle?, install? } (found ${describeArgument(plugin)})`,
     );
   }
   const where = `Plugin '${candidate.name}'`;
@@ -42,13 +43,61 @@ export function checkPlugin(plugin: unknown): asserts plugin is Plugin {
       `${where}: unknown field '${unknownField}'${didYouMean(unknownField, PLUGIN_FIELDS)}; a plugin has ${PLUGIN_FIELDS.join(", ")}`,
     );
   }
-  if (candidate.install !== undefined && typeof candidate.install !== "function") {
+  for (const hook of ["setup", "install"]) {
+    if (candidate[hook] !== undefined && typeof candidate[hook] !== "function") {
+      throw new RoutekitError(
+        "PLUGIN_INVALID",
+        `${where}: ${hook} must be a function (context) => ${hook === "setup" ? "what it adds" : "void"} (found ${describeArgument(candidate[hook])})`,
+      );
+    }
+  }
+  checkFieldShapes(where, candidate, ["components", "interceptors"], ["steps", "properties", "aspects"]);
+}
+
+const ADDITION_FIELDS = [
+  "components",
+  "verbs",
+  "interceptors",
+  "services",
+  "properties",
+  "aspects",
+  "lifecycle",
+];
+
+/** Refuses a `setup` result that is not what a plugin adds, saying what it got and where. */
+export function checkAdditions(pluginName: string, additions: unknown): PluginAdditions {
+  const where = `Plugin '${pluginName}': setup`;
+  const candidate = additions as Record<string, unknown> | null;
+  if (candidate === null || typeof candidate !== "object" || Array.isArray(candidate)) {
     throw new RoutekitError(
       "PLUGIN_INVALID",
-      `${where}: install must be a function (context) => void (found ${describeArgument(candidate.install)})`,
+      `${where} must return what the plugin adds { ${ADDITION_FIELDS.map((field) => `${field}?`).join(", ")} } or nothing (found ${describeArgument(additions)})`,
     );
   }
-  for (const field of ["components", "interceptors"]) {
+  const unknownField = Object.keys(candidate).find((key) => !ADDITION_FIELDS.includes(key));
+  if (unknownField !== undefined) {
+    throw new RoutekitError(
+      "PLUGIN_INVALID",
+      `${where} returned an unknown field '${unknownField}'${didYouMean(unknownField, ADDITION_FIELDS)}; a plugin adds ${ADDITION_FIELDS.join(", ")}`,
+    );
+  }
+  checkFieldShapes(
+    where,
+    candidate,
+    ["components", "interceptors", "services"],
+    ["verbs", "properties", "aspects"],
+  );
+  return candidate as PluginAdditions;
+}
+
+/** Refuses list fields that are not arrays and keyed fields that are not plain objects. */
+function checkFieldShapes(
+  where: string,
+  candidate: Record<string, unknown>,
+  lists: readonly string[],
+  keyed: readonly string[],
+): void {
+  for (const field of lists) {
     if (candidate[field] !== undefined && !Array.isArray(candidate[field])) {
       throw new RoutekitError(
         "PLUGIN_INVALID",
@@ -56,7 +105,7 @@ export function checkPlugin(plugin: unknown): asserts plugin is Plugin {
       );
     }
   }
-  for (const field of ["steps", "properties", "aspects"]) {
+  for (const field of keyed) {
     const value = candidate[field];
     if (value !== undefined && (value === null || typeof value !== "object" || Array.isArray(value))) {
       throw new RoutekitError(

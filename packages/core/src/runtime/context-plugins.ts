@@ -1,7 +1,8 @@
 import { checkInterceptor, type StepInterceptor } from "../compile/step-interceptor.js";
+import { RoutekitError } from "../errors/errors.js";
 import type { Processor } from "../model/exchange.js";
-import type { ServiceKey } from "../model/service-key.js";
-import { checkPlugin } from "./check-extension.js";
+import type { ProvidedService, ServiceKey } from "../model/service-key.js";
+import { checkPlugin, describeArgument } from "./check-extension.js";
 import type { Plugin, RouteAspectHandler, RouteContext } from "./context-types.js";
 import { installPlugin, type PluginHost } from "./install-plugin.js";
 
@@ -46,12 +47,31 @@ export class ContextPlugins {
           addComponent: (component) => context.addComponent(component),
           addLifecycle: (hook) => context.addLifecycle(hook),
           addInterceptor: (interceptor) => context.addInterceptor(interceptor),
+          provide: (service) => this.provide(plugin.name, service),
         },
         plugin,
       );
     } finally {
       this.#installing = undefined;
     }
+  }
+
+  /** Gives a typed service its value in this context; refuses one that already has a value. */
+  provide(pluginName: string, service: ProvidedService): void {
+    const key = (service as Partial<ProvidedService> | null)?.key;
+    if (key === null || typeof key !== "object" || typeof key.name !== "string") {
+      throw new RoutekitError(
+        "PLUGIN_INVALID",
+        `Plugin '${pluginName}': setup's services must be made by provideService(key, value) (found ${describeArgument(service)})`,
+      );
+    }
+    if (this.#services.has(key)) {
+      throw new RoutekitError(
+        "PLUGIN_INVALID",
+        `Plugin '${pluginName}': service '${key.name}' already has a value in this context (provided twice, or read before the plugin was installed)`,
+      );
+    }
+    this.#services.set(key, service.value);
   }
 
   /** Checks and appends a step interceptor; returns it. */

@@ -3,6 +3,7 @@ import type { Component, Endpoint, StopBudget } from "../components/component.js
 
 export type { StopBudget } from "../components/component.js";
 export type { RouteAspectHandler } from "../model/route-aspect.js";
+export type { ProvidedService } from "../model/service-key.js";
 
 import type { MockEndpoint } from "../components/mock.js";
 import type { EventBus } from "../exchange/events.js";
@@ -18,28 +19,28 @@ import type {
   WireBody,
 } from "../model/exchange.js";
 import type { RouteAspectHandler } from "../model/route-aspect.js";
-import type { ServiceKey } from "../model/service-key.js";
+import type { ProvidedService, ServiceKey } from "../model/service-key.js";
 import type { Producer } from "./producer.js";
 
 /** Lifecycle of a context. */
 export type ContextState = "created" | "starting" | "started" | "stopping" | "stopped";
 
 /**
- * What a package adds to a context, declared in one object: `context.use(plugin)` installs it in
- * that context only (two contexts with different plugins never see each other's additions).
- * Every field is optional; `install` runs last, for anything the fields do not cover.
+ * What a plugin adds to one context: what its `setup` returns. Every field is optional.
  */
-export interface Plugin {
-  /** Names the plugin in errors and log lines (e.g. a lifecycle hook that fails). */
-  readonly name: string;
+export interface PluginAdditions {
   /** Components whose schemes the context gets (e.g. `http:`). */
   readonly components?: readonly Component[];
   /**
-   * DSL steps only this context knows, by verb name: `.name(...args)` records a step whose
-   * processor is `factory(...args)` (types still come from declaration merging on `RouteDsl`).
-   * Steps every context knows are declared with `defineStep`.
+   * DSL verbs only this context knows, by name: `.name(...args)` records a step whose processor
+   * is `factory(...args)` (types still come from declaration merging on `RouteDsl`). Verbs every
+   * context knows are declared with `defineStep`.
    */
-  readonly steps?: Readonly<Record<string, (...args: never[]) => Processor>>;
+  readonly verbs?: Readonly<Record<string, (...args: never[]) => Processor>>;
+  /** Step interceptors, in order (see `addInterceptor`). */
+  readonly interceptors?: readonly StepInterceptor[];
+  /** Values of typed services in this context (`provideService(key, value)`), read with `context.service(key)`. */
+  readonly services?: readonly ProvidedService[];
   /**
    * Properties added to this context, created on first read and kept (e.g. `context.tools`);
    * their types come from declaration merging on `RouteContext`.
@@ -47,11 +48,25 @@ export interface Plugin {
   readonly properties?: Readonly<Record<string, (context: RouteContext) => unknown>>;
   /** What happens when routes carrying an aspect (e.g. `llmTool`) are added or removed, by aspect name. */
   readonly aspects?: Readonly<Record<string, RouteAspectHandler>>;
-  /** Step interceptors, in order (see `addInterceptor`). */
-  readonly interceptors?: readonly StepInterceptor[];
   /** Work to run when the context starts and stops. */
   readonly lifecycle?: LifecycleHook | readonly LifecycleHook[];
-  /** Runs after the fields above are installed. */
+}
+
+/**
+ * What a package adds to a context: `context.use(plugin)` installs it in that context only (two
+ * contexts with different plugins never see each other's additions). `definePlugin` makes one
+ * whose `setup` returns what it adds. The same additions may also be declared as fields of the
+ * plugin object (`steps` for `verbs`), and `install` runs last, for anything they do not cover:
+ * the form plugins had before `definePlugin`, still accepted.
+ */
+export interface Plugin extends Omit<PluginAdditions, "verbs" | "services"> {
+  /** Names the plugin in errors and log lines (e.g. a lifecycle hook that fails). */
+  readonly name: string;
+  /** Runs once in each context the plugin is installed in; returns what it adds there. */
+  setup?(context: RouteContext): PluginAdditions | undefined;
+  /** The object form's `verbs`. */
+  readonly steps?: PluginAdditions["verbs"];
+  /** Runs after everything else is installed (the object form). */
   install?(context: RouteContext): void;
 }
 

@@ -72,7 +72,7 @@ export interface ContextOptions {
 export interface ContextWiring {
   /** What `addRoutes` takes, as a route source; undefined for anything else. */
   toRouteSource(routes: unknown): RouteSource | undefined;
-  /** Plugins every new context installs before any other (see `defineDefaultPlugin`). */
+  /** Plugins every new context installs before any other (see `definePlugin`). */
   defaultPlugins: readonly Plugin[];
 }
 

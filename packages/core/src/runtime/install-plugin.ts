@@ -2,45 +2,70 @@ import type { StepInterceptor } from "../compile/step-interceptor.js";
 import type { Component } from "../components/component.js";
 import { RoutekitError } from "../errors/errors.js";
 import type { Processor } from "../model/exchange.js";
-import { describeArgument } from "./check-extension.js";
-import type { LifecycleHook, Plugin, RouteAspectHandler, RouteContext } from "./context-types.js";
+import { checkAdditions, describeArgument } from "./check-extension.js";
+import type {
+  LifecycleHook,
+  Plugin,
+  PluginAdditions,
+  ProvidedService,
+  RouteAspectHandler,
+  RouteContext,
+} from "./context-types.js";
 
 /** What installing a plugin needs of the context it goes into. */
 export interface PluginHost {
   readonly context: RouteContext;
-  /** The context's DSL steps from plugins, by verb name. */
+  /** The context's DSL verbs from plugins, by name. */
   readonly steps: Map<string, (...args: never[]) => Processor>;
   /** The context's aspect handlers, by aspect name. */
   readonly aspects: Map<string, RouteAspectHandler>;
   addComponent(component: Component): void;
   addLifecycle(hook: LifecycleHook): void;
   addInterceptor(interceptor: StepInterceptor): void;
+  /** Gives a typed service its value in this context (before anything read it). */
+  provide(service: ProvidedService): void;
 }
 
 /**
- * Installs what a plugin declares into one context: components, steps, properties (own
- * properties of that context, created on first read), aspect handlers, interceptors and
- * lifecycle hooks, then runs its `install`. The plugin was checked by `checkPlugin`.
+ * Installs a plugin into one context: what its object declares (components, verbs, properties,
+ * aspect handlers, interceptors, lifecycle hooks), then what its `setup` returns, then its
+ * `install`. The plugin was checked by `checkPlugin`.
  */
 export function installPlugin(host: PluginHost, plugin: Plugin): void {
-  for (const component of plugin.components ?? []) host.addComponent(component);
-  for (const [name, factory] of Object.entries(plugin.steps ?? {})) {
+  installAdditions(host, plugin.name, { ...plugin, verbs: plugin.steps }, "steps");
+  if (plugin.setup !== undefined) {
+    const additions = plugin.setup(host.context);
+    if (additions !== undefined)
+      installAdditions(host, plugin.name, checkAdditions(plugin.name, additions), "verbs");
+  }
+  plugin.install?.(host.context);
+}
+
+/** Installs what one plugin adds, field by field. */
+function installAdditions(
+  host: PluginHost,
+  pluginName: string,
+  additions: PluginAdditions,
+  verbsField: "steps" | "verbs",
+): void {
+  for (const component of additions.components ?? []) host.addComponent(component);
+  for (const [name, factory] of Object.entries(additions.verbs ?? {})) {
     if (typeof factory !== "function") {
       throw new RoutekitError(
         "PLUGIN_INVALID",
-        `Plugin '${plugin.name}': steps.${name} must be a function (...args) => processor (found ${describeArgument(factory)})`,
+        `Plugin '${pluginName}': ${verbsField}.${name} must be a function (...args) => processor (found ${describeArgument(factory)})`,
       );
     }
     host.steps.set(name, factory);
   }
-  for (const [name, create] of Object.entries(plugin.properties ?? {}))
-    addProperty(host.context, plugin.name, name, create);
-  for (const [name, handler] of Object.entries(plugin.aspects ?? {})) host.aspects.set(name, handler);
-  for (const interceptor of plugin.interceptors ?? []) host.addInterceptor(interceptor);
-  const lifecycle = plugin.lifecycle;
+  for (const service of additions.services ?? []) host.provide(service);
+  for (const [name, create] of Object.entries(additions.properties ?? {}))
+    addProperty(host.context, pluginName, name, create);
+  for (const [name, handler] of Object.entries(additions.aspects ?? {})) host.aspects.set(name, handler);
+  for (const interceptor of additions.interceptors ?? []) host.addInterceptor(interceptor);
+  const lifecycle = additions.lifecycle;
   for (const hook of lifecycle === undefined ? [] : Array.isArray(lifecycle) ? lifecycle : [lifecycle])
     host.addLifecycle(hook as LifecycleHook);
-  plugin.install?.(host.context);
 }
 
 function addProperty(

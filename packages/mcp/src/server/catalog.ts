@@ -1,5 +1,5 @@
 import type { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
-import { defineDefaultPlugin, type RouteContext, type RouteDefinition } from "@routekit/core";
+import { definePlugin, type RouteContext, type RouteDefinition } from "@routekit/core";
 import type { Recorder } from "@routekit/core/internal";
 import { RoutekitMcpError } from "../errors.js";
 
@@ -142,48 +142,51 @@ export function checkedCompleters(
   return complete as Record<string, McpCompleter>;
 }
 
-defineDefaultPlugin({
+definePlugin({
   name: "routekit-mcp-catalog",
-  aspects: {
-    mcpResource: {
-      added(context, route, aspect) {
-        const resource = aspect as McpResourceAspect;
-        const catalog = catalogOf(context);
-        if (catalog.resources.has(resource.uri)) {
-          throw new RoutekitMcpError(
-            "ROUTES_INVALID",
-            `Route '${route.id}': MCP resource '${resource.uri}' is already served by route '${catalog.resources.get(resource.uri)?.route.id}'`,
-          );
-        }
-        catalog.resources.set(resource.uri, { aspect: resource, route });
-        catalog.changed("resources");
+  everyContext: true,
+  setup: () => ({
+    aspects: {
+      mcpResource: {
+        added(context, route, aspect) {
+          const resource = aspect as McpResourceAspect;
+          const catalog = catalogOf(context);
+          if (catalog.resources.has(resource.uri)) {
+            throw new RoutekitMcpError(
+              "ROUTES_INVALID",
+              `Route '${route.id}': MCP resource '${resource.uri}' is already served by route '${catalog.resources.get(resource.uri)?.route.id}'`,
+            );
+          }
+          catalog.resources.set(resource.uri, { aspect: resource, route });
+          catalog.changed("resources");
+        },
+        removed(context, _route, aspect) {
+          const catalog = catalogOf(context);
+          catalog.resources.delete((aspect as McpResourceAspect).uri);
+          catalog.changed("resources");
+        },
+        describe: (aspect) => ({ uri: (aspect as McpResourceAspect).uri }),
       },
-      removed(context, _route, aspect) {
-        const catalog = catalogOf(context);
-        catalog.resources.delete((aspect as McpResourceAspect).uri);
-        catalog.changed("resources");
+      mcpPrompt: {
+        added(context, route, aspect) {
+          const prompt = aspect as McpPromptAspect;
+          const catalog = catalogOf(context);
+          if (catalog.prompts.has(prompt.name)) {
+            throw new RoutekitMcpError(
+              "ROUTES_INVALID",
+              `Route '${route.id}': MCP prompt '${prompt.name}' is already served by route '${catalog.prompts.get(prompt.name)?.route.id}'`,
+            );
+          }
+          catalog.prompts.set(prompt.name, { aspect: prompt, route });
+          catalog.changed("prompts");
+        },
+        removed(context, _route, aspect) {
+          const catalog = catalogOf(context);
+          catalog.prompts.delete((aspect as McpPromptAspect).name);
+          catalog.changed("prompts");
+        },
+        describe: (aspect) => ({ name: (aspect as McpPromptAspect).name }),
       },
-      describe: (aspect) => ({ uri: (aspect as McpResourceAspect).uri }),
     },
-    mcpPrompt: {
-      added(context, route, aspect) {
-        const prompt = aspect as McpPromptAspect;
-        const catalog = catalogOf(context);
-        if (catalog.prompts.has(prompt.name)) {
-          throw new RoutekitMcpError(
-            "ROUTES_INVALID",
-            `Route '${route.id}': MCP prompt '${prompt.name}' is already served by route '${catalog.prompts.get(prompt.name)?.route.id}'`,
-          );
-        }
-        catalog.prompts.set(prompt.name, { aspect: prompt, route });
-        catalog.changed("prompts");
-      },
-      removed(context, _route, aspect) {
-        const catalog = catalogOf(context);
-        catalog.prompts.delete((aspect as McpPromptAspect).name);
-        catalog.changed("prompts");
-      },
-      describe: (aspect) => ({ name: (aspect as McpPromptAspect).name }),
-    },
-  },
+  }),
 });
