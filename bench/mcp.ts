@@ -173,7 +173,7 @@ async function startOverStdio(side: Side): Promise<Running> {
 }
 
 /** A child process serving `side` over Streamable HTTP on 127.0.0.1: its URL once it listens. */
-async function spawnHttpServer(side: Side): Promise<HttpServerUnderTest & { pid: number }> {
+export async function spawnHttpServer(side: Side): Promise<HttpServerUnderTest & { pid: number }> {
   const { command, args, cwd } = childCommand(side, "http");
   const child = spawn(command, args, { cwd, stdio: ["pipe", "pipe", "inherit"] });
   const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -227,7 +227,7 @@ async function startOverHttp(side: Side): Promise<Running> {
  * on it only when the request is collected, so thousands of calls pile up listeners (and a
  * max-listeners warning). The same on both sides; the server code is untouched.
  */
-const fetchWithOwnSignal: typeof fetch = (input, init) =>
+export const fetchWithOwnSignal: typeof fetch = (input, init) =>
   fetch(input, init?.signal == null ? init : { ...init, signal: AbortSignal.any([init.signal]) });
 
 /** Whether a process's CPU time can be read (Linux /proc); elsewhere only the wall-clock rows. */

@@ -82,9 +82,9 @@ async function servedAgent(refunds: string[]) {
   await context.addRoutes((r) => {
     r.from("direct:refund")
       .asLlmTool("refund", { description: "Refunds an order.", durability: { needsApproval: true } })
-      .process((exchange) => {
+      .transform((exchange) => {
         refunds.push((exchange.body as { order: string }).order);
-        exchange.body = "refunded";
+        return "refunded";
       });
     r.from("direct:agent")
       .asLlmTool("agent", {
