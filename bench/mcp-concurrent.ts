@@ -66,9 +66,15 @@ export async function measureConcurrent(
   });
   const clients: Client[] = [];
   try {
-    const routekitClients = await connectClients(routekit.url, fetchImplementation);
+    const routekitClients = await connectClients(routekit.url, fetchImplementation).catch(
+      (error: unknown) => {
+        throw new Error("connecting to routekit", { cause: error });
+      },
+    );
     clients.push(...routekitClients);
-    const sdkClients = await connectClients(sdk.url, fetchImplementation);
+    const sdkClients = await connectClients(sdk.url, fetchImplementation).catch((error: unknown) => {
+      throw new Error("connecting to the SDK server", { cause: error });
+    });
     clients.push(...sdkClients);
     const latencies = { routekit: [] as number[], sdk: [] as number[] };
     const wall = await compare(

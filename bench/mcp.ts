@@ -173,7 +173,7 @@ async function startOverStdio(side: Side): Promise<Running> {
 }
 
 /** A child process serving `side` over Streamable HTTP on 127.0.0.1: its URL once it listens. */
-async function spawnHttpServer(side: Side): Promise<HttpServerUnderTest & { pid: number }> {
+export async function spawnHttpServer(side: Side): Promise<HttpServerUnderTest & { pid: number }> {
   const { command, args, cwd } = childCommand(side, "http");
   const child = spawn(command, args, { cwd, stdio: ["pipe", "pipe", "inherit"] });
   const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -227,7 +227,7 @@ async function startOverHttp(side: Side): Promise<Running> {
  * on it only when the request is collected, so thousands of calls pile up listeners (and a
  * max-listeners warning). The same on both sides; the server code is untouched.
  */
-const fetchWithOwnSignal: typeof fetch = (input, init) =>
+export const fetchWithOwnSignal: typeof fetch = (input, init) =>
   fetch(input, init?.signal == null ? init : { ...init, signal: AbortSignal.any([init.signal]) });
 
 /** Whether a process's CPU time can be read (Linux /proc); elsewhere only the wall-clock rows. */
@@ -366,11 +366,20 @@ export async function runMcpBench(options: BenchOptions): Promise<BenchRow[]> {
   const stdioCalls = options.quick ? 50 : 2_000;
   const httpCalls = options.quick ? 50 : 400;
   const runs = options.quick ? 3 : 10;
-  return [
+  const rows = [
     ...(await measure("stdio", startOverStdio, stdioCalls, runs)),
     ...(await measure("Streamable HTTP", startOverHttp, httpCalls, runs)),
-    await measureConcurrent(spawnHttpServer, TOOL_NAME, fetchWithOwnSignal, options.quick ? 4 : 20, runs),
   ];
+  try {
+    rows.push(
+      await measureConcurrent(spawnHttpServer, TOOL_NAME, fetchWithOwnSignal, options.quick ? 4 : 20, runs),
+    );
+  } catch (error) {
+    // The rows above stand on their own: a failed load run is reported, not hidden, and not fatal.
+    const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
+    console.error(`mcp: the concurrent-clients row was not measured: ${String(error)}${cause}`);
+  }
+  return rows;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

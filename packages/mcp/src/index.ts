@@ -13,6 +13,12 @@ export {
 export { mcpComponent } from "./client/mcp-component.js";
 export { mcpConnectionOf, mcpTools } from "./client/mcp-tools.js";
 export { MCP_PROMPT_DESCRIPTION_HEADER, MCP_RESOURCE_MIME_TYPE_HEADER } from "./client/remote-endpoints.js";
+export type {
+  McpGetPromptResult,
+  McpPromptMessage,
+  McpReadResourceResult,
+  McpResourceContent,
+} from "./client/remote-types.js";
 // Errors
 export { MCP_ERROR_CODES, type McpErrorCode, RoutekitMcpError } from "./errors.js";
 export {

@@ -82,10 +82,10 @@ async function servedAgent(refunds: string[]) {
   await context.addRoutes((r) => {
     r.from("direct:refund")
       .asLlmTool("refund", { description: "Refunds an order.", durability: { needsApproval: true } })
-      .process((exchange) => {
+      .transform((exchange) => {
         refunds.push((exchange.body as { order: string }).order);
-      })
-      .setBody(() => "refunded");
+        return "refunded";
+      });
     r.from("direct:agent")
       .asLlmTool("agent", {
         description: "Does what it is asked with the shop's tools.",

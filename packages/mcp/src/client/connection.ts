@@ -1,12 +1,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  type GetPromptResult,
-  type ReadResourceResult,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { RouteContext } from "@routekit/core";
+import { truncateForMessage } from "@routekit/core/internal";
 import type { Tool, ToolCallContext, ToolResult } from "@routekit/llm";
 import { RoutekitMcpError } from "../errors.js";
 import { reportProgress } from "../server/progress.js";
@@ -19,6 +16,7 @@ import { ConnectionWaiters } from "./connection-waiters.js";
 import { createTransport } from "./create-transport.js";
 import { toToolResult } from "./remote-result.js";
 import { listRemoteTools, RemoteTools } from "./remote-tools.js";
+import type { McpGetPromptResult, McpReadResourceResult } from "./remote-types.js";
 
 export { localToolName } from "./remote-tools.js";
 
@@ -131,8 +129,8 @@ export class McpConnection {
   }
 
   /** Reads the server's resource `uri` (`resources/read`), bounded as `callTool` is. */
-  readResource(uri: string, options: McpRequestOptions = {}): Promise<ReadResourceResult> {
-    return this.#request(`resource '${uri}'`, options, (client, timeout) =>
+  readResource(uri: string, options: McpRequestOptions = {}): Promise<McpReadResourceResult> {
+    return this.#request(`resource '${truncateForMessage(uri)}'`, options, (client, timeout) =>
       client.readResource({ uri }, { timeout, ...signalOf(options) }),
     );
   }
@@ -142,8 +140,8 @@ export class McpConnection {
     name: string,
     args: Record<string, string>,
     options: McpRequestOptions = {},
-  ): Promise<GetPromptResult> {
-    return this.#request(`prompt '${name}'`, options, (client, timeout) =>
+  ): Promise<McpGetPromptResult> {
+    return this.#request(`prompt '${truncateForMessage(name)}'`, options, (client, timeout) =>
       client.getPrompt({ name, arguments: args }, { timeout, ...signalOf(options) }),
     );
   }

@@ -32,9 +32,7 @@ export function resourceEndpoint(
     async send(exchange: Exchange) {
       const result = await connection.readResource(resourceUri, requestOptions(exchange, timeoutMs));
       const parts = result.contents.map((part) =>
-        "blob" in part && typeof part.blob === "string"
-          ? Buffer.from(part.blob, "base64")
-          : (part as { text: string }).text,
+        typeof part.blob === "string" ? Buffer.from(part.blob, "base64") : (part.text ?? ""),
       );
       const mimeType = result.contents[0]?.mimeType;
       if (mimeType !== undefined) exchange.headers[MCP_RESOURCE_MIME_TYPE_HEADER] = mimeType;

@@ -31,17 +31,30 @@ function parkedRunOf(value: unknown): ParkedRun | undefined {
  * leaves the run parked and the result as it was, for another path (the approvals endpoint,
  * `context.agents.approve`, the console) to answer.
  */
-export async function approveParkedRun(
+export function approveParkedRun(
   context: RouteContext,
   callId: string,
   result: ToolResult,
-  signal: AbortSignal,
-): Promise<ToolResult> {
-  let parked = result.isError ? undefined : parkedRunOf("value" in result ? result.value : undefined);
+  signal: () => AbortSignal,
+): ToolResult | Promise<ToolResult> {
+  const parked = result.isError ? undefined : parkedRunOf("value" in result ? result.value : undefined);
   if (parked === undefined) return result;
   const session = callSessionOf({ callId });
   if (session === undefined || session.server.getClientCapabilities()?.elicitation === undefined)
     return result;
+  return askUntilAnswered(context, session, parked, result, signal());
+}
+
+/** Asks about every waiting call, round after round while the run parks again. */
+async function askUntilAnswered(
+  context: RouteContext,
+  session: CallSession,
+  first: ParkedRun,
+  parkedReply: ToolResult,
+  signal: AbortSignal,
+): Promise<ToolResult> {
+  let parked: ParkedRun | undefined = first;
+  let result = parkedReply;
   for (let round = 0; round < MAX_ROUNDS && parked !== undefined; round++) {
     let outcome: DurableOutcome | "waiting" | undefined;
     for (const request of parked.pending) {

@@ -21,8 +21,11 @@ export interface CallSettings {
   readonly clock: CallClock;
   readonly toolErrors: ToolErrorPolicy;
   readonly output: ToolOutput | undefined;
-  /** Runs on the tool's result within the call's deadline (e.g. asking the client to approve a parked run). */
-  readonly afterTool?: (result: ToolResult, signal: AbortSignal) => Promise<ToolResult>;
+  /**
+   * Runs on the tool's result within the call's deadline (asking the client to approve a parked
+   * run); `signal` makes the call's signal only when asked for (most calls never need one).
+   */
+  readonly afterTool?: (result: ToolResult, signal: () => AbortSignal) => ToolResult | Promise<ToolResult>;
 }
 
 /**
@@ -58,7 +61,9 @@ export function runCall(
       const executed = tool.execute(checked.value, context);
       const { afterTool } = settings;
       running = deadline.race(
-        afterTool === undefined ? executed : executed.then((result) => afterTool(result, deadline.signal)),
+        afterTool === undefined
+          ? executed
+          : executed.then((result) => afterTool(result, () => deadline.signal)),
       );
     } catch (error) {
       // A tool whose execute throws instead of returning a promise.
