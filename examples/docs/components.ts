@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { createContext } from "@routekit/core";
 
-/** Sends two messages through an upper-casing route and checks them with a mock endpoint. */
-export async function main(): Promise<void> {
+/** Sends two messages through an upper-casing route, checks them with a mock endpoint, returns what it received. */
+export async function main(): Promise<unknown[]> {
   const context = createContext({ logLevel: "warn" });
   await context.addRoutes((r) => {
     r.from<string>("direct:in")
@@ -20,4 +20,5 @@ export async function main(): Promise<void> {
   // #endregion mock
   assert.deepEqual(mock.receivedBodies, ["HI", "YO"]);
   await context.stop();
+  return mock.receivedBodies;
 }

@@ -6,8 +6,8 @@ import { llm, llmPlugin } from "@routekit/llm";
 import { scriptedModel } from "@routekit/llm/testing";
 import { map, Subject } from "rxjs";
 
-/** A prompt pushed by an Observable reaches the model; the answer is watched on seda:answers. */
-export async function main(): Promise<void> {
+/** A prompt pushed by an Observable reaches the model; the answers watched on seda:answers are returned. */
+export async function main(): Promise<string[]> {
   const context = createContext({ logLevel: "warn" });
   context.use(llmPlugin({ models: { chat: scriptedModel([{ text: "Hello!" }]) } }));
   await context.addRoutes((r) => {
@@ -36,4 +36,5 @@ export async function main(): Promise<void> {
   subscription.unsubscribe(); // removes its listeners from context.events
   // #endregion unsubscribe
   await context.stop();
+  return answers;
 }

@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { createContext } from "@routekit/core";
 
-/** A processor that sends on to seda: (with the otel plugin, the send is traced). */
-export async function main(): Promise<void> {
+/** A processor that sends on to seda: (with the otel plugin, the send is traced); returns what arrived. */
+export async function main(): Promise<unknown[]> {
   const context = createContext({ logLevel: "warn" });
   await context.addRoutes((r) => {
     const route = r.from("direct:orders");
@@ -19,4 +19,5 @@ export async function main(): Promise<void> {
   await mock.assertIsSatisfied(2000);
   assert.equal(mock.receivedCount, 1);
   await context.stop();
+  return mock.receivedBodies;
 }

@@ -20,10 +20,10 @@ await context.request("direct:orders", { kind: "book" });
 await context.stop();
 // #endregion orders
 
-/** What the README's route did: one book order through the choice, to both mocks. */
-export function main(): void {
-  const books = context.endpoint("mock:books").receivedCount;
-  const done = context.endpoint("mock:done").receivedCount;
-  if (books !== 1 || done !== 1)
-    throw new Error(`expected one order at mock:books and mock:done, found ${books} and ${done}`);
+/** What the README's route did: the bodies that reached each mock. */
+export function main(): { books: unknown[]; done: unknown[] } {
+  return {
+    books: context.endpoint("mock:books").receivedBodies,
+    done: context.endpoint("mock:done").receivedBodies,
+  };
 }

@@ -1,6 +1,8 @@
-import { describe, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-// Each page's example file runs its regions and checks, with node:assert, what the page says they do.
+// Each page's example file runs its regions and checks, with node:assert, what the page says they do;
+// where main() returns what it observed, the test asserts that outcome too (a main() that stopped
+// checking, or stopped running its regions, fails here).
 describe("docs examples run as the pages say", () => {
   it("llm-step: budgets, cost per route and tenant, and the provider quota", async () => {
     const { main } = await import("../docs/llm-governance.js");
@@ -14,7 +16,7 @@ describe("docs examples run as the pages say", () => {
 
   it("components: the mock endpoint's expectations", async () => {
     const { main } = await import("../docs/components.js");
-    await main();
+    expect(await main()).toEqual(["HI", "YO"]);
   });
 
   it("error-handling: onException, redelivery and doTry", async () => {
@@ -64,7 +66,7 @@ describe("docs examples of the tool pages", () => {
 describe("docs examples of the README", () => {
   it("README: the orders route", async () => {
     const { main } = await import("../docs/readme.js");
-    main();
+    expect(main()).toEqual({ books: [{ kind: "book" }], done: [{ kind: "book" }] });
   });
 });
 
@@ -92,13 +94,13 @@ describe("docs examples of the architecture and concepts pages", () => {
 describe("docs examples of the llm step page", () => {
   it("llm-step: from(observable$) feeds a model, context.observe watches the answers", async () => {
     const { main } = await import("../docs/llm-step.js");
-    await main();
+    expect(await main()).toEqual(["Hello!"]);
   });
 });
 
 describe("docs examples of the observability page", () => {
   it("observability: a processor's send to seda: arrives (traced with the otel plugin)", async () => {
     const { main } = await import("../docs/observability.js");
-    await main();
+    expect(await main()).toEqual(["order 1"]);
   });
 });

@@ -1,5 +1,5 @@
-import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
+import { startLoopbackServer } from "@routekit/test-support";
 
 /** One scripted answer of the model: tool calls (name and JSON arguments text), or a final text. */
 export type ModelTurn = { toolCalls: Array<{ name: string; arguments: string }> } | { text: string };
@@ -21,68 +21,54 @@ export interface ModelServer {
 export async function startModelServer(turns: readonly ModelTurn[]): Promise<ModelServer> {
   const requests: unknown[] = [];
   let callNumber = 0;
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-        messages: Array<{ role: string }>;
-        stream?: boolean;
-      };
-      requests.push(body);
-      const position = body.messages.filter((message) => message.role === "assistant").length;
-      const turn = turns[position];
-      callNumber += 1;
-      if (turn === undefined || request.url !== "/chat/completions") {
-        response.writeHead(500, { "content-type": "application/json" });
-        response.end(JSON.stringify({ error: { message: `no scripted turn ${position + 1}` } }));
-        return;
-      }
-      const message =
-        "text" in turn
-          ? { role: "assistant", content: turn.text, refusal: null }
-          : {
-              role: "assistant",
-              content: null,
-              refusal: null,
-              tool_calls: turn.toolCalls.map((call, index) => ({
-                id: `call_${callNumber}_${index}`,
-                type: "function",
-                function: { name: call.name, arguments: call.arguments },
-              })),
-            };
-      const usage = { prompt_tokens: 100 + position * 40, completion_tokens: 12 + position };
-      if (body.stream === true) {
-        streamTurn(response, turn, callNumber, usage);
-        return;
-      }
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(
-        JSON.stringify({
-          id: `chatcmpl-console${callNumber}`,
-          object: "chat.completion",
-          created: 1_760_000_000,
-          model: "gpt-4o-mini-2024-07-18",
-          choices: [
-            { index: 0, message, logprobs: null, finish_reason: "text" in turn ? "stop" : "tool_calls" },
-          ],
-          usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
-          system_fingerprint: "fp_console",
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
+  const server = await startLoopbackServer((request, response) => {
+    const body = JSON.parse(request.body) as {
+      messages: Array<{ role: string }>;
+      stream?: boolean;
+    };
+    requests.push(body);
+    const position = body.messages.filter((message) => message.role === "assistant").length;
+    const turn = turns[position];
+    callNumber += 1;
+    if (turn === undefined || request.url !== "/chat/completions") {
+      response.writeHead(500, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { message: `no scripted turn ${position + 1}` } }));
+      return;
+    }
+    const message =
+      "text" in turn
+        ? { role: "assistant", content: turn.text, refusal: null }
+        : {
+            role: "assistant",
+            content: null,
+            refusal: null,
+            tool_calls: turn.toolCalls.map((call, index) => ({
+              id: `call_${callNumber}_${index}`,
+              type: "function",
+              function: { name: call.name, arguments: call.arguments },
+            })),
+          };
+    const usage = { prompt_tokens: 100 + position * 40, completion_tokens: 12 + position };
+    if (body.stream === true) {
+      streamTurn(response, turn, callNumber, usage);
+      return;
+    }
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(
+      JSON.stringify({
+        id: `chatcmpl-console${callNumber}`,
+        object: "chat.completion",
+        created: 1_760_000_000,
+        model: "gpt-4o-mini-2024-07-18",
+        choices: [
+          { index: 0, message, logprobs: null, finish_reason: "text" in turn ? "stop" : "tool_calls" },
+        ],
+        usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+        system_fingerprint: "fp_console",
       }),
-  };
+    );
+  });
+  return { url: server.url, requests, close: () => server.close() };
 }
 
 /** The same turn as Chat Completions streams it: `chat.completion.chunk` events, usage, `[DONE]`. */

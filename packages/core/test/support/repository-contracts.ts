@@ -91,6 +91,30 @@ export function idempotentRepositoryContract(store: IdempotentStoreUnderTest): v
     expect(processed).toEqual(["a", "b"]);
   });
 
+  it("confirms each key a route processed: another instance then finds a duplicate, not a claim in progress", async () => {
+    const routed = await store.repository("confirmed");
+    const other = await store.repository("confirmed");
+    const context = contexts.create();
+    await context.addRoutes((r) =>
+      r
+        .from("direct:in")
+        .idempotentConsumer("${body.id}", { repository: routed })
+        .process((exchange) => {
+          if ((exchange.body as { fail?: boolean }).fail === true) throw new Error("downstream refused");
+        }),
+    );
+    await context.start();
+    await context.request("direct:in", { id: "done" });
+    await expect(context.request("direct:in", { id: "failed", fail: true })).rejects.toThrow(
+      /downstream refused/,
+    );
+    // Unconfirmed, "done" would still be claimed: the other instance's add would throw KEY_IN_PROGRESS.
+    expect(await other.add("done")).toBe(false);
+    await store.expectProcessed("confirmed", "done");
+    // Released, not confirmed: the other instance may claim the failed key at once.
+    expect(await other.add("failed")).toBe(true);
+  });
+
   it("frees a claim whose consumer died once claimTimeoutMs passed; the dead consumer's late confirm fails with CLAIM_LOST", async () => {
     const dying = await store.repository("crash", { claimTimeoutMs: 300 });
     const survivor = await store.repository("crash", { claimTimeoutMs: 300 });

@@ -1,5 +1,5 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders, ServerResponse } from "node:http";
+import { startLoopbackServer as startShared } from "@routekit/test-support";
 
 /** A request the server received, with its body parsed as JSON when it is JSON. */
 export interface RecordedRequest {
@@ -35,35 +35,20 @@ export async function startLoopbackServer(replies: Reply[] | Responder): Promise
     ? (_request, index) =>
         replies[index] ?? { status: 500, text: `no scripted reply for request ${index + 1}` }
     : replies;
-  const server = createServer((incoming, response) => {
-    const chunks: Buffer[] = [];
-    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-    incoming.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      const recorded: RecordedRequest = {
-        method: incoming.method ?? "",
-        path: incoming.url ?? "",
-        headers: incoming.headers,
-        body: parseBody(text),
-      };
-      const index = requests.push(recorded) - 1;
-      Promise.resolve(responder(recorded, index)).then(
-        (reply) => send(response, reply),
-        (error: unknown) => send(response, { status: 500, text: `responder failed: ${String(error)}` }),
-      );
-    });
+  const server = await startShared(async (incoming, response) => {
+    const recorded: RecordedRequest = {
+      method: incoming.method,
+      path: incoming.url,
+      headers: incoming.headers,
+      body: parseBody(incoming.body),
+    };
+    const index = requests.push(recorded) - 1;
+    const reply = await Promise.resolve(responder(recorded, index)).catch(
+      (error: unknown): Reply => ({ status: 500, text: `responder failed: ${String(error)}` }),
+    );
+    send(response, reply);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: server.url, requests, close: () => server.close() };
 }
 
 function send(response: ServerResponse, reply: Reply): void {

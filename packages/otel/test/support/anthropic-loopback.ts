@@ -1,5 +1,4 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { startLoopbackServer } from "@routekit/test-support";
 
 /** One scripted Anthropic turn: tool uses, or a final text. */
 export type AnthropicTurn =
@@ -35,30 +34,16 @@ function reply(turn: AnthropicTurn) {
 
 export async function startAnthropicLoopback(turns: AnthropicTurn[]): Promise<AnthropicLoopback> {
   const requests: Array<Record<string, unknown>> = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const index = requests.push(JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}"));
-      const turn = turns[index - 1];
-      if (request.url !== "/v1/messages" || turn === undefined) {
-        response.writeHead(500, { "content-type": "application/json" });
-        response.end(JSON.stringify({ type: "error", error: { type: "api_error", message: "no turn" } }));
-        return;
-      }
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify(reply(turn)));
-    });
+  const server = await startLoopbackServer((request, response) => {
+    const index = requests.push(JSON.parse(request.body || "{}"));
+    const turn = turns[index - 1];
+    if (request.url !== "/v1/messages" || turn === undefined) {
+      response.writeHead(500, { "content-type": "application/json" });
+      response.end(JSON.stringify({ type: "error", error: { type: "api_error", message: "no turn" } }));
+      return;
+    }
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify(reply(turn)));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { baseURL: server.url, requests, close: () => server.close() };
 }

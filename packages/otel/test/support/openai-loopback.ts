@@ -1,5 +1,5 @@
-import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders } from "node:http";
+import { startLoopbackServer } from "@routekit/test-support";
 
 /** One scripted model turn: tool calls, or a final text. */
 export type ScriptedTurn =
@@ -94,38 +94,24 @@ function completion(turn: Extract<ScriptedTurn, { toolCalls: unknown } | { text:
 
 export async function startOpenAiLoopback(turns: ScriptedTurn[]): Promise<OpenAiLoopback> {
   const requests: OpenAiLoopback["requests"] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const index = requests.push({
-        headers: request.headers,
-        body: JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown>,
-      });
-      const turn = turns[index - 1] ?? { status: 500, error: `no scripted turn ${index}` };
-      if ("status" in turn) {
-        response.writeHead(turn.status, { "content-type": "application/json" });
-        response.end(JSON.stringify({ error: { message: turn.error, type: "invalid_request_error" } }));
-        return;
-      }
-      if ("stream" in turn) {
-        response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-        response.end(streamed(turn.stream));
-        return;
-      }
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify(completion(turn)));
+  const server = await startLoopbackServer((request, response) => {
+    const index = requests.push({
+      headers: request.headers,
+      body: JSON.parse(request.body || "{}") as Record<string, unknown>,
     });
+    const turn = turns[index - 1] ?? { status: 500, error: `no scripted turn ${index}` };
+    if ("status" in turn) {
+      response.writeHead(turn.status, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { message: turn.error, type: "invalid_request_error" } }));
+      return;
+    }
+    if ("stream" in turn) {
+      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      response.end(streamed(turn.stream));
+      return;
+    }
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify(completion(turn)));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { baseURL: `${server.url}/v1`, requests, close: () => server.close() };
 }

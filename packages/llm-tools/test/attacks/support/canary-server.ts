@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { listen } from "@routekit/test-support";
 
 /** Answers a request the canary accepted; the default answers "canary". */
 export type CanaryHandler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -72,14 +73,4 @@ export async function startCanaryServer(handler: CanaryHandler = answerCanary): 
       );
     },
   };
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
 }
