@@ -20,7 +20,6 @@ export {
   type Recorder,
   type VerbDescriptor,
 } from "./dsl/verbs.js";
-export { CORE_VERBS } from "./eips/core-verbs.js";
 // The shared stores' idempotency key limit (redis, postgres)
 export { checkMaxKeyChars, DEFAULT_KEY_RETENTION_MS } from "./eips/resilience/idempotent-key.js";
 // Caches of compiled untrusted text, bounded in entries and estimated bytes
