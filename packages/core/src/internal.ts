@@ -22,7 +22,6 @@ export {
   type Recorder,
   type VerbDescriptor,
 } from "./dsl/verbs.js";
-export { CORE_VERBS } from "./eips/core-verbs.js";
 // The shared stores' idempotency key limit (redis, postgres)
 export { checkMaxKeyChars, DEFAULT_KEY_RETENTION_MS } from "./eips/resilience/idempotent-key.js";
 export type { Abortable, DeadlineSet, SignalSource } from "./exchange/exchange-deadline.js";

@@ -54,7 +54,9 @@ describe("sample", () => {
     for (let index = 0; index < 3; index++) await context.request("direct:all", index);
     expect(context.endpoint("mock:all").receivedBodies).toEqual([0, 1, 2]);
   });
+});
 
+describe("sample's argument", () => {
   it("refuses anything but a whole number >= 1 when the route is added, naming route and verb", async () => {
     context = createContext({ logLevel: "off" });
     for (const everyN of [0, -2, 1.5, "10", Number.NaN, undefined]) {

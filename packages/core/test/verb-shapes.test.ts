@@ -7,8 +7,10 @@ import {
   type StepDefinition,
   type StepDescription,
 } from "@routekit/core";
-import { CORE_VERBS, defineVerb, describeStep, installVerbs, stepShape } from "@routekit/core/internal";
+import { defineVerb, describeStep, installVerbs, stepShape } from "@routekit/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
+// The list itself is internal to core: read where it is declared.
+import { CORE_VERBS } from "../src/eips/core-verbs.js";
 
 // The shape a verb's descriptor declares is what describe() reports; these tests hold it to what
 // the compiler runs: the step paths an interceptor sees when the route is compiled.
@@ -67,7 +69,7 @@ afterEach(async () => {
   context = undefined;
 });
 
-describe("verb shapes", () => {
+describe("core verbs' shapes", () => {
   it("describe() reports the steps every core verb compiles, at the paths they run under", async () => {
     const recording = recordingContext();
     context = recording.context;
@@ -125,8 +127,10 @@ describe("verb shapes", () => {
       "#22 filter > #1 throttle > #1 idempotentConsumer > #1 aggregate > #1 to(mock:end)",
     ]);
   });
+});
 
-  it("catches a shape that declares a block its compile function never compiles", async () => {
+describe("a verb whose shape lies", () => {
+  it("is caught when its shape declares a block its compile function never compiles", async () => {
     installVerbs({
       claimsFallback: defineVerb({
         record: (recorder, step: (route: never) => unknown) =>
@@ -159,7 +163,9 @@ describe("verb shapes", () => {
     expect(described).toContain("#1 claimsFallback fallback > #1 to(mock:x)");
     expect(compiled).not.toEqual(described);
   });
+});
 
+describe("the compiler, holding a compile function to its verb's shape", () => {
   it("refuses a route whose step takes the rest of its block when its shape says it does not", async () => {
     installVerbs({
       takesRestQuietly: defineVerb({

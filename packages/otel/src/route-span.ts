@@ -11,7 +11,7 @@ import type { Exchange, Processor, RouteInfo } from "@routekit/core";
 import { headerRedactor } from "@routekit/core/internal";
 import { AGENT_RUN_KEY, type AgentRun, type ToolRun } from "./agent-run.js";
 import { GEN_AI, ROUTEKIT, SEMCONV } from "./attribute-names.js";
-import { endpointNames } from "./endpoint-names.js";
+import { type EndpointNames, endpointNames } from "./endpoint-names.js";
 import { leaveSlot, slotOf, TraceSlot } from "./exchange-slot.js";
 import { safeJson } from "./genai-content.js";
 import { extractContext } from "./header-carrier.js";
@@ -33,23 +33,12 @@ function toolRunOf(parent: Context, exchange: Exchange): ToolRun | undefined {
   return typeof callId === "string" ? agent.tools.get(callId) : undefined;
 }
 
-/**
- * The span of one exchange in one route, current while the route runs: CONSUMER for a route's
- * `from`, SERVER for an http: route. A `direct:` route nests under its caller (the same
- * exchange, or whatever span is current); any other route continues the trace its message
- * carries in its headers, or starts one. Routes whose steps cannot read the current context run
- * without entering it (see `routeReadsContext`).
- */
-export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Processor): Processor {
-  const endpoint = endpointNames(route.from, telemetry.traitsOf);
-  const server = endpoint.http === "server";
-  const inProcess = endpoint.sameExchange;
-  const kind = server ? SpanKind.SERVER : SpanKind.CONSUMER;
-  const extractPrefix = endpoint.extractPrefix;
-  const activate = readsContextOf(route.definition, telemetry.traitsOf);
-  const routeAttributes = { [ROUTEKIT.routeId]: route.routeId };
+/** Counts a run of a route in the metrics: exchanges, failures, duration (`started` 0: not timed). */
+type RunCounter = (exchange: Exchange, thrown: unknown, started: number) => void;
 
-  const count = (exchange: Exchange, thrown: unknown, started: number): void => {
+function routeCounter(telemetry: Telemetry, routeId: string): RunCounter {
+  const routeAttributes = { [ROUTEKIT.routeId]: routeId };
+  return (exchange, thrown, started) => {
     const instruments = telemetry.instruments;
     if (instruments === undefined || started === 0) return;
     const error = exchange.error ?? thrown;
@@ -61,13 +50,21 @@ export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Pr
     if (error !== undefined) instruments.failures.add(1, attributes);
     instruments.routeDuration.record((performance.now() - started) / 1000, attributes);
   };
-  const untraced = (exchange: Exchange): void | Promise<void> =>
-    telemetry.instruments === undefined ? next(exchange) : runThen(next, exchange, count, performance.now());
+}
 
+/** Starts a route's span and adds what the exchange says of itself to one that records. */
+interface RouteSpans {
+  start(exchange: Exchange, parent: Context): Span;
+  describe(span: Span, exchange: Exchange): void;
+}
+
+function routeSpans(telemetry: Telemetry, routeId: string, endpoint: EndpointNames): RouteSpans {
+  const server = endpoint.http === "server";
+  const kind = server ? SpanKind.SERVER : SpanKind.CONSUMER;
   // What the span says from the start is fixed per route (a sampler may read it); what depends on
   // the exchange is added only to spans that record, so an unsampled trace costs no more.
   const startAttributes: Record<string, string> = {
-    [ROUTEKIT.routeId]: route.routeId,
+    [ROUTEKIT.routeId]: routeId,
     [ROUTEKIT.endpointUri]: endpoint.address,
   };
   if (server) startAttributes[SEMCONV.httpRoute] = endpoint.path;
@@ -77,27 +74,29 @@ export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Pr
     startAttributes[SEMCONV.messagingOperationType] = "process";
   }
   const consumerName = `process ${endpoint.address}`;
-
-  const startSpan = (exchange: Exchange, parent: Context): Span => {
-    if (!server)
-      return telemetry.tracer.startSpan(consumerName, { kind, attributes: startAttributes }, parent);
-    const method = exchange.headers[HTTP.method];
-    const verb = typeof method === "string" && HTTP_METHOD.test(method) ? method : "HTTP";
-    const attributes = Object.assign(
-      { [SEMCONV.httpRequestMethod]: verb === "HTTP" ? "_OTHER" : verb },
-      startAttributes,
-    );
-    return telemetry.tracer.startSpan(`${verb} ${endpoint.path}`, { kind, attributes }, parent);
+  return {
+    start(exchange, parent) {
+      if (!server)
+        return telemetry.tracer.startSpan(consumerName, { kind, attributes: startAttributes }, parent);
+      const method = exchange.headers[HTTP.method];
+      const verb = typeof method === "string" && HTTP_METHOD.test(method) ? method : "HTTP";
+      const attributes = Object.assign(
+        { [SEMCONV.httpRequestMethod]: verb === "HTTP" ? "_OTHER" : verb },
+        startAttributes,
+      );
+      return telemetry.tracer.startSpan(`${verb} ${endpoint.path}`, { kind, attributes }, parent);
+    },
+    describe(span, exchange) {
+      span.setAttribute(ROUTEKIT.exchangeId, exchange.id);
+      const path = exchange.headers["http.path"];
+      if (server && typeof path === "string") span.setAttribute(SEMCONV.urlPath, path.slice(0, 2048));
+    },
   };
+}
 
-  const describeExchange = (span: Span, exchange: Exchange): void => {
-    span.setAttribute(ROUTEKIT.exchangeId, exchange.id);
-    const path = exchange.headers["http.path"];
-    if (server && typeof path === "string") span.setAttribute(SEMCONV.urlPath, path.slice(0, 2048));
-  };
-
-  // A run's end (made once per route: the run's state travels in its slot).
-  const settle: Settle = (slot, exchange, thrown) => {
+/** A run's end (made once per route: the run's state travels in its slot). */
+function routeSettle(telemetry: Telemetry, server: boolean, count: RunCounter): Settle {
+  return (slot, exchange, thrown) => {
     leaveSlot(exchange, slot);
     const span = slot.span;
     if (span !== undefined) {
@@ -116,6 +115,25 @@ export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Pr
     }
     count(exchange, thrown, slot.started);
   };
+}
+
+/**
+ * The span of one exchange in one route, current while the route runs: CONSUMER for a route's
+ * `from`, SERVER for an http: route. A `direct:` route nests under its caller (the same
+ * exchange, or whatever span is current); any other route continues the trace its message
+ * carries in its headers, or starts one. Routes whose steps cannot read the current context run
+ * without entering it (see `routeReadsContext`).
+ */
+export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Processor): Processor {
+  const endpoint = endpointNames(route.from, telemetry.traitsOf);
+  const inProcess = endpoint.sameExchange;
+  const extractPrefix = endpoint.extractPrefix;
+  const activate = readsContextOf(route.definition, telemetry.traitsOf);
+  const count = routeCounter(telemetry, route.routeId);
+  const untraced = (exchange: Exchange): void | Promise<void> =>
+    telemetry.instruments === undefined ? next(exchange) : runThen(next, exchange, count, performance.now());
+  const spans = routeSpans(telemetry, route.routeId, endpoint);
+  const settle = routeSettle(telemetry, endpoint.http === "server", count);
   const start = (slot: TraceSlot, exchange: Exchange, activate: boolean): void | Promise<void> => {
     if (telemetry.instruments !== undefined) slot.started = performance.now();
     return runInSlot(slot, activate, next, exchange, settle);
@@ -160,9 +178,9 @@ export function wrapRouteInSpan(telemetry: Telemetry, route: RouteInfo, next: Pr
       const current = inProcess && tool === undefined && outer === undefined;
       return start(new TraceSlot(parent, undefined, false, false, outer), exchange, activate && !current);
     }
-    const span = startSpan(exchange, parent);
+    const span = spans.start(exchange, parent);
     const sampled = (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;
-    if (span.isRecording()) describeExchange(span, exchange);
+    if (span.isRecording()) spans.describe(span, exchange);
     const steps = sampled && telemetry.stepSample > 0 && Math.random() < telemetry.stepSample;
     const slot = new TraceSlot(parent, span, sampled, steps, outer);
     slot.tool = tool;

@@ -9,6 +9,7 @@ import {
 } from "../../dsl/option-checks.js";
 import type { ExpressionOf, PredicateOf } from "../../dsl/route-dsl.js";
 import { defineVerb, type Recorder } from "../../dsl/verbs.js";
+import type { ExpressionInput } from "../../model/route-definition.js";
 import type { AggregateDefinition } from "../../model/steps/routing-steps.js";
 import { describeValue } from "../../support/describe-value.js";
 import {
@@ -135,6 +136,77 @@ function checkRecovery(recorder: Recorder, value: unknown): AggregateDefinition[
   };
 }
 
+/** The definition from checked options: each option checked on its own, in the order written. */
+function definitionOf(
+  recorder: Recorder,
+  correlation: ExpressionInput,
+  settings: Record<string, unknown>,
+): AggregateDefinition {
+  const site = siteOf(recorder, "aggregate");
+  return {
+    type: "aggregate",
+    correlation,
+    strategy: settings.strategy as AggregationStrategy,
+    completionSize: checkPositive(site, "completionSize", settings.completionSize, true),
+    completionTimeout: checkPositive(site, "completionTimeout", settings.completionTimeout),
+    completionInterval: checkPositive(site, "completionInterval", settings.completionInterval),
+    completionPredicate:
+      settings.completionPredicate === undefined
+        ? undefined
+        : checkPredicate(
+            site,
+            settings.completionPredicate,
+            "option 'completionPredicate' to be a predicate",
+          ),
+    eagerCheckCompletion: checkBoolean(site, "eagerCheckCompletion", settings.eagerCheckCompletion) ?? false,
+    repository: checkRepository(recorder, settings.repository),
+    ignoreInvalidCorrelationKeys:
+      checkBoolean(site, "ignoreInvalidCorrelationKeys", settings.ignoreInvalidCorrelationKeys) ?? false,
+    partId:
+      settings.partId === undefined
+        ? undefined
+        : checkExpression(site, settings.partId, "option 'partId' to be an expression"),
+    recovery: checkRecovery(recorder, settings.recovery),
+    completionTimeoutCheckInterval:
+      checkPositive(site, "completionTimeoutCheckInterval", settings.completionTimeoutCheckInterval) ?? 1000,
+  };
+}
+
+/** The checks between options: shared-only options, one completion condition at least, no conflicts. */
+function checkCombination(
+  recorder: Recorder,
+  settings: Record<string, unknown>,
+  definition: AggregateDefinition,
+): void {
+  const site = siteOf(recorder, "aggregate");
+  const sharedOnly = (["partId", "recovery", "completionTimeoutCheckInterval"] as const).filter(
+    (name) => settings[name] !== undefined,
+  );
+  if (sharedOnly.length > 0 && !isSharedAggregationRepository(definition.repository)) {
+    throw invalid(
+      site,
+      `option '${sharedOnly[0]}' needs a repository shared between processes (e.g. from @routekit/redis or @routekit/postgres); the in-memory repository has no use for it`,
+    );
+  }
+  const { completionSize, completionTimeout, completionInterval, completionPredicate } = definition;
+  if (
+    [completionSize, completionTimeout, completionInterval, completionPredicate].every(
+      (value) => value === undefined,
+    )
+  ) {
+    throw invalid(
+      site,
+      "needs a completion condition: completionSize, completionTimeout, completionInterval or completionPredicate",
+    );
+  }
+  if (completionTimeout !== undefined && completionInterval !== undefined) {
+    throw invalid(site, "takes completionTimeout or completionInterval, not both");
+  }
+  if (definition.eagerCheckCompletion && completionPredicate === undefined) {
+    throw invalid(site, "has eagerCheckCompletion without a completionPredicate to check");
+  }
+}
+
 export const aggregateVerb = defineVerb({
   record: (recorder, correlation: unknown, options?: unknown): AggregateDefinition => {
     const key = checkExpression(siteOf(recorder, "aggregate"), correlation, "a correlation expression");
@@ -150,89 +222,8 @@ export const aggregateVerb = defineVerb({
         `option 'strategy' must be a function (previous, next) => exchange, found ${describeValue(settings.strategy)}`,
       );
     }
-    const definition: AggregateDefinition = {
-      type: "aggregate",
-      correlation: key,
-      strategy: settings.strategy as AggregationStrategy,
-      completionSize: checkPositive(
-        siteOf(recorder, "aggregate"),
-        "completionSize",
-        settings.completionSize,
-        true,
-      ),
-      completionTimeout: checkPositive(
-        siteOf(recorder, "aggregate"),
-        "completionTimeout",
-        settings.completionTimeout,
-      ),
-      completionInterval: checkPositive(
-        siteOf(recorder, "aggregate"),
-        "completionInterval",
-        settings.completionInterval,
-      ),
-      completionPredicate:
-        settings.completionPredicate === undefined
-          ? undefined
-          : checkPredicate(
-              siteOf(recorder, "aggregate"),
-              settings.completionPredicate,
-              "option 'completionPredicate' to be a predicate",
-            ),
-      eagerCheckCompletion:
-        checkBoolean(siteOf(recorder, "aggregate"), "eagerCheckCompletion", settings.eagerCheckCompletion) ??
-        false,
-      repository: checkRepository(recorder, settings.repository),
-      ignoreInvalidCorrelationKeys:
-        checkBoolean(
-          siteOf(recorder, "aggregate"),
-          "ignoreInvalidCorrelationKeys",
-          settings.ignoreInvalidCorrelationKeys,
-        ) ?? false,
-      partId:
-        settings.partId === undefined
-          ? undefined
-          : checkExpression(
-              siteOf(recorder, "aggregate"),
-              settings.partId,
-              "option 'partId' to be an expression",
-            ),
-      recovery: checkRecovery(recorder, settings.recovery),
-      completionTimeoutCheckInterval:
-        checkPositive(
-          siteOf(recorder, "aggregate"),
-          "completionTimeoutCheckInterval",
-          settings.completionTimeoutCheckInterval,
-        ) ?? 1000,
-    };
-    const sharedOnly = (["partId", "recovery", "completionTimeoutCheckInterval"] as const).filter(
-      (name) => settings[name] !== undefined,
-    );
-    if (sharedOnly.length > 0 && !isSharedAggregationRepository(definition.repository)) {
-      throw invalid(
-        siteOf(recorder, "aggregate"),
-        `option '${sharedOnly[0]}' needs a repository shared between processes (e.g. from @routekit/redis or @routekit/postgres); the in-memory repository has no use for it`,
-      );
-    }
-    const { completionSize, completionTimeout, completionInterval, completionPredicate } = definition;
-    if (
-      [completionSize, completionTimeout, completionInterval, completionPredicate].every(
-        (value) => value === undefined,
-      )
-    ) {
-      throw invalid(
-        siteOf(recorder, "aggregate"),
-        "needs a completion condition: completionSize, completionTimeout, completionInterval or completionPredicate",
-      );
-    }
-    if (completionTimeout !== undefined && completionInterval !== undefined) {
-      throw invalid(siteOf(recorder, "aggregate"), "takes completionTimeout or completionInterval, not both");
-    }
-    if (definition.eagerCheckCompletion && completionPredicate === undefined) {
-      throw invalid(
-        siteOf(recorder, "aggregate"),
-        "has eagerCheckCompletion without a completionPredicate to check",
-      );
-    }
+    const definition = definitionOf(recorder, key, settings);
+    checkCombination(recorder, settings, definition);
     return definition;
   },
   step: {

@@ -69,25 +69,16 @@ export const loopVerb = defineVerb({
   },
 });
 
-function compileLoop(definition: LoopDefinition, scope: CompileScope): Processor {
-  const block = scope.compileSteps(definition.steps, scope.label);
-  const maximum = definition.maxIterations;
-  const where = `Route '${scope.routeId}' step ${scope.label}`;
-  const tooMany = (what: string): RoutekitError =>
-    new RoutekitError(
-      "STEP_FAILED",
-      `${where}: ${what} (maxIterations ${maximum}); raise maxIterations or fix the loop condition`,
-    );
+/** What every iteration of one loop step uses: its compiled block and its bound. */
+interface LoopBody {
+  readonly block: Processor;
+  readonly maximum: number;
+  /** The error of a loop past its bound (`what` says how it got there). */
+  tooMany(what: string): RoutekitError;
+}
 
-  const counted = (exchange: Exchange, count: number): void | Promise<void> => {
-    for (let index = 0; index < count; index++) {
-      exchange.properties[LOOP_INDEX] = index;
-      exchange.properties[LOOP_SIZE] = count;
-      const result = block(exchange);
-      if (result !== undefined) return countedAsync(exchange, count, index, result);
-      if (ended(exchange)) return;
-    }
-  };
+/** Runs the block `count` times; synchronous until an iteration returns a promise. */
+function countedLoop({ block }: LoopBody): (exchange: Exchange, count: number) => void | Promise<void> {
   const countedAsync = async (
     exchange: Exchange,
     count: number,
@@ -102,20 +93,30 @@ function compileLoop(definition: LoopDefinition, scope: CompileScope): Processor
       await block(exchange);
     }
   };
-  // `holds` is the condition evaluated before the first iteration.
-  const whileHolds = (
-    exchange: Exchange,
-    test: (exchange: Exchange) => boolean,
-    holds: boolean,
-  ): void | Promise<void> => {
-    for (let index = 0; index === 0 ? holds : test(exchange); index++) {
-      if (index >= maximum) throw tooMany(`the condition still holds after ${index} iterations`);
+  return (exchange, count) => {
+    for (let index = 0; index < count; index++) {
       exchange.properties[LOOP_INDEX] = index;
+      exchange.properties[LOOP_SIZE] = count;
       const result = block(exchange);
-      if (result !== undefined) return whileAsync(exchange, test, index, result);
+      if (result !== undefined) return countedAsync(exchange, count, index, result);
       if (ended(exchange)) return;
     }
   };
+}
+
+/**
+ * Runs the block while `test` holds, checked before each iteration (`holds` is its value before
+ * the first); synchronous until an iteration returns a promise.
+ */
+function whileLoop({
+  block,
+  maximum,
+  tooMany,
+}: LoopBody): (
+  exchange: Exchange,
+  test: (exchange: Exchange) => boolean,
+  holds: boolean,
+) => void | Promise<void> {
   const whileAsync = async (
     exchange: Exchange,
     test: (exchange: Exchange) => boolean,
@@ -130,6 +131,28 @@ function compileLoop(definition: LoopDefinition, scope: CompileScope): Processor
       await block(exchange);
     }
   };
+  return (exchange, test, holds) => {
+    for (let index = 0; index === 0 ? holds : test(exchange); index++) {
+      if (index >= maximum) throw tooMany(`the condition still holds after ${index} iterations`);
+      exchange.properties[LOOP_INDEX] = index;
+      const result = block(exchange);
+      if (result !== undefined) return whileAsync(exchange, test, index, result);
+      if (ended(exchange)) return;
+    }
+  };
+}
+
+function compileLoop(definition: LoopDefinition, scope: CompileScope): Processor {
+  const maximum = definition.maxIterations;
+  const where = `Route '${scope.routeId}' step ${scope.label}`;
+  const tooMany = (what: string): RoutekitError =>
+    new RoutekitError(
+      "STEP_FAILED",
+      `${where}: ${what} (maxIterations ${maximum}); raise maxIterations or fix the loop condition`,
+    );
+  const body: LoopBody = { block: scope.compileSteps(definition.steps, scope.label), maximum, tooMany };
+  const counted = countedLoop(body);
+  const whileHolds = whileLoop(body);
 
   const condition = definition.condition;
   const literal =
