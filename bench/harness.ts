@@ -205,7 +205,8 @@ export function rowOf(
 
 /** A row's value: a time, or a size in bytes for rows whose unit is bytes. */
 export function formatValue(row: Pick<BenchRow, "unit">, value: number): string {
-  return row.unit === "bytes" ? `${(value / 2 ** 20).toFixed(1)} MiB` : formatNs(value);
+  if (row.unit !== "bytes") return formatNs(value);
+  return value >= 2 ** 20 ? `${(value / 2 ** 20).toFixed(1)} MiB` : `${value.toFixed(0)} B`;
 }
 
 export function formatNs(ns: number): string {
