@@ -9,6 +9,7 @@ export const BENCHES: Record<string, () => Promise<(options: BenchOptions) => Pr
   console: async () => (await import("./console.js")).runConsoleBench,
   scaling: async () => (await import("./scaling.js")).runScalingBench,
   routes: async () => (await import("./routes.js")).runRoutesBench,
+  inflight: async () => (await import("./inflight.js")).runInflightBench,
   llm: async () => (await import("./llm.js")).runLlmBench,
   governance: async () => (await import("./governance.js")).runGovernanceBench,
   stream: async () => (await import("./stream.js")).runStreamBench,

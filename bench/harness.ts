@@ -194,6 +194,28 @@ export async function sampleAll(
   return samples;
 }
 
+type Operation = (iterations: number) => Promise<void>;
+
+/**
+ * `operations` each wrapped to also record its CPU time (user + system, `process.cpuUsage()`) per
+ * iteration in nanoseconds: the machine's load inflates wall-clock time, much less CPU time. Warm-up
+ * runs record too; `cpuSamples` drops them.
+ */
+export function cpuTimed(operations: readonly Operation[]): { timed: Operation[]; cpu: number[][] } {
+  const cpu = operations.map((): number[] => []);
+  const timed = operations.map((operation, position) => async (iterations: number) => {
+    const started = process.cpuUsage();
+    await operation(iterations);
+    const used = process.cpuUsage(started);
+    cpu[position]?.push(((used.user + used.system) * 1000) / iterations);
+  });
+  return { timed, cpu };
+}
+
+/** The timed rounds' CPU samples (the first `warmups` of each operation dropped). */
+export const cpuSamples = (cpu: number[][], warmups: number): number[][] =>
+  cpu.map((runs) => runs.slice(warmups));
+
 /** A row of `subject` against `baseline`; the ratio is subject time / baseline time. */
 export function rowOf(
   fields: Omit<BenchRow, "ratio" | "met">,
@@ -205,7 +227,8 @@ export function rowOf(
 
 /** A row's value: a time, or a size in bytes for rows whose unit is bytes. */
 export function formatValue(row: Pick<BenchRow, "unit">, value: number): string {
-  return row.unit === "bytes" ? `${(value / 2 ** 20).toFixed(1)} MiB` : formatNs(value);
+  if (row.unit !== "bytes") return formatNs(value);
+  return value >= 2 ** 20 ? `${(value / 2 ** 20).toFixed(1)} MiB` : `${value.toFixed(0)} B`;
 }
 
 export function formatNs(ns: number): string {

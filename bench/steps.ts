@@ -2,6 +2,8 @@ import { createContext, type RouteBuilder } from "@routekit/core";
 import {
   type BenchOptions,
   type BenchRow,
+  cpuSamples,
+  cpuTimed,
   printRow,
   rowOf,
   type Stats,
@@ -30,8 +32,6 @@ const counterStep =
 const double = (message: { body: unknown }): void => {
   message.body = (message.body as number) * 2;
 };
-
-type Operation = (iterations: number) => Promise<void>;
 
 /**
  * Routes of other shapes, as an application has beside the measured ones: other step functions,
@@ -76,25 +76,6 @@ function addOtherRoutes(r: RouteBuilder): void {
       .otherwise((branch) => branch.to("direct:other-multicast")),
   );
 }
-
-/**
- * `operations` each wrapped to also record its CPU time (user + system, `process.cpuUsage()`) per
- * iteration in nanoseconds: the machine's load inflates wall-clock time, much less CPU time. Warm-up
- * runs record too; `cpuSamples` drops them.
- */
-function cpuTimed(operations: readonly Operation[]): { timed: Operation[]; cpu: number[][] } {
-  const cpu = operations.map((): number[] => []);
-  const timed = operations.map((operation, position) => async (iterations: number) => {
-    const started = process.cpuUsage();
-    await operation(iterations);
-    const used = process.cpuUsage(started);
-    cpu[position]?.push(((used.user + used.system) * 1000) / iterations);
-  });
-  return { timed, cpu };
-}
-
-/** The timed rounds' CPU samples (the first `warmups` of each operation dropped). */
-const cpuSamples = (cpu: number[][], warmups: number): number[][] => cpu.map((runs) => runs.slice(warmups));
 
 /**
  * Two costs the direct and scaling rows mix with the rest: one more synchronous step in a route,
