@@ -21,6 +21,7 @@ const projects = [
   "packages/console/web",
   "packages/cli",
   "examples",
+  "examples/ai-sdk-ui/page",
   "bench",
 ];
 
