@@ -29,6 +29,7 @@ const programs = [
   "packages/cli",
   "packages/test-support",
   "examples",
+  "examples/ai-sdk-ui/page",
   "bench",
 ];
 const generated = join(root, "node_modules/.typecheck");

@@ -4,9 +4,10 @@
 
 import { pathToFileURL } from "node:url";
 import { createContext, type RouteContext } from "@routekit/core";
-import { httpPlugin, httpServerOf } from "@routekit/http";
+import { HTTP_HEADERS, httpPlugin, httpServerOf } from "@routekit/http";
 import { llm, llmPlugin, openAiChat } from "@routekit/llm";
 import { type DemoModelServer, startDemoModelServer } from "../chat-stream/demo-model-server.js";
+import { bundlePage, CHAT_PAGE_HTML } from "./bundle-page.js";
 
 /** The running backend: its base URL, its context, and how to stop both. */
 export interface ChatBackend {
@@ -15,8 +16,11 @@ export interface ChatBackend {
   stop(): Promise<void>;
 }
 
-/** Starts the backend on `port` (0: any free port) with the local demo model, a word every `paceMs`. */
-export async function startChatBackend(port = 0, paceMs = 40): Promise<ChatBackend> {
+/**
+ * Starts the backend on `port` (0: any free port) with the local demo model, a word every `paceMs`;
+ * with `pageScript` (from `bundlePage()`) it also serves the useChat page at `/`.
+ */
+export async function startChatBackend(port = 0, paceMs = 40, pageScript?: string): Promise<ChatBackend> {
   const demo: DemoModelServer = await startDemoModelServer(paceMs);
   const context = createContext({ logLevel: "warn" });
   context.use(httpPlugin({ port }));
@@ -40,6 +44,7 @@ export async function startChatBackend(port = 0, paceMs = 40): Promise<ChatBacke
     );
   });
   // #endregion ui-message-route
+  if (pageScript !== undefined) await addPageRoutes(context, pageScript);
   await context.start();
   const server = httpServerOf(context);
   return {
@@ -52,8 +57,23 @@ export async function startChatBackend(port = 0, paceMs = 40): Promise<ChatBacke
   };
 }
 
+/** GET / answers the page's HTML, GET /chat-page.js its bundled script. */
+async function addPageRoutes(context: RouteContext, pageScript: string): Promise<void> {
+  const contentType = `${HTTP_HEADERS.responseHeaderPrefix}content-type`;
+  await context.addRoutes((r) => {
+    r.from("http:/?httpMethodRestrict=GET").process((exchange) => {
+      exchange.headers[contentType] = "text/html; charset=utf-8";
+      exchange.body = CHAT_PAGE_HTML;
+    });
+    r.from("http:/chat-page.js?httpMethodRestrict=GET").process((exchange) => {
+      exchange.headers[contentType] = "text/javascript; charset=utf-8";
+      exchange.body = pageScript;
+    });
+  });
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const backend = await startChatBackend(Number(process.env.PORT ?? 3000));
-  console.log(`useChat's api: ${backend.url}/api/chat`);
+  const backend = await startChatBackend(Number(process.env.PORT ?? 3000), 40, await bundlePage());
+  console.log(`the useChat page: ${backend.url}/ (its api: ${backend.url}/api/chat)`);
   process.once("SIGINT", () => void backend.stop());
 }

@@ -217,7 +217,7 @@ describe("reasoning and streamed tool arguments in the UI message stream", () =>
       output: "12:00 UTC",
     });
     // The thinking block goes back to the provider with its signature, as the API requires.
-    const replayed = (bodies[1]?.messages as Array<{ role: string; content: unknown }>)[1];
+    const replayed = (bodies[1]?.messages as Array<{ role: string; content: unknown }> | undefined)?.[1];
     expect(replayed?.content).toEqual([
       { type: "thinking", thinking: "The user wants the time; I will ask the tool.", signature: "sig-abc" },
       { type: "tool_use", id: "toolu_1", name: "local_time", input: { zone: "UTC" } },

@@ -22,7 +22,7 @@ import {
   readThread,
 } from "./durable/thread-memory.js";
 import { LlmError } from "./errors.js";
-import { deadLetterSender } from "./governance/dead-letter-tools.js";
+import { type DeadLetterSender, deadLetterSender } from "./governance/dead-letter-tools.js";
 import { llmSpendOf } from "./governance/llm-spend.js";
 import type { PriceTable } from "./governance/model-prices.js";
 import type { ProviderQuota } from "./governance/provider-quota.js";
@@ -205,7 +205,7 @@ export const llmComponent = defineComponent({
     const live = new Set<LlmStream>();
     const durable =
       options.durable === true
-        ? createDurable(context, address.uri, options, output !== undefined, () => ({
+        ? createDurable(context, address.uri, options, output !== undefined, deadLetters, () => ({
             model,
             tools: toolsOfRun(),
             system: options.systemPrompt,
@@ -221,10 +221,8 @@ export const llmComponent = defineComponent({
           }))
         : undefined;
     /** One run of the step: the body and headers it sets from the run's result. */
-    async function runExchange(
-      exchange: Exchange,
-      onToolError: RunToolLoopOptions["onToolError"],
-    ): Promise<void> {
+    async function runExchange(exchange: Exchange, letters: RunLetters | undefined): Promise<void> {
+      const onToolError = letters?.onToolError;
       const thread = await threadOf(context, exchange, address.uri, options.threadTokens);
       const given = readInput(exchange, address.uri);
       const input = thread === undefined ? given : [...thread.history, ...asMessages(given)];
@@ -284,7 +282,9 @@ export const llmComponent = defineComponent({
         const streamed = uiMessages ? toUiMessageStream(stream) : stream;
         exchange.body = streamed;
         exchange.properties[LLM_STREAM_PROPERTY] = stream;
-        stream.result.then(
+        // The answer is handed on once the run's failed tool calls were delivered, as without a stream.
+        const settled = letters === undefined ? stream.result : waitForLetters(stream.result, letters);
+        settled.then(
           (result) => {
             live.delete(stream);
             thread?.keep(result.messages).catch((error: unknown) => {
@@ -361,7 +361,7 @@ export const llmComponent = defineComponent({
         const letters = deadLetters?.forRun(exchange, toolErrorLogger(exchange.routeId));
         if (letters === undefined) return runExchange(exchange, undefined);
         try {
-          await runExchange(exchange, letters.onToolError);
+          await runExchange(exchange, letters);
         } finally {
           await letters.delivered();
         }
@@ -384,6 +384,7 @@ function createDurable(
   uri: string,
   options: { stream?: boolean },
   hasOutput: boolean,
+  deadLetters: DeadLetterSender | undefined,
   settings: () => DurableLoopSettings,
 ): DurableRunner {
   if (options.stream === true || hasOutput) {
@@ -392,7 +393,32 @@ function createDurable(
       `Endpoint '${uri}': durable=true cannot be combined with ${options.stream === true ? "stream=true" : "output"} (a durable run checkpoints whole turns and answers text)`,
     );
   }
-  return new DurableRunner(context, uri, settings);
+  // A run resumed without an exchange sends its failed tool calls to the same endpoint.
+  const lettersOfResumedRun =
+    deadLetters === undefined
+      ? undefined
+      : (runId: string, routeId: string | undefined) =>
+          deadLetters.forResumedRun(runId, routeId, (error, toolName, callId) =>
+            context.logger.warn(
+              `${uri}: tool '${toolName}' (call ${callId}) of resumed run ${runId} failed: ${error.name}: ${error.message}`,
+            ),
+          );
+  return new DurableRunner(context, uri, settings, lettersOfResumedRun);
+}
+
+/** The dead letters of one run: what a failed tool call calls, and the wait for their delivery. */
+interface RunLetters {
+  onToolError: NonNullable<RunToolLoopOptions["onToolError"]>;
+  delivered(): Promise<void>;
+}
+
+/** A streamed run's result once its dead letters were delivered (a failed run fails after them too). */
+async function waitForLetters(result: Promise<ToolLoopResult>, letters: RunLetters): Promise<ToolLoopResult> {
+  try {
+    return await result;
+  } finally {
+    await letters.delivered();
+  }
 }
 
 /** A prompt as the first message of a conversation; a message list as it is. */

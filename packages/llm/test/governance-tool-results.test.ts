@@ -1,8 +1,9 @@
-import { createContext, type RouteContext } from "@routekit/core";
+import { createContext, createMemoryCheckpointStore, type RouteContext } from "@routekit/core";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createTool,
   LLM_RUN_ID_HEADER,
+  type LlmStream,
   llm,
   llmPlugin,
   openAiChat,
@@ -153,5 +154,105 @@ describe("failed tool calls go to the tool dead-letter endpoint", () => {
       },
     ]);
     expect(toolContents(1)[0]).toContain("error");
+  });
+
+  /** A context whose 'charge' tool always fails; dead letters are delivered after `delayMs`. */
+  async function failingCharge(options: { delayMs: number; durable?: boolean }) {
+    const created = createContext();
+    context = created;
+    created.use(
+      llmPlugin({
+        models: {
+          openai: openAiChat({
+            model: "gpt-4o-mini",
+            baseURL: server?.url ?? "",
+            apiKey: "sk-test",
+          }),
+        },
+        toolDeadLetterUri: "direct:tool-failures",
+        ...(options.durable === true && {
+          durable: { store: createMemoryCheckpointStore(), recoverEveryMs: 0, approvals: "mock:approvals" },
+        }),
+      }),
+    );
+    const letters: ToolDeadLetter[] = [];
+    await created.addRoutes((r) => {
+      r.from("direct:charge")
+        .asLlmTool("charge", {
+          description: "Charges.",
+          ...(options.durable === true && { durability: { needsApproval: true } }),
+        })
+        .process(() => {
+          throw new Error("card declined");
+        });
+      r.from("direct:tool-failures").process(async (exchange) => {
+        await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+        letters.push(exchange.body as ToolDeadLetter);
+      });
+    });
+    return { created, letters };
+  }
+
+  it("a streamed step sends them too, and hands its answer on once they were delivered", async () => {
+    server = await startLoopbackServer([
+      { json: openAiToolCallReply([{ id: "call_1", name: "charge", arguments: '{"cents":1250}' }]) },
+      { json: openAiTextReply("the charge failed") },
+    ]);
+    const { created, letters } = await failingCharge({ delayMs: 100 });
+    await created.addRoutes((r) =>
+      r.from("direct:ask").routeId("ask").to(llm("openai").tools("charge").stream().uri()),
+    );
+    await created.start();
+    const lettersAtEnd: number[] = [];
+    created.events.on("llm-run-completed", () => lettersAtEnd.push(letters.length));
+
+    const exchange = await created.requestExchange("direct:ask", { body: "charge it" });
+    const stream = exchange.body as LlmStream;
+    expect(await stream.text).toBe("the charge failed");
+
+    await expect.poll(() => lettersAtEnd).toEqual([1]);
+    expect(letters).toEqual([
+      {
+        runId: exchange.id,
+        routeId: "ask",
+        exchangeId: exchange.id,
+        toolName: "charge",
+        callId: "call_1",
+        arguments: '{"cents":1250}',
+        error: { name: "Error", message: "card declined" },
+      },
+    ]);
+  });
+
+  it("a durable run resumed after an approval sends them, and its resume waits for them", async () => {
+    server = await startLoopbackServer([
+      { json: openAiToolCallReply([{ id: "call_1", name: "charge", arguments: '{"cents":99}' }]) },
+      { json: openAiTextReply("the charge failed") },
+    ]);
+    const { created, letters } = await failingCharge({ delayMs: 100, durable: true });
+    await created.addRoutes((r) =>
+      r.from("direct:ask").routeId("ask").to(llm("openai").tools("charge").durable().uri()),
+    );
+    await created.start();
+
+    const parked = await created.requestExchange("direct:ask", {
+      body: "charge it",
+      headers: { [LLM_RUN_ID_HEADER]: "run-9" },
+    });
+    expect(parked.body).toMatchObject({ status: "parked" });
+    const outcome = await created.agents.approve("run-9", "call_1", { approved: true });
+
+    expect(outcome).toMatchObject({ status: "completed", result: { text: "the charge failed" } });
+    expect(letters).toEqual([
+      {
+        runId: "run-9",
+        routeId: "ask",
+        exchangeId: "run-9",
+        toolName: "charge",
+        callId: "call_1",
+        arguments: '{"cents":99}',
+        error: { name: "Error", message: "card declined" },
+      },
+    ]);
   });
 });

@@ -16,6 +16,12 @@ export const LLM_RUN_STATUS_HEADER = "llm.run.status";
 /** The loop options of one run of a durable endpoint, without its input (the checkpoint holds that). */
 export type DurableLoopSettings = Omit<RunToolLoopOptions, "input" | "onPart" | "output">;
 
+/** The dead letters of a run resumed without an exchange (the step's `toolDeadLetterUri`). */
+export type LettersOfResumedRun = (
+  runId: string,
+  routeId: string | undefined,
+) => { onToolError: NonNullable<RunToolLoopOptions["onToolError"]>; delivered(): Promise<void> };
+
 /**
  * The durable side of one `llm:` endpoint: runs an exchange's run from its checkpoint (or a new
  * one), and resumes runs by id for `context.agents` (after an approval, or a crash found by recovery).
@@ -24,12 +30,19 @@ export class DurableRunner {
   readonly #context: RouteContext;
   readonly #uri: string;
   readonly #settings: () => DurableLoopSettings;
+  readonly #letters: LettersOfResumedRun | undefined;
 
-  constructor(context: RouteContext, uri: string, settings: () => DurableLoopSettings) {
+  constructor(
+    context: RouteContext,
+    uri: string,
+    settings: () => DurableLoopSettings,
+    letters?: LettersOfResumedRun,
+  ) {
     requireDurable(context, `Endpoint '${uri}'`);
     this.#context = context;
     this.#uri = uri;
     this.#settings = settings;
+    this.#letters = letters;
     context.agents.resumers.set(uri, (runId) => this.resume(runId));
   }
 
@@ -78,7 +91,17 @@ export class DurableRunner {
     });
     if (typeof acquired === "string") return acquired;
     this.#resumed(acquired);
-    const outcome = await this.#loop(acquired, this.#settings());
+    const letters = this.#letters?.(runId, acquired.state.routeId);
+    const loop = this.#settings();
+    let outcome: DurableOutcome;
+    try {
+      outcome = await this.#loop(
+        acquired,
+        letters === undefined ? loop : { ...loop, onToolError: letters.onToolError },
+      );
+    } finally {
+      await letters?.delivered();
+    }
     const replyTo = acquired.state.replyTo;
     if (outcome.status === "completed" && replyTo !== undefined) {
       await this.#context.send(replyTo, outcome.result.text, {

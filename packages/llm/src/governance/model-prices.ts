@@ -45,8 +45,12 @@ export function priceOf(
   return Object.hasOwn(prices, key) ? prices[key] : undefined;
 }
 
+// Tables already checked: every run of a step hands the same table on, checked when the step was made.
+const checked = new WeakSet<object>();
+
 /** Throws `OPTION_INVALID` naming the first malformed entry of a price table. */
 export function checkPrices(prices: unknown, where: string): PriceTable {
+  if (typeof prices === "object" && prices !== null && checked.has(prices)) return prices as PriceTable;
   if (typeof prices !== "object" || prices === null || Array.isArray(prices)) {
     throw invalid(
       where,
@@ -80,6 +84,7 @@ export function checkPrices(prices: unknown, where: string): PriceTable {
       }
     }
   }
+  checked.add(prices);
   return prices as PriceTable;
 }
 

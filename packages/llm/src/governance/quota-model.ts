@@ -1,4 +1,5 @@
 import type { LanguageModel, ModelRequest, ModelResponse } from "../model-types.js";
+import { conversationTokens } from "./estimate-tokens.js";
 import { type ProviderQuota, quotaKey, rateLimitPause } from "./provider-quota.js";
 
 /** Most times one call is tried again after a 429 paused its key. */
@@ -15,7 +16,7 @@ export function quotaModel(
 ): LanguageModel {
   const key = quotaKey(model.provider, model.model, quota.perTenant ? tenant : undefined);
   const generate = async (request: ModelRequest): Promise<ModelResponse> => {
-    const tokens = Math.ceil(JSON.stringify(request.messages).length / 4) + (request.maxTokens ?? 0);
+    const tokens = conversationTokens(request.messages) + (request.maxTokens ?? 0);
     for (let retry = 0; ; retry++) {
       await quota.acquire(key, tokens, request.signal);
       try {

@@ -1,5 +1,6 @@
 import { LlmError } from "../errors.js";
 import type { ChatMessage, TokenUsage } from "../model-types.js";
+import { messageTokens } from "./estimate-tokens.js";
 import { costOf, type ModelPrice } from "./model-prices.js";
 
 /** Limits of one run; a run about to cross one (or that crossed one) ends with stop reason "budget". */
@@ -128,7 +129,7 @@ export class BudgetCheck {
       this.#estimated = 0;
     }
     for (; this.#counted < messages.length; this.#counted++) {
-      this.#estimated += Math.ceil(JSON.stringify(messages[this.#counted]).length / 4);
+      this.#estimated += messageTokens(messages[this.#counted] as ChatMessage);
     }
     return this.#estimated + (system === undefined ? 0 : Math.ceil(system.length / 4));
   }
