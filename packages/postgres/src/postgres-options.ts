@@ -1,4 +1,4 @@
-import { storeOptionChecks } from "@routekit/core/internal";
+import { checkOptions, type OptionChecks, storeOptionChecks } from "@routekit/core/internal";
 import { PostgresStoreError } from "./postgres-store-error.js";
 
 /** Options of `connectPostgres`. */
@@ -28,61 +28,38 @@ export interface PostgresStoreOptions {
 export type ResolvedPostgresStoreOptions = Required<Omit<PostgresStoreOptions, "password">> &
   Pick<PostgresStoreOptions, "password">;
 
-const KNOWN = [
-  "host",
-  "port",
-  "database",
-  "user",
-  "password",
-  "tablePrefix",
-  "migrate",
-  "maxConnections",
-  "connectTimeoutMs",
-  "queryTimeoutMs",
-];
+/** Table prefixes become parts of SQL identifiers: lower-case letters, digits and `_` only. */
+const PREFIX_PATTERN = /^[a-z_][a-z0-9_]{0,39}$/;
+
+const SITE = {
+  where: "connectPostgres()",
+  error: (message: string) => new PostgresStoreError("OPTIONS_INVALID", message),
+};
+const CHECKS = {
+  host: { type: "string", nonEmpty: true, default: "127.0.0.1" },
+  port: { type: "integer", min: 1, max: 65535, default: 5432 },
+  database: { type: "string", nonEmpty: true, default: "postgres" },
+  user: { type: "string", nonEmpty: true, default: "postgres" },
+  password: { type: "string", secret: true },
+  tablePrefix: {
+    type: "string",
+    pattern: PREFIX_PATTERN,
+    expected: "1-40 lower-case letters, digits or '_', not starting with a digit",
+    default: "routekit_",
+  },
+  migrate: { type: "boolean", default: false },
+  maxConnections: { type: "integer", min: 1, default: 10 },
+  connectTimeoutMs: { type: "integer", min: 1, unit: "milliseconds", default: 5000 },
+  queryTimeoutMs: { type: "integer", min: 1, unit: "milliseconds", default: 5000 },
+} as const satisfies OptionChecks;
 
 /** The shared store option checks, each error an PostgresStoreError "OPTIONS_INVALID". */
 const checks = storeOptionChecks((message) => new PostgresStoreError("OPTIONS_INVALID", message));
-const { invalid, checkKnown } = checks;
 /** Checks a whole number option of `where`; undefined gives the default. */
 export const checkInteger = checks.checkInteger;
 /** Checks a repository name. */
 export const checkName = checks.checkName;
 
-/** Table prefixes become parts of SQL identifiers: lower-case letters, digits and `_` only. */
-const PREFIX_PATTERN = /^[a-z_][a-z0-9_]{0,39}$/;
-
-function checkText(where: string, name: string, value: unknown, fallback: string): string {
-  if (value === undefined) return fallback;
-  if (typeof value !== "string" || value === "")
-    throw invalid(`${where} option '${name}'`, "a non-empty string", value);
-  return value;
-}
-
 export function resolvePostgresOptions(options: PostgresStoreOptions): ResolvedPostgresStoreOptions {
-  const where = "connectPostgres()";
-  checkKnown(where, options, KNOWN);
-  const tablePrefix = options.tablePrefix ?? "routekit_";
-  if (typeof tablePrefix !== "string" || !PREFIX_PATTERN.test(tablePrefix)) {
-    throw invalid(
-      `${where} option 'tablePrefix'`,
-      "1-40 lower-case letters, digits or '_', not starting with a digit",
-      tablePrefix,
-    );
-  }
-  if (options.migrate !== undefined && typeof options.migrate !== "boolean") {
-    throw invalid(`${where} option 'migrate'`, "a boolean", options.migrate);
-  }
-  return {
-    host: checkText(where, "host", options.host, "127.0.0.1"),
-    port: checkInteger(where, "port", options.port, 5432, 1),
-    database: checkText(where, "database", options.database, "postgres"),
-    user: checkText(where, "user", options.user, "postgres"),
-    password: options.password,
-    tablePrefix,
-    migrate: options.migrate ?? false,
-    maxConnections: checkInteger(where, "maxConnections", options.maxConnections, 10, 1),
-    connectTimeoutMs: checkInteger(where, "connectTimeoutMs", options.connectTimeoutMs, 5000, 1),
-    queryTimeoutMs: checkInteger(where, "queryTimeoutMs", options.queryTimeoutMs, 5000, 1),
-  };
+  return checkOptions(CHECKS, options, SITE);
 }

@@ -34,7 +34,7 @@ describe("connectPostgres: a server that is not there", () => {
 
   it("refuses unknown and malformed options before connecting", async () => {
     await expect(connectPostgres({ hots: "x" } as never)).rejects.toThrow(
-      /option 'hots' must be one of host, port/,
+      /unknown option 'hots' \(did you mean 'host'\?\) \(expected one of host, port/,
     );
     await expect(connectPostgres({ tablePrefix: "drop table;" })).rejects.toThrow(
       /option 'tablePrefix' must be 1-40 lower-case letters, digits or '_'/,

@@ -1,4 +1,9 @@
-import { STORE_NAME_PATTERN, storeOptionChecks } from "@routekit/core/internal";
+import {
+  checkOptions,
+  type OptionChecks,
+  STORE_NAME_PATTERN,
+  storeOptionChecks,
+} from "@routekit/core/internal";
 import { RedisStoreError } from "./redis-store-error.js";
 
 /** Options of `connectRedis`. */
@@ -23,42 +28,33 @@ export interface RedisStoreOptions {
 export type ResolvedRedisStoreOptions = Required<Omit<RedisStoreOptions, "username" | "password">> &
   Pick<RedisStoreOptions, "username" | "password">;
 
-const KNOWN = [
-  "host",
-  "port",
-  "db",
-  "username",
-  "password",
-  "keyPrefix",
-  "connectTimeoutMs",
-  "commandTimeoutMs",
-];
+const SITE = {
+  where: "connectRedis()",
+  error: (message: string) => new RedisStoreError("OPTIONS_INVALID", message),
+};
+const CHECKS = {
+  host: { type: "string", nonEmpty: true, expected: "a host name", default: "127.0.0.1" },
+  port: { type: "integer", min: 1, max: 65535, default: 6379 },
+  db: { type: "integer", min: 0, default: 0 },
+  username: { type: "string" },
+  password: { type: "string", secret: true },
+  keyPrefix: {
+    type: "string",
+    pattern: STORE_NAME_PATTERN,
+    expected: "1-100 letters, digits, '.', '_' or '-'",
+    default: "routekit",
+  },
+  connectTimeoutMs: { type: "integer", min: 1, unit: "milliseconds", default: 5000 },
+  commandTimeoutMs: { type: "integer", min: 1, unit: "milliseconds", default: 5000 },
+} as const satisfies OptionChecks;
 
 /** The shared store option checks, each error a RedisStoreError "OPTIONS_INVALID". */
 const checks = storeOptionChecks((message) => new RedisStoreError("OPTIONS_INVALID", message));
-const { invalid, checkKnown } = checks;
 /** Checks a whole number option of `where`; undefined gives the default. */
 export const checkInteger = checks.checkInteger;
 /** Checks a repository name. */
 export const checkName = checks.checkName;
 
 export function resolveRedisOptions(options: RedisStoreOptions): ResolvedRedisStoreOptions {
-  const where = "connectRedis()";
-  checkKnown(where, options, KNOWN);
-  const host = options.host ?? "127.0.0.1";
-  if (typeof host !== "string" || host === "") throw invalid(`${where} option 'host'`, "a host name", host);
-  const keyPrefix = options.keyPrefix ?? "routekit";
-  if (typeof keyPrefix !== "string" || !STORE_NAME_PATTERN.test(keyPrefix)) {
-    throw invalid(`${where} option 'keyPrefix'`, "1-100 letters, digits, '.', '_' or '-'", keyPrefix);
-  }
-  return {
-    host,
-    port: checkInteger(where, "port", options.port, 6379, 1),
-    db: checkInteger(where, "db", options.db, 0, 0),
-    username: options.username,
-    password: options.password,
-    keyPrefix,
-    connectTimeoutMs: checkInteger(where, "connectTimeoutMs", options.connectTimeoutMs, 5000, 1),
-    commandTimeoutMs: checkInteger(where, "commandTimeoutMs", options.commandTimeoutMs, 5000, 1),
-  };
+  return checkOptions(CHECKS, options, SITE);
 }

@@ -35,10 +35,10 @@ describe("connectRedis: a server that is not there", () => {
 
   it("refuses unknown and malformed options before connecting", async () => {
     await expect(connectRedis({ prot: 1 } as never)).rejects.toThrow(
-      /option 'prot' must be one of host, port/,
+      /unknown option 'prot' \(did you mean 'port'\?\) \(expected one of host, port/,
     );
     await expect(connectRedis({ port: -1 })).rejects.toThrow(
-      /option 'port' must be an integer >= 1, found -1/,
+      /option 'port' must be a whole number from 1 to 65535 \(found number -1\)/,
     );
     await expect(connectRedis({ keyPrefix: "a:b" })).rejects.toMatchObject({ code: "OPTIONS_INVALID" });
   });

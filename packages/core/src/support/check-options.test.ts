@@ -86,6 +86,17 @@ describe("checkOptions", () => {
     );
   });
 
+  it("never shows a wrong credential, only its kind", () => {
+    const secretChecks = { password: { type: "string", secret: true } } as const satisfies OptionChecks;
+    let message = "";
+    try {
+      checkOptions(secretChecks, { password: 123456789 }, site);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe("example 'demo': option 'password' must be a string (found a number (not shown))");
+  });
+
   it("refuses options that are not an object", () => {
     expect(failure(null).message).toBe("example 'demo': options must be an object (found null)");
     expect(failure([1]).message).toBe("example 'demo': options must be an object (found an array of 1)");

@@ -12,6 +12,8 @@ import { didYouMean } from "./did-you-mean.js";
 interface CheckBase {
   /** Must be given (no default applies). */
   readonly required?: boolean;
+  /** A credential: a message names only the kind of a wrong value, never the value. */
+  readonly secret?: boolean;
 }
 
 /** One option's check. */
@@ -129,10 +131,14 @@ export function checkOptions<TChecks extends OptionChecks>(
 
 /** "option 'x' must be <expected> (found <value>)" at `where`, as the site's error. */
 export function optionError(site: OptionsSite, path: string, expected: string, found: unknown): Error {
-  return site.error(
-    `${site.where}: option '${path}' must be ${expected} (found ${describeValue(found)})`,
-    path,
-  );
+  const shown = found instanceof Secret ? `${kindOf(found.value)} (not shown)` : describeValue(found);
+  return site.error(`${site.where}: option '${path}' must be ${expected} (found ${shown})`, path);
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 function checkObject(
@@ -182,7 +188,12 @@ function checkValue(check: OptionCheck, value: unknown, site: OptionsSite, path:
     default:
       if (accepts(check, value)) return value;
   }
-  throw optionError(site, path, expectedOf(check), value);
+  throw optionError(site, path, expectedOf(check), check.secret === true ? new Secret(value) : value);
+}
+
+/** A wrong credential, whose kind only is shown. */
+class Secret {
+  constructor(readonly value: unknown) {}
 }
 
 function accepts(check: OptionCheck, value: unknown): boolean {
