@@ -1,5 +1,6 @@
-import type { EventBus, Exchange, Processor } from "@routekit/core";
-import type { LLM_EVENT_TYPES, LlmEventType } from "@routekit/llm";
+import type { Exchange } from "@routekit/core";
+import type { EventBus, Processor } from "@routekit/core/internal";
+import type { LLM_EVENT_TYPES, LlmEventType } from "@routekit/llm/internal";
 import type { AgentCall, AgentRun } from "./agent-run.js";
 import type { ResolvedConsoleOptions } from "./console-options.js";
 import { RingBuffer } from "./ring-buffer.js";

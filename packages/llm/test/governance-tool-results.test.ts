@@ -1,14 +1,7 @@
 import { createContext, type RouteContext } from "@routekit/core";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  createTool,
-  LLM_RUN_ID_HEADER,
-  llm,
-  llmPlugin,
-  openAiChat,
-  runToolLoop,
-  type ToolDeadLetter,
-} from "../src/index.js";
+import { createTool, LLM_RUN_ID_HEADER, llm, llmPlugin, openAiChat, runToolLoop } from "../src/index.js";
+import type { ToolDeadLetter } from "../src/internal.js";
 import { type LoopbackServer, startLoopbackServer } from "./support/loopback-server.js";
 import { openAiTextReply, openAiToolCallReply } from "./support/openai-server.js";
 

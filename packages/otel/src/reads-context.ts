@@ -1,4 +1,4 @@
-import type { RouteDefinition } from "@routekit/core";
+import type { RouteDefinition } from "@routekit/core/internal";
 import { inProcessUri, type TraitsOf } from "./endpoint-names.js";
 
 /** Core steps that run no code of their own beyond what their definition holds. */

@@ -11,13 +11,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RouteContext } from "@routekit/core";
 import { truncateForMessage } from "@routekit/core/internal";
-import {
-  createTool,
-  TOOL_NAME_PATTERN,
-  type Tool,
-  type ToolCallContext,
-  type ToolResult,
-} from "@routekit/llm";
+import { createTool, type Tool, type ToolResult } from "@routekit/llm";
+import { TOOL_NAME_PATTERN, type ToolCallContext } from "@routekit/llm/tool";
 import { RoutekitMcpError } from "../errors.js";
 import { reportProgress } from "../server/progress.js";
 import { PACKAGE_VERSION } from "../server/server-options.js";
