@@ -1,4 +1,5 @@
-import { compileExpression, createContext, type RouteContext, sharedBudget } from "@routekit/core";
+import { createContext, type RouteContext, sharedBudget } from "@routekit/core";
+import { compileExpression } from "@routekit/core/internal";
 import { JsonPathTool, MathEvalTool, RegexExtractTool, XPathTool } from "@routekit/llm-tools";
 import fontoxpath from "fontoxpath";
 import { JSONPath } from "jsonpath-plus";

@@ -8,11 +8,11 @@ import {
   defineServiceKey,
   type Exchange,
   type LifecycleHook,
-  provideService,
   type RouteAspectHandler,
   RouteBuilder,
   type StepInterceptor,
 } from "@routekit/core";
+import { provideService } from "@routekit/core/internal";
 
 declare module "@routekit/core" {
   interface RouteDsl<TBody> {

@@ -1,9 +1,10 @@
-import { type Exchange, type Headers, wireBodyOf } from "@routekit/core";
+import type { Exchange, Headers } from "@routekit/core";
 import {
   checkJsonDepth,
   copyRecord,
   DEFAULT_MAX_JSON_DEPTH,
   jsonDepthMessage,
+  wireBodyOf,
 } from "@routekit/core/internal";
 import { AmqpError } from "./amqp-error.js";
 import { isReservedHeader } from "./amqp-headers.js";

@@ -1,4 +1,5 @@
-import { type Component, defineComponent, type StopBudget } from "@routekit/core";
+import { type Component, defineComponent } from "@routekit/core";
+import type { StopBudget } from "@routekit/core/internal";
 import { AmqpConsumer, type ConsumerServices } from "./amqp-consumer.js";
 import { type AmqpEndpointConfig, amqpOptionSchema, resolveAmqpEndpoint } from "./amqp-options.js";
 import { createAmqpSend, type ProducerServices } from "./amqp-producer.js";

@@ -1,4 +1,5 @@
-import type { Consumer, RouteContext, RouteProcessor } from "@routekit/core";
+import type { Consumer, RouteContext } from "@routekit/core";
+import type { RouteProcessor } from "@routekit/core/internal";
 import type { AmqpEndpointConfig } from "./amqp-options.js";
 import type { ReconnectOptions } from "./backoff.js";
 import type { ConnectionManager } from "./connection-manager.js";

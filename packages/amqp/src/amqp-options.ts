@@ -1,11 +1,5 @@
-import {
-  type EndpointAddress,
-  EndpointOptionError,
-  type OptionSchema,
-  type OptionsOf,
-  RoutekitError,
-} from "@routekit/core";
-import { truncateForMessage } from "@routekit/core/internal";
+import { type EndpointAddress, EndpointOptionError, type OptionSchema, RoutekitError } from "@routekit/core";
+import { type OptionsOf, truncateForMessage } from "@routekit/core/internal";
 
 /** The options an `amqp:` URI accepts. */
 export const amqpOptionSchema = {

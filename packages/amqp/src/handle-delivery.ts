@@ -1,13 +1,11 @@
+import { type Exchange, isRetryable, type RouteContext } from "@routekit/core";
 import {
-  type Exchange,
-  isRetryable,
-  type RouteContext,
+  headerRedactor,
   type RouteProcessor,
   reportConsumerFailure,
   type WireBody,
   wireBodyOf,
-} from "@routekit/core";
-import { headerRedactor } from "@routekit/core/internal";
+} from "@routekit/core/internal";
 import type { ConfirmChannel, ConsumeMessage } from "amqplib";
 import { type EncodedBody, encodeExchangeBody, toAmqpHeaders, wireBodyDecoder } from "./amqp-codec.js";
 import { AmqpError } from "./amqp-error.js";

@@ -1,4 +1,5 @@
-import type { ContextDescription, StepDescription } from "@routekit/core";
+import type { ContextDescription } from "@routekit/core";
+import type { StepDescription } from "@routekit/core/internal";
 import type { DescribeFormat } from "./parse-command.js";
 
 /** `context.describe()` as the command prints it: indented text, JSON, or a Mermaid flowchart. */

@@ -1,6 +1,6 @@
 import type { RouteContext } from "@routekit/core";
 import { didYouMean, truncateForMessage } from "@routekit/core/internal";
-import { describeToolError } from "@routekit/llm";
+import { describeToolError } from "@routekit/llm/internal";
 import { CliError } from "./cli-error.js";
 
 /** The tools of a started context, one per line: name, source, description, input schema. */

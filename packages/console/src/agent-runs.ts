@@ -1,5 +1,9 @@
-import type { EventBus, Exchange, Processor } from "@routekit/core";
-import type { LLM_EVENT_TYPES, LlmEventType } from "@routekit/llm";
+import type { Exchange } from "@routekit/core";
+import type { EventBus, Processor } from "@routekit/core/internal";
+// The llm package's root declares its events on RoutekitEvents; importing it (for types only)
+// puts those declarations in this program.
+import type {} from "@routekit/llm";
+import type { LLM_EVENT_TYPES, LlmEventType } from "@routekit/llm/internal";
 import type { AgentCall, AgentRun, RouteSpend } from "./agent-run.js";
 import type { ResolvedConsoleOptions } from "./console-options.js";
 import { RingBuffer } from "./ring-buffer.js";

@@ -1,4 +1,5 @@
-import { RoutekitError, type RoutekitErrorOptions } from "@routekit/core";
+import { RoutekitError } from "@routekit/core";
+import type { RoutekitErrorOptions } from "@routekit/core/internal";
 
 /** What went wrong in the console. */
 export type ConsoleErrorCode = "OPTION_INVALID" | "LISTEN_FAILED";

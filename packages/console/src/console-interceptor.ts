@@ -1,4 +1,5 @@
-import type { ComponentTraits, StepDefinition, StepInterceptor } from "@routekit/core";
+import type { StepDefinition, StepInterceptor } from "@routekit/core";
+import type { ComponentTraits } from "@routekit/core/internal";
 import type { AgentRuns } from "./agent-runs.js";
 import type { StatsRegistry } from "./step-stats.js";
 

@@ -1,5 +1,5 @@
-import { type Exchange, wireBodyOf } from "@routekit/core";
-import { headerRedactor } from "@routekit/core/internal";
+import type { Exchange } from "@routekit/core";
+import { headerRedactor, wireBodyOf } from "@routekit/core/internal";
 import type { ResolvedConsoleOptions } from "./console-options.js";
 import type { ExchangeRecord, PartRun, StepRun } from "./exchange-record.js";
 import type { StepEnd, StepListener, StepStart } from "./recording-switch.js";

@@ -1,4 +1,5 @@
-import type { EventBus, RoutekitEvents } from "@routekit/core";
+import type { RoutekitEvents } from "@routekit/core";
+import type { EventBus } from "@routekit/core/internal";
 import type { ConsoleRecordMode } from "./console-options.js";
 
 export type StepStart = RoutekitEvents["step-started"];

@@ -1,5 +1,6 @@
-import type { RouteContext, RouteDescription, StepDescription } from "@routekit/core";
-import type { ToolRegistry } from "@routekit/llm";
+import type { RouteContext } from "@routekit/core";
+import type { RouteDescription, StepDescription } from "@routekit/core/internal";
+import type { ToolRegistry } from "@routekit/llm/tool";
 
 /** A tool the llm step can call, with the schema the model sees. */
 export interface GraphTool {

@@ -1,5 +1,12 @@
-import { createRedactor, REDACTED, RoutekitError } from "@routekit/core";
-import { headerSecrets, isSecretHeader, isSecretName, redactUri } from "@routekit/core/internal";
+import { RoutekitError } from "@routekit/core";
+import {
+  createRedactor,
+  headerSecrets,
+  isSecretHeader,
+  isSecretName,
+  REDACTED,
+  redactUri,
+} from "@routekit/core/internal";
 
 /** A message as the console shows it: the body as bounded text, each header as bounded text. */
 export interface MessageSnapshot {

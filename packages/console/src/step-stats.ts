@@ -1,4 +1,5 @@
-import type { StepDefinition, StepInfo } from "@routekit/core";
+import type { StepDefinition } from "@routekit/core";
+import type { StepInfo } from "@routekit/core/internal";
 import { DurationSamples } from "./duration-samples.js";
 
 /** Live counters of one step of one route. */

@@ -7,7 +7,8 @@ import {
   type LiveRouteCounters,
   type StepRun,
 } from "@routekit/console";
-import { createContext, type Processor, type RouteContext } from "@routekit/core";
+import { createContext, type RouteContext } from "@routekit/core";
+import type { Processor } from "@routekit/core/internal";
 import { llmPlugin, openAiChat } from "@routekit/llm";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually, getWithToken, silentLogger, startOrderContext, TOKEN } from "./support/order-context.js";

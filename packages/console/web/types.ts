@@ -1,6 +1,6 @@
 // The JSON the console's API sends, typed by the server's own declarations.
 
-export type { StepDescription } from "@routekit/core";
+export type { StepDescription } from "@routekit/core/internal";
 export type {
   AgentCall,
   AgentRunJson as AgentRun,

@@ -3,9 +3,9 @@ import {
   type Exchange,
   type RouteContext,
   RoutekitError,
-  type StepInfo,
   type StepInterceptor,
 } from "@routekit/core";
+import type { StepInfo } from "@routekit/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
 
 let context: RouteContext;

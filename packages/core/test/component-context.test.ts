@@ -6,8 +6,8 @@ import {
   type Exchange,
   type RouteContext,
   RoutekitError,
-  type RouteProcessor,
 } from "@routekit/core";
+import type { RouteProcessor } from "@routekit/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
 
 // A component written outside core, against the public component context only, takes part in a

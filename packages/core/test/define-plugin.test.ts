@@ -4,10 +4,10 @@ import {
   definePlugin,
   defineServiceKey,
   type Exchange,
-  provideService,
   type RouteContext,
   RoutekitError,
 } from "@routekit/core";
+import { provideService } from "@routekit/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
 
 declare module "@routekit/core" {

@@ -1,15 +1,18 @@
 import {
-  type BlockDescription,
   createContext,
   defineComponent,
   defineStep,
   type Exchange,
   groupedBodies,
   type RouteContext,
+} from "@routekit/core";
+import {
+  type BlockDescription,
+  defineVerb,
+  installVerbs,
   type RouteDescription,
   type StepDescription,
-} from "@routekit/core";
-import { defineVerb, installVerbs } from "@routekit/core/internal";
+} from "@routekit/core/internal";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 // A verb that marks its route with three aspects, the way asLlmTool marks a tool route.

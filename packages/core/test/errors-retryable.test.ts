@@ -1,11 +1,5 @@
-import {
-  createContext,
-  type ErrorHandlerOptions,
-  isRetryable,
-  type RouteContext,
-  RoutekitError,
-  RouteStepError,
-} from "@routekit/core";
+import { createContext, isRetryable, type RouteContext, RoutekitError, RouteStepError } from "@routekit/core";
+import type { ErrorHandlerOptions } from "@routekit/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
 
 /** An error of an application that knows it will fail the same way again. */

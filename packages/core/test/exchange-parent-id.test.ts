@@ -1,4 +1,5 @@
-import { copyExchange, createContext, type Exchange, type RouteContext } from "@routekit/core";
+import { createContext, type Exchange, type RouteContext } from "@routekit/core";
+import { copyExchange } from "@routekit/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
 
 let context: RouteContext;

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  createContext,
-  decodeStoredExchange,
-  definePropertyKey,
-  encodeStoredExchange,
-  isTransientProperty,
-} from "../src/index.js";
+import { createContext, definePropertyKey } from "../src/index.js";
+import { decodeStoredExchange, encodeStoredExchange, isTransientProperty } from "../src/internal.js";
 
 describe("definePropertyKey", () => {
   it("reads and writes its property, typed", async () => {

@@ -1,11 +1,5 @@
-import {
-  copyExchange,
-  createContext,
-  type Exchange,
-  type RouteContext,
-  type WireBody,
-  wireBodyOf,
-} from "@routekit/core";
+import { createContext, type Exchange, type RouteContext } from "@routekit/core";
+import { copyExchange, type WireBody, wireBodyOf } from "@routekit/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
 
 let context: RouteContext;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRedactor, REDACTED, redactSecrets } from "../src/index.js";
+import { createRedactor, REDACTED, redactSecrets } from "../src/internal.js";
 
 const SECRET = "sk-Live_9f/3A+b=Zq";
 

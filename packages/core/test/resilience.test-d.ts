@@ -1,11 +1,11 @@
 import {
-  type CircuitState,
   createMemoryIdempotentRepository,
   type IdempotentRepository,
   RouteBuilder,
   type RouteDsl,
   type RoutekitEvents,
 } from "@routekit/core";
+import type { CircuitState } from "@routekit/core/internal";
 import { describe, expectTypeOf, it } from "vitest";
 
 class Typed extends RouteBuilder {

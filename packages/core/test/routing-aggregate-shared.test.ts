@@ -1,13 +1,11 @@
 import {
   createContext,
-  decodeStoredExchange,
-  encodeStoredExchange,
   groupedBodies,
   type RouteContext,
   type RouteDsl,
   RoutekitError,
-  STORED_EXCHANGE_FORMAT,
 } from "@routekit/core";
+import { decodeStoredExchange, encodeStoredExchange, STORED_EXCHANGE_FORMAT } from "@routekit/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
 
 let context: RouteContext;

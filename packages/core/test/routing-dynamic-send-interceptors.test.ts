@@ -4,9 +4,9 @@ import {
   createContext,
   defineComponent,
   type RouteContext,
-  type SendStep,
   type StepInterceptor,
 } from "../src/index.js";
+import type { SendStep } from "../src/internal.js";
 
 let context: RouteContext | undefined;
 afterEach(async () => {

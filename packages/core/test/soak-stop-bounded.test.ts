@@ -1,5 +1,5 @@
-import { createContext, defineComponent, RoutekitError, type StopBudget } from "@routekit/core";
-import { STOP_GRACE_MS } from "@routekit/core/internal";
+import { createContext, defineComponent, RoutekitError } from "@routekit/core";
+import { STOP_GRACE_MS, type StopBudget } from "@routekit/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
 
 // stop({ timeoutMs }) settles within timeoutMs plus STOP_GRACE_MS whatever plugins and

@@ -3,11 +3,16 @@ import {
   type Exchange,
   groupedBodies,
   type RouteContext,
-  type RouteDescription,
   type StepDefinition,
-  type StepDescription,
 } from "@routekit/core";
-import { defineVerb, describeStep, installVerbs, stepShape } from "@routekit/core/internal";
+import {
+  defineVerb,
+  describeStep,
+  installVerbs,
+  type RouteDescription,
+  type StepDescription,
+  stepShape,
+} from "@routekit/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
 // The list itself is internal to core: read where it is declared.
 import { CORE_VERBS } from "../src/eips/core-verbs.js";

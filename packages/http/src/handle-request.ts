@@ -1,14 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { type Exchange, type Headers, type RouteContext, RouteStepError } from "@routekit/core";
 import {
   abortExchange,
-  type Exchange,
-  type Headers,
-  type RouteContext,
   type RouteProcessor,
-  RouteStepError,
   releaseExchange,
   reportConsumerFailure,
-} from "@routekit/core";
+} from "@routekit/core/internal";
 import { HttpError } from "./http-error.js";
 import { HTTP_HEADERS } from "./http-headers.js";
 import { isObservableBody, observableToIterable } from "./observable-body.js";

@@ -1,6 +1,7 @@
-import type { Exchange, Processor } from "@routekit/core";
-import { createRedactor, EFFECT_KEY_HEADER } from "@routekit/core";
-import { createDeadline, truncateForMessage } from "@routekit/core/internal";
+import type { Exchange } from "@routekit/core";
+import { EFFECT_KEY_HEADER } from "@routekit/core";
+import type { Processor } from "@routekit/core/internal";
+import { createDeadline, createRedactor, truncateForMessage } from "@routekit/core/internal";
 import { type Dispatcher, request } from "undici";
 import { decodeResponseBody, encodeRequestBody, excerpt } from "./client-body.js";
 import { HttpError, HttpOperationFailedError } from "./http-error.js";

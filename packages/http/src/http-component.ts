@@ -1,14 +1,12 @@
 import {
   type Component,
-  type ComponentTraits,
   defineComponent,
   type Endpoint,
   type EndpointAddress,
   EndpointOptionError,
-  type OptionsOf,
   type RouteContext,
 } from "@routekit/core";
-import { parseUri, truncateForMessage } from "@routekit/core/internal";
+import { type ComponentTraits, type OptionsOf, parseUri, truncateForMessage } from "@routekit/core/internal";
 import type { Dispatcher } from "undici";
 import { createHttpClient } from "./http-client.js";
 import { HttpError } from "./http-error.js";

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { RouteContext, StopBudget } from "@routekit/core";
+import type { RouteContext } from "@routekit/core";
+import type { StopBudget } from "@routekit/core/internal";
 import { type HttpRouteTarget, handleRequest, type RequestEnvironment } from "./handle-request.js";
 import { HttpError } from "./http-error.js";
 import { MountedHandlers, type MountedHttpHandler, runMounted } from "./mounted-handlers.js";

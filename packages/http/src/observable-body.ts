@@ -1,4 +1,4 @@
-import type { ObservableLike as CoreObservableLike } from "@routekit/core";
+import type { ObservableLike as CoreObservableLike } from "@routekit/core/internal";
 
 /** The part of an RxJS `Observable` (or any TC39-style observable) the server uses: the core's, as `from()` takes. */
 export type ObservableLike = CoreObservableLike<unknown>;

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
-import { type Exchange, streamFormatOf } from "@routekit/core";
+import type { Exchange } from "@routekit/core";
+import { streamFormatOf } from "@routekit/core/internal";
 import { HTTP_HEADERS } from "./http-headers.js";
 import { encodeStreamItem, type StreamMode, streamContentType, streamMode } from "./stream-body.js";
 import { responseHeaders, statusOf } from "./write-reply.js";

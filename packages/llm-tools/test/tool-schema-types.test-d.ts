@@ -1,5 +1,6 @@
 import type { RouteDsl } from "@routekit/core";
-import type { SchemaOutput, Tool } from "@routekit/llm";
+import type { Tool } from "@routekit/llm";
+import type { SchemaOutput } from "@routekit/llm/tool";
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type HttpTool,

@@ -27,6 +27,8 @@ import { llmSpendOf } from "./governance/llm-spend.js";
 import type { PriceTable } from "./governance/model-prices.js";
 import type { ProviderQuota } from "./governance/provider-quota.js";
 import "./governance/run-completed-event.js";
+// The events this module emits are declared on core's RoutekitEvents there.
+import type {} from "./llm-events.js";
 import type { ChatMessage, LanguageModel } from "./model-types.js";
 import { resolveStepOutput } from "./structured-output/step-output.js";
 import { checkGovernance } from "./tool-loop/check-loop-options.js";

@@ -1,6 +1,7 @@
-import type { RouteContext, RouteDefinition } from "@routekit/core";
-import { EFFECT_KEY_HEADER, releaseExchange } from "@routekit/core";
-import { copyRecord, createExchangeUnder } from "@routekit/core/internal";
+import type { RouteContext } from "@routekit/core";
+import { EFFECT_KEY_HEADER } from "@routekit/core";
+import type { RouteDefinition } from "@routekit/core/internal";
+import { copyRecord, createExchangeUnder, releaseExchange } from "@routekit/core/internal";
 import { createTool } from "./adapter/create-tool.js";
 import { settledHandler } from "./adapter/run-tool-handler.js";
 import { errorResult, errorText, withValue } from "./adapter/tool-result.js";

@@ -1,4 +1,5 @@
-import type { Exchange, Processor, RouteContext } from "@routekit/core";
+import type { Exchange, RouteContext } from "@routekit/core";
+import type { Processor } from "@routekit/core/internal";
 import { createTool } from "./adapter/create-tool.js";
 import { ToolExecutionError } from "./errors.js";
 import type { LlmToolAspect } from "./route-tool.js";

@@ -12,9 +12,9 @@ import {
   llm,
   llmPlugin,
   openAiChat,
-  TOOL_EFFECT_KEY_HEADER,
-  trimToBudget,
 } from "../src/index.js";
+import { trimToBudget } from "../src/internal.js";
+import { TOOL_EFFECT_KEY_HEADER } from "../src/tool-contract.js";
 import {
   type LoopbackServer,
   type RecordedRequest,

@@ -1,8 +1,8 @@
 import { createContext, createMemoryCheckpointStore, type RouteContext } from "@routekit/core";
 import { afterEach, describe, expect, it } from "vitest";
+import type { LlmRunCompletedEvent } from "../src/index.js";
 import {
   LLM_HEADERS,
-  type LlmRunCompletedEvent,
   llm,
   llmPlugin,
   llmSpendOf,

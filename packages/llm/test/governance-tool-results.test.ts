@@ -8,8 +8,8 @@ import {
   llmPlugin,
   openAiChat,
   runToolLoop,
-  type ToolDeadLetter,
 } from "../src/index.js";
+import type { ToolDeadLetter } from "../src/internal.js";
 import { type LoopbackServer, startLoopbackServer } from "./support/loopback-server.js";
 import { openAiTextReply, openAiToolCallReply } from "./support/openai-server.js";
 

@@ -1,12 +1,6 @@
 import type { RouteDsl } from "@routekit/core";
-import {
-  defineStructuredOutput,
-  type LlmStepBuilder,
-  type LlmStepUri,
-  llm,
-  type StructuredOutput,
-  type ToolLoopResult,
-} from "@routekit/llm";
+import { defineStructuredOutput, type LlmStepBuilder, llm, type ToolLoopResult } from "@routekit/llm";
+import type { LlmStepUri, StructuredOutput } from "@routekit/llm/internal";
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 

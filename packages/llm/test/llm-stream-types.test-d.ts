@@ -1,6 +1,7 @@
 import type { RouteDsl } from "@routekit/core";
-import type { LlmStepUri, LlmStream, LlmStreamPart, TokenUsage } from "@routekit/llm";
+import type { LlmStream, LlmStreamPart, TokenUsage } from "@routekit/llm";
 import { llm } from "@routekit/llm";
+import type { LlmStepUri } from "@routekit/llm/internal";
 import { describe, expectTypeOf, it } from "vitest";
 
 // Type-level only: checked by the compiler, never run.

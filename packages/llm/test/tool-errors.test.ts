@@ -1,5 +1,6 @@
 import { createContext, type Logger, type RouteContext } from "@routekit/core";
-import { llm, llmPlugin, sanitizeErrorText, toTool } from "@routekit/llm";
+import { llm, llmPlugin, toTool } from "@routekit/llm";
+import { sanitizeErrorText } from "@routekit/llm/internal";
 import { type ScriptedModel, scriptedModel } from "@routekit/llm/testing";
 import { afterEach, describe, expect, it } from "vitest";
 

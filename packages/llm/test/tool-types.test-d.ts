@@ -1,15 +1,6 @@
 import type { RouteContext, RouteDsl } from "@routekit/core";
-import {
-  createTool,
-  type FromJsonSchema,
-  type FromToolParams,
-  type SchemaInput,
-  type SchemaOutput,
-  type Tool,
-  type ToolResult,
-  type ToolTypes,
-  toTool,
-} from "@routekit/llm";
+import { createTool, type Tool, type ToolResult, type ToolTypes, toTool } from "@routekit/llm";
+import type { FromJsonSchema, FromToolParams, SchemaInput, SchemaOutput } from "@routekit/llm/tool";
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fromUiMessages, isUiChatRequest, UI_MESSAGE_LIMITS } from "../src/index.js";
+import { fromUiMessages, isUiChatRequest } from "../src/index.js";
+import { UI_MESSAGE_LIMITS } from "../src/internal.js";
 
 describe("useChat's request body as a conversation", () => {
   it("turns text, tool parts and steps into messages", () => {

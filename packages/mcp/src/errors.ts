@@ -1,4 +1,5 @@
-import { RoutekitError, type RoutekitErrorOptions } from "@routekit/core";
+import { RoutekitError } from "@routekit/core";
+import type { RoutekitErrorOptions } from "@routekit/core/internal";
 
 /** Codes of every error @routekit/mcp raises. */
 export type McpErrorCode =

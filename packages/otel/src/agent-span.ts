@@ -1,7 +1,9 @@
 import { context as contextApi, SpanKind, TraceFlags, trace } from "@opentelemetry/api";
-import type { Exchange, Processor, StepInfo } from "@routekit/core";
+import type { Exchange } from "@routekit/core";
+import type { Processor, StepInfo } from "@routekit/core/internal";
 import { parseUri } from "@routekit/core/internal";
-import type { LLM_HEADERS, LLM_STREAM_PROPERTY } from "@routekit/llm";
+import type { LLM_HEADERS } from "@routekit/llm";
+import type { LLM_STREAM_PROPERTY } from "@routekit/llm/internal";
 import { AGENT_RUN_KEY, type AgentRun, type AgentRuns } from "./agent-run.js";
 import { GEN_AI, GEN_AI_OPERATION, ROUTEKIT } from "./attribute-names.js";
 import { leaveSlot, slotOf, TraceSlot } from "./exchange-slot.js";

@@ -1,5 +1,6 @@
 import { context as contextApi, INVALID_TRACEID, TraceFlags, trace } from "@opentelemetry/api";
-import type { Exchange, SendFunction } from "@routekit/core";
+import type { Exchange } from "@routekit/core";
+import type { SendFunction } from "@routekit/core/internal";
 import { leaveSlot, TraceSlot } from "./exchange-slot.js";
 import { traceFields, writeFields } from "./header-carrier.js";
 import { recordError } from "./record-error.js";

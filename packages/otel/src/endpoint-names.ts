@@ -1,4 +1,4 @@
-import type { ComponentTraits } from "@routekit/core";
+import type { ComponentTraits } from "@routekit/core/internal";
 import { parseUri } from "@routekit/core/internal";
 import type { HeaderPrefix } from "./header-carrier.js";
 

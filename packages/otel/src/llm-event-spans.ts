@@ -1,7 +1,7 @@
 import { type Attributes, type Span, SpanKind, trace } from "@opentelemetry/api";
-import type { EventBus } from "@routekit/core";
+import type { EventBus } from "@routekit/core/internal";
 import { redactUri } from "@routekit/core/internal";
-import type { LlmEventType } from "@routekit/llm";
+import type { LlmEventType } from "@routekit/llm/internal";
 import type { AgentRun, AgentRuns } from "./agent-run.js";
 import { GEN_AI, GEN_AI_OPERATION, ROUTEKIT, SEMCONV } from "./attribute-names.js";
 import { chatInputMessages, chatOutputMessages } from "./genai-content.js";

@@ -1,4 +1,5 @@
-import type { RouteDefinition, StepDefinition } from "@routekit/core";
+import type { StepDefinition } from "@routekit/core";
+import type { RouteDefinition } from "@routekit/core/internal";
 import { stepShape } from "@routekit/core/internal";
 import { inProcessUri, type TraitsOf } from "./endpoint-names.js";
 

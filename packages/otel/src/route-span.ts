@@ -7,7 +7,8 @@ import {
   TraceFlags,
   trace,
 } from "@opentelemetry/api";
-import type { Exchange, Processor, RouteInfo } from "@routekit/core";
+import type { Exchange } from "@routekit/core";
+import type { Processor, RouteInfo } from "@routekit/core/internal";
 import { headerRedactor } from "@routekit/core/internal";
 import { AGENT_RUN_KEY, type AgentRun, type ToolRun } from "./agent-run.js";
 import { GEN_AI, ROUTEKIT, SEMCONV } from "./attribute-names.js";

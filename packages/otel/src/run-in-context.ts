@@ -1,5 +1,6 @@
 import { context } from "@opentelemetry/api";
-import type { Exchange, Processor } from "@routekit/core";
+import type { Exchange } from "@routekit/core";
+import type { Processor } from "@routekit/core/internal";
 import { enterSlot, type TraceSlot } from "./exchange-slot.js";
 
 /** What ends a slot's run: made once per route or step, called with the run's slot. */

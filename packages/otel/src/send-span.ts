@@ -1,5 +1,6 @@
 import { type Context, context as contextApi, SpanKind, TraceFlags, trace } from "@opentelemetry/api";
-import type { Exchange, Processor } from "@routekit/core";
+import type { Exchange } from "@routekit/core";
+import type { Processor } from "@routekit/core/internal";
 import { SEMCONV } from "./attribute-names.js";
 import { leaveSlot, slotOf, TraceSlot } from "./exchange-slot.js";
 import { traceFields, writeFields } from "./header-carrier.js";

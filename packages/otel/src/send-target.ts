@@ -1,5 +1,5 @@
 import { type Attributes, SpanKind } from "@opentelemetry/api";
-import type { SendStep } from "@routekit/core";
+import type { SendStep } from "@routekit/core/internal";
 import { ROUTEKIT, SEMCONV } from "./attribute-names.js";
 import { endpointNames, type TraitsOf } from "./endpoint-names.js";
 import type { HeaderPrefix } from "./header-carrier.js";

@@ -1,5 +1,5 @@
 import { SpanKind } from "@opentelemetry/api";
-import type { Processor, StepInfo } from "@routekit/core";
+import type { Processor, StepInfo } from "@routekit/core/internal";
 import { ROUTEKIT } from "./attribute-names.js";
 import { leaveSlot, slotOf, TraceSlot } from "./exchange-slot.js";
 import { stepReadsContext } from "./reads-context.js";

@@ -1,12 +1,11 @@
 import {
   type Component,
-  type ComponentTraits,
   createContext,
   defineComponent,
   type Headers,
   type RouteContext,
-  type RouteProcessor,
 } from "@routekit/core";
+import type { ComponentTraits, RouteProcessor } from "@routekit/core/internal";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { otelPlugin } from "../src/index.js";
 import { parentOf, spanNamed, startTestSdk, type TestSdk } from "./support/otel-sdk.js";

@@ -1,4 +1,5 @@
-import { createContext, type Processor, type RouteContext, type StepInterceptor } from "@routekit/core";
+import { createContext, type RouteContext, type StepInterceptor } from "@routekit/core";
+import type { Processor } from "@routekit/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
 
 // The core hook the plugin stands on: an interceptor's optional wrapRoute, tested through the

@@ -5,8 +5,8 @@ import {
   type Exchange,
   groupedBodies,
   type RouteContext,
-  type SharedAggregationRepository,
 } from "@routekit/core";
+import type { SharedAggregationRepository } from "@routekit/core/internal";
 import { llm, llmPlugin, llmStreamOf, openAiChat } from "@routekit/llm";
 import { connectPostgres, type PostgresStore } from "@routekit/postgres";
 import { connectRedis, type RedisStore } from "@routekit/redis";

@@ -6,7 +6,7 @@ import {
   type SharedGroup,
   type SharedGroupWrite,
   type StoredExchange,
-} from "@routekit/core";
+} from "@routekit/core/internal";
 import type { PgPool } from "./pg-pool.js";
 import { checkInteger, checkName } from "./postgres-options.js";
 import { inTransaction, runQuery } from "./postgres-query.js";

@@ -1,4 +1,5 @@
-import type { CheckpointQuery, CheckpointRecord, CheckpointStore } from "@routekit/core";
+import type { CheckpointRecord, CheckpointStore } from "@routekit/core";
+import type { CheckpointQuery } from "@routekit/core/internal";
 import type { PgPool } from "./pg-pool.js";
 import { checkName } from "./postgres-options.js";
 import { runQuery } from "./postgres-query.js";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { type IdempotentRepository, idempotentStoreKey } from "@routekit/core";
-import { checkMaxKeyChars, DEFAULT_KEY_RETENTION_MS } from "@routekit/core/internal";
+import type { IdempotentRepository } from "@routekit/core";
+import { checkMaxKeyChars, DEFAULT_KEY_RETENTION_MS, idempotentStoreKey } from "@routekit/core/internal";
 import type { PgPool } from "./pg-pool.js";
 import { checkInteger, checkName } from "./postgres-options.js";
 import { runQuery } from "./postgres-query.js";

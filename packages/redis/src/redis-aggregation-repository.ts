@@ -4,8 +4,8 @@ import type {
   SharedGroup,
   SharedGroupWrite,
   StoredExchange,
-} from "@routekit/core";
-import { decodeStoredExchange, encodeStoredExchange } from "@routekit/core";
+} from "@routekit/core/internal";
+import { decodeStoredExchange, encodeStoredExchange } from "@routekit/core/internal";
 import type { Redis } from "ioredis";
 import { COMPLETE_GROUP, RECOVER_GROUPS, WRITE_GROUP } from "./aggregation-scripts.js";
 import { redisCommand } from "./redis-command.js";

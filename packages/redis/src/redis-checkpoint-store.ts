@@ -1,4 +1,5 @@
-import type { CheckpointQuery, CheckpointRecord, CheckpointStore } from "@routekit/core";
+import type { CheckpointRecord, CheckpointStore } from "@routekit/core";
+import type { CheckpointQuery } from "@routekit/core/internal";
 import type { Redis } from "ioredis";
 import { redisCommand } from "./redis-command.js";
 import { checkName } from "./redis-options.js";

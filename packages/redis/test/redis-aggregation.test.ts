@@ -1,4 +1,5 @@
-import { createContext, encodeStoredExchange, groupedBodies, type RouteContext } from "@routekit/core";
+import { createContext, groupedBodies, type RouteContext } from "@routekit/core";
+import { encodeStoredExchange } from "@routekit/core/internal";
 import { connectRedis, type RedisAggregationRepository, type RedisStore } from "@routekit/redis";
 import type { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

@@ -1,9 +1,9 @@
+import type { IdempotentRepository } from "@routekit/core";
 import type {
   AggregateOptions,
   IdempotentConsumerOptions,
-  IdempotentRepository,
   SharedAggregationRepository,
-} from "@routekit/core";
+} from "@routekit/core/internal";
 import type { RedisAggregationRepository, RedisIdempotentRepository, RedisStore } from "@routekit/redis";
 import { describe, expectTypeOf, it } from "vitest";
 

@@ -1,5 +1,5 @@
-import type { Exchange, Processor } from "../model/exchange.js";
 import { runtime } from "../exchange/runtime-exchange.js";
+import type { Exchange, Processor } from "../model/exchange.js";
 import { generateRunner, MAX_GENERATED_STEPS } from "./generated-runner.js";
 import type { PipelineChannel } from "./pipeline-channel.js";
 

@@ -1,7 +1,7 @@
 import { toError } from "../errors/errors.js";
-import type { Exchange, Processor } from "../model/exchange.js";
 import type { EventBus } from "../exchange/events.js";
 import { type RuntimeExchange, runtime } from "../exchange/runtime-exchange.js";
+import type { Exchange, Processor } from "../model/exchange.js";
 import type { RunFrom, RunnerParts } from "./generated-runner.js";
 import { runThen } from "./step-timing.js";
 

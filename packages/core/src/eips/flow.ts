@@ -2,11 +2,11 @@ import { renderValue, writeLog } from "../components/log.js";
 import type { LogStepOptions } from "../dsl/route-dsl.js";
 import { defineVerb } from "../dsl/verbs.js";
 import { RoutekitError } from "../errors/errors.js";
+import { logStepTapsOf } from "../exchange/log-step-taps.js";
 import { levelEnabled } from "../exchange/logger.js";
 import { runtime } from "../exchange/runtime-exchange.js";
 import type { Processor } from "../model/exchange.js";
 import type { ExpressionInput, LogLevel, PredicateInput } from "../model/route-definition.js";
-import { logStepTapsOf } from "../exchange/log-step-taps.js";
 import { headerRedactor } from "../support/redact-headers.js";
 
 const where = (route: { id: string; from: string }): string => `Route '${route.id || route.from}'`;

@@ -1,4 +1,5 @@
-import { compilePredicate, createContext, type Exchange } from "@routekit/core";
+import { createContext, type Exchange } from "@routekit/core";
+import { compilePredicate } from "@routekit/core/internal";
 import { scaledMs } from "@routekit/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { watchEventLoop } from "../support/event-loop-watch.js";

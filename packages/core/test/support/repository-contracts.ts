@@ -1,11 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import {
-  createContext,
-  groupedBodies,
-  type IdempotentRepository,
-  type RouteContext,
-  type SharedAggregationRepository,
-} from "@routekit/core";
+import { createContext, groupedBodies, type IdempotentRepository, type RouteContext } from "@routekit/core";
+import type { SharedAggregationRepository } from "@routekit/core/internal";
 import { afterEach, expect, it } from "vitest";
 import { waitFor } from "./loopback-proxy.js";
 

@@ -1,4 +1,4 @@
-import { REDACTED } from "@routekit/core";
+import { REDACTED } from "@routekit/core/internal";
 
 /** Query parameter names whose values are treated as secrets (matched case-insensitively). */
 const SECRET_PARAMETER =

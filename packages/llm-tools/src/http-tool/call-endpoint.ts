@@ -1,4 +1,4 @@
-import { createRedactor } from "@routekit/core";
+import { createRedactor } from "@routekit/core/internal";
 import type { ToolCallContext, ToolResult } from "@routekit/llm/tool";
 import { Agent, type Dispatcher, interceptors } from "undici";
 import { createDeadline } from "../http-fetch/deadline.js";

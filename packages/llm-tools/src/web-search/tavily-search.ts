@@ -1,4 +1,4 @@
-import { createRedactor } from "@routekit/core";
+import { createRedactor } from "@routekit/core/internal";
 import { request } from "undici";
 import { LlmToolsError, reasonOf, ToolInputError } from "../errors.js";
 import { createDeadline } from "../http-fetch/deadline.js";

@@ -1,4 +1,5 @@
-import type { CheckpointQuery, RouteContext } from "@routekit/core";
+import type { RouteContext } from "@routekit/core";
+import type { CheckpointQuery } from "@routekit/core/internal";
 import { LlmError } from "../errors.js";
 import { requireDurable } from "./durable-settings.js";
 import type { DurableOutcome } from "./run-durable-loop.js";

@@ -4,6 +4,8 @@ import type { ChatMessage } from "../model-types.js";
 import type { RunToolLoopOptions } from "../tool-loop/tool-loop-types.js";
 import { requireDurable } from "./durable-settings.js";
 import { type ApprovalRequest, type DurableOutcome, runDurableLoop } from "./run-durable-loop.js";
+// The events this module emits are declared on core's RoutekitEvents there.
+import type {} from "./run-events.js";
 import type { DurableRunState, ThreadMemory } from "./run-state.js";
 import { acquireRun, type RunHandle } from "./run-store.js";
 import { appendToThread } from "./thread-memory.js";

@@ -8,6 +8,8 @@ import type { ModelResponse, ToolCall, ToolCallResult } from "../model-types.js"
 import { executeToolCall, type ToolCallEnvironment } from "../tool-loop/execute-tool-call.js";
 import type { RunToolLoopOptions, ToolLoopResult } from "../tool-loop/tool-loop-types.js";
 import type { Tool } from "../tool-types.js";
+// The events this module emits are declared on core's RoutekitEvents there.
+import type {} from "./run-events.js";
 import type { RunStatus } from "./run-state.js";
 import type { RunHandle } from "./run-store.js";
 

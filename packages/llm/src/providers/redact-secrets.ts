@@ -2,7 +2,7 @@
 const SECRET_HEADER = /auth|key|token|secret|cookie|session|password/i;
 
 // The one redaction of the project (every case and encoding of each secret): core's.
-export { redactSecrets } from "@routekit/core";
+export { redactSecrets } from "@routekit/core/internal";
 
 /** The values of headers that look secret, plus the API key: what must never reach an error or a log. */
 export function collectSecrets(

@@ -1,4 +1,4 @@
-import { STREAM_FORMAT, type StreamFormat } from "@routekit/core";
+import { STREAM_FORMAT, type StreamFormat } from "@routekit/core/internal";
 import type { LlmStreamPart } from "../tool-loop/stream-parts.js";
 import type { LlmStream } from "../tool-loop/stream-tool-loop.js";
 import { sanitizeErrorText } from "../tool-loop/tool-error-policy.js";

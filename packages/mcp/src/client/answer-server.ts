@@ -7,7 +7,8 @@ import {
   type ElicitResult,
   ErrorCode,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type RouteContext, releaseExchange } from "@routekit/core";
+import type { RouteContext } from "@routekit/core";
+import { releaseExchange } from "@routekit/core/internal";
 import type { McpElicitationAnswer, McpSamplingAnswer } from "./answer-types.js";
 
 export type { McpElicitationAnswer, McpSamplingAnswer };

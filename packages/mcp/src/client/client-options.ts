@@ -1,4 +1,4 @@
-import { TOOL_NAME_PATTERN } from "@routekit/llm";
+import { TOOL_NAME_PATTERN } from "@routekit/llm/tool";
 import { RoutekitMcpError } from "../errors.js";
 import { refuseUnknownOptions } from "../refuse-unknown-options.js";
 import { describe } from "../server/server-options.js";

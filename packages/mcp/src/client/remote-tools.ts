@@ -2,13 +2,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { RouteContext } from "@routekit/core";
 import { truncateForMessage } from "@routekit/core/internal";
-import {
-  createTool,
-  TOOL_NAME_PATTERN,
-  type Tool,
-  type ToolCallContext,
-  type ToolResult,
-} from "@routekit/llm";
+import { createTool, type Tool, type ToolResult } from "@routekit/llm";
+import { TOOL_NAME_PATTERN, type ToolCallContext } from "@routekit/llm/tool";
 import { messageOf } from "./call-error.js";
 import type { ResolvedMcpToolsOptions } from "./client-options.js";
 import { withKnownKeywords } from "./lenient-schema.js";

@@ -1,7 +1,8 @@
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RouteContext } from "@routekit/core";
 import { truncateForMessage } from "@routekit/core/internal";
-import type { ApprovalRequest, DurableOutcome, ToolResult } from "@routekit/llm";
+import type { ToolResult } from "@routekit/llm";
+import type { ApprovalRequest, DurableOutcome } from "@routekit/llm/internal";
 import { type CallSession, callSessionOf } from "./call-sessions.js";
 
 /** Rounds of approvals one call asks for at most (a run may park again after it resumes). */

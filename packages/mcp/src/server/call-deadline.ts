@@ -1,5 +1,6 @@
 import type { SignalSource } from "@routekit/core/internal";
-import type { ToolCallContext, ToolResult } from "@routekit/llm";
+import type { ToolResult } from "@routekit/llm";
+import type { ToolCallContext } from "@routekit/llm/tool";
 import type { CallClock } from "./call-clock.js";
 
 /** Why a call's signal fired. */

@@ -1,7 +1,7 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
-import { TOOL_CALL_ID_HEADER } from "@routekit/llm";
+import { TOOL_CALL_ID_HEADER } from "@routekit/llm/tool";
 import type { CallTarget } from "./call-target.js";
 
 /** The connection a tool call came in on, and the request it answers. */

@@ -1,6 +1,6 @@
 import type { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
-import { definePlugin, type RouteContext, type RouteDefinition } from "@routekit/core";
-import type { Recorder } from "@routekit/core/internal";
+import { definePlugin, type RouteContext } from "@routekit/core";
+import type { Recorder, RouteDefinition } from "@routekit/core/internal";
 import { RoutekitMcpError } from "../errors.js";
 
 /**

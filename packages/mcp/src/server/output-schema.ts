@@ -1,10 +1,5 @@
-import {
-  createTool,
-  type JsonSchema,
-  type Tool,
-  type ToolInputSchema,
-  validateToolArgumentsAsync,
-} from "@routekit/llm";
+import { createTool, type Tool } from "@routekit/llm";
+import { type JsonSchema, type ToolInputSchema, validateToolArgumentsAsync } from "@routekit/llm/tool";
 
 /** A tool's declared output: the JSON Schema MCP clients see and a validator for the value. */
 export interface ToolOutput {

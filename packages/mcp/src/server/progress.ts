@@ -1,4 +1,4 @@
-import { TOOL_CALL_ID_HEADER, type ToolCallContext } from "@routekit/llm";
+import { TOOL_CALL_ID_HEADER, type ToolCallContext } from "@routekit/llm/tool";
 
 /** One progress report of a running call: `progress` grows; `total` and `message` are optional. */
 export interface ProgressUpdate {

@@ -1,12 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import {
-  boundedByCaller,
-  describeToolError,
-  type Tool,
-  type ToolErrorPolicy,
-  type ToolResult,
-  validateToolArguments,
-} from "@routekit/llm";
+import type { Tool, ToolResult } from "@routekit/llm";
+import { describeToolError, type ToolErrorPolicy } from "@routekit/llm/internal";
+import { boundedByCaller, validateToolArguments } from "@routekit/llm/tool";
 import type { CallClock } from "./call-clock.js";
 import { CallDeadline, callContextOf, rejected } from "./call-deadline.js";
 import { contentOf } from "./content.js";

@@ -10,9 +10,9 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type RouteContext, type RouteDefinition, releaseExchange } from "@routekit/core";
-import { didYouMean } from "@routekit/core/internal";
-import { describeToolError } from "@routekit/llm";
+import type { RouteContext } from "@routekit/core";
+import { didYouMean, type RouteDefinition, releaseExchange } from "@routekit/core/internal";
+import { describeToolError } from "@routekit/llm/internal";
 import { type CatalogEntry, catalogOf, type McpCompleter, type McpResourceAspect } from "./catalog.js";
 import { promptMessages } from "./prompts.js";
 import { matchTemplate, resourceContents } from "./resources.js";

@@ -1,5 +1,7 @@
 import type { RouteContext } from "@routekit/core";
-import type { Tool, ToolErrorPolicy, ToolInputSchema } from "@routekit/llm";
+import type { Tool } from "@routekit/llm";
+import type { ToolErrorPolicy } from "@routekit/llm/internal";
+import type { ToolInputSchema } from "@routekit/llm/tool";
 import { RoutekitMcpError } from "../errors.js";
 import { refuseUnknownOptions } from "../refuse-unknown-options.js";
 

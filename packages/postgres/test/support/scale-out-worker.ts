@@ -5,12 +5,8 @@
 // `<prefix>results`, so the test can count what happened, also in a process it killed.
 // Usage: node --import tsx scale-out-worker.ts <queue> <prefix> <idempotent-store> <parts-per-order>
 import { amqpPlugin } from "@routekit/amqp";
-import {
-  AGGREGATE_COMPLETION_ID,
-  AGGREGATE_RECOVERY_ATTEMPTS,
-  createContext,
-  groupedBodies,
-} from "@routekit/core";
+import { AGGREGATE_COMPLETION_ID, createContext, groupedBodies } from "@routekit/core";
+import { AGGREGATE_RECOVERY_ATTEMPTS } from "@routekit/core/internal";
 import { connectPostgres, PostgresStoreError } from "@routekit/postgres";
 import { connectRedis, RedisStoreError } from "@routekit/redis";
 import pg from "pg";

@@ -1,7 +1,7 @@
+import { invalid, siteOf } from "../../dsl/option-checks.js";
 import { defineVerb } from "../../dsl/verbs.js";
 import { runtime } from "../../exchange/runtime-exchange.js";
 import { describeValue } from "../../support/describe-value.js";
-import { invalid, siteOf } from "../../dsl/option-checks.js";
 
 /** `sample(everyN)`: one exchange in every `everyN` goes on; the others stop here. */
 export interface SampleDefinition {
