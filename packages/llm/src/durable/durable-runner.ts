@@ -13,6 +13,11 @@ export const LLM_RUN_ID_HEADER = "llm.run.id";
 /** "completed" or "parked": how the durable run stood when the step handed the exchange on. */
 export const LLM_RUN_STATUS_HEADER = "llm.run.status";
 
+/** The runs a loop of this context works on now, by run id (one loop per run per instance). */
+function workingRunsOf(context: RouteContext): Set<string> {
+  return context.service("routekit.llm.durable.working", () => new Set<string>());
+}
+
 /** The loop options of one run of a durable endpoint, without its input (the checkpoint holds that). */
 export type DurableLoopSettings = Omit<RunToolLoopOptions, "input" | "onPart" | "output">;
 
@@ -58,11 +63,11 @@ export class DurableRunner {
       ...(settings.replyTo === undefined ? {} : { replyTo: settings.replyTo }),
       ...(thread === undefined ? {} : { thread }),
     });
-    const acquired = await acquireRun(settings.store, runId, settings.instanceId, settings.leaseMs, create);
+    const acquired = await this.#acquire(runId, create);
     if (acquired === "busy") {
       throw new LlmError(
         "RUN_CONFLICT",
-        `Endpoint '${this.#uri}': durable run '${runId}' is held by another instance; try again when its lease (${settings.leaseMs} ms) ends`,
+        `Endpoint '${this.#uri}': durable run '${runId}' is held by another instance (or already worked on in this one); try again when its lease (${settings.leaseMs} ms) ends`,
       );
     }
     if (acquired === "ended") return this.#ended(runId);
@@ -70,10 +75,30 @@ export class DurableRunner {
     return this.#loop(acquired, loop);
   }
 
+  /**
+   * Takes the run's lease, unless this instance already works on the run (a redelivered message
+   * while recovery runs it here, say): the lease names the instance, not the loop, so two loops of
+   * one instance would both pass it. The run is marked as worked on here before the store is asked,
+   * so two loops starting at once in this instance cannot both take it.
+   */
+  async #acquire(runId: string, create: () => DurableRunState): Promise<RunHandle | "busy" | "ended"> {
+    const settings = requireDurable(this.#context, `Endpoint '${this.#uri}'`);
+    const working = workingRunsOf(this.#context);
+    if (working.has(runId)) return "busy";
+    working.add(runId);
+    try {
+      const acquired = await acquireRun(settings.store, runId, settings.instanceId, settings.leaseMs, create);
+      if (typeof acquired === "string") working.delete(runId);
+      return acquired;
+    } catch (error) {
+      working.delete(runId);
+      throw error;
+    }
+  }
+
   /** Takes run `runId` up here; its answer goes to the store and to `replyTo` when set. */
   async resume(runId: string): Promise<DurableOutcome | "busy" | "ended"> {
-    const settings = requireDurable(this.#context, `Endpoint '${this.#uri}'`);
-    const acquired = await acquireRun(settings.store, runId, settings.instanceId, settings.leaseMs, () => {
+    const acquired = await this.#acquire(runId, () => {
       throw new LlmError("RUN_NOT_FOUND", `Endpoint '${this.#uri}': no durable run '${runId}' in the store`);
     });
     if (typeof acquired === "string") return acquired;
@@ -100,7 +125,7 @@ export class DurableRunner {
         approvals === undefined
           ? Promise.resolve()
           : this.#context.send(approvals, request, { [LLM_RUN_ID_HEADER]: request.runId }),
-    });
+    }).finally(() => workingRunsOf(this.#context).delete(handle.state.runId));
     const thread = handle.state.thread;
     if (outcome.status === "completed" && thread !== undefined) {
       await appendToThread(settings.store, thread.id, outcome.result.messages, thread.known, thread.tokens);
