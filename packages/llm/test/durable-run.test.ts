@@ -336,6 +336,43 @@ describe("durable llm runs", () => {
     await running.catch(() => undefined);
   });
 
+  it("a run left running after its final answer was recorded is completed by recovery, without the model", async () => {
+    const store = createMemoryCheckpointStore();
+    await store.write({
+      id: "run-10",
+      version: 1,
+      status: "running",
+      owner: "gone",
+      leaseUntil: 0,
+      updatedAt: 0,
+      state: {
+        runId: "run-10",
+        endpointUri: "llm:m?tools=lookup,charge,refund&durable=true",
+        routeId: "agent",
+        messages: [
+          { role: "user", content: "go" },
+          { role: "assistant", content: "all done" },
+        ],
+        iteration: 1,
+        usage: { inputTokens: 0, outputTokens: 0 },
+        toolCalls: 0,
+        results: {},
+        started: {},
+        approvals: {},
+      },
+    });
+    const server = await startLoopbackServer(() => ({ json: openAiTextReply("never asked") }));
+    cleanup.push(() => server.close());
+    const context = await agentContext(server, store, { byKey: new Map() }, { instanceId: "b" });
+    cleanup.push(() => context.stop());
+    expect(await context.agents.recover()).toEqual(["run-10"]);
+    const record = await store.get("run-10");
+    expect(record?.status).toBe("completed");
+    expect((record?.state as { text?: string }).text).toBe("all done");
+    expect(await context.agents.recover()).toEqual([]);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("an effect-once call whose outcome was lost is reported as unknown, not run again", async () => {
     const store = createMemoryCheckpointStore();
     // A run stopped after its charge call started and before its result was written.
