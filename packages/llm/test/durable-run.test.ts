@@ -368,7 +368,7 @@ describe("durable llm runs", () => {
     expect(await context.agents.recover()).toEqual(["run-10"]);
     const record = await store.get("run-10");
     expect(record?.status).toBe("completed");
-    expect((record?.state as { text?: string }).text).toBe("all done");
+    expect((record?.state as { text?: string } | undefined)?.text).toBe("all done");
     expect(await context.agents.recover()).toEqual([]);
     expect(server.requests).toHaveLength(0);
   });

@@ -62,6 +62,8 @@ export const ROUTEKIT = {
   exchangeId: "routekit.exchange.id",
   endpointUri: "routekit.endpoint.uri",
   stepPath: "routekit.step.path",
+  /** A durable agent run's id, on the `invoke_agent` spans of each stretch of the run. */
+  agentRunId: "routekit.agent_run.id",
   exchangesMetric: "routekit.route.exchanges",
   failuresMetric: "routekit.route.failures",
   durationMetric: "routekit.route.duration",

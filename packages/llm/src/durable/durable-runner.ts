@@ -13,6 +13,11 @@ export const LLM_RUN_ID_HEADER = "llm.run.id";
 /** "completed" or "parked": how the durable run stood when the step handed the exchange on. */
 export const LLM_RUN_STATUS_HEADER = "llm.run.status";
 
+/** A W3C traceparent (version 00): what `keepTrace` accepts. */
+const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+/** Traceparents kept with a run: the last ones. */
+const MAX_TRACES = 16;
+
 /** The runs a loop of this context works on now, by run id (one loop per run per instance). */
 function workingRunsOf(context: RouteContext): Set<string> {
   return context.service("routekit.llm.durable.working", () => new Set<string>());
@@ -72,6 +77,7 @@ export class DurableRunner {
     }
     if (acquired === "ended") return this.#ended(runId);
     this.#resumed(acquired);
+    this.#acquired(acquired, exchange.id);
     return this.#loop(acquired, loop);
   }
 
@@ -103,6 +109,7 @@ export class DurableRunner {
     });
     if (typeof acquired === "string") return acquired;
     this.#resumed(acquired);
+    this.#acquired(acquired, undefined);
     const outcome = await this.#loop(acquired, this.#settings());
     const replyTo = acquired.state.replyTo;
     if (outcome.status === "completed" && replyTo !== undefined) {
@@ -125,7 +132,13 @@ export class DurableRunner {
         approvals === undefined
           ? Promise.resolve()
           : this.#context.send(approvals, request, { [LLM_RUN_ID_HEADER]: request.runId }),
-    }).finally(() => workingRunsOf(this.#context).delete(handle.state.runId));
+    })
+      .catch((error: unknown) => {
+        this.#released(handle, "interrupted", error);
+        throw error;
+      })
+      .finally(() => workingRunsOf(this.#context).delete(handle.state.runId));
+    this.#released(handle, outcome.status, undefined);
     const thread = handle.state.thread;
     if (outcome.status === "completed" && thread !== undefined) {
       await appendToThread(settings.store, thread.id, outcome.result.messages, thread.known, thread.tokens);
@@ -157,6 +170,40 @@ export class DurableRunner {
         toolCalls: state.toolCalls,
       },
     };
+  }
+
+  /** Tells tracing this instance works on the run now (`agent-run-acquired`). */
+  #acquired(handle: RunHandle, exchangeId: string | undefined): void {
+    const events = this.#context.events;
+    if (!events.has("agent-run-acquired")) return;
+    const { state } = handle;
+    events.emit("agent-run-acquired", {
+      runId: state.runId,
+      routeId: state.routeId,
+      iteration: state.iteration,
+      version: handle.version,
+      exchangeId,
+      traces: state.traces?.slice() ?? [],
+      keepTrace: (traceparent: string) => {
+        if (typeof traceparent !== "string" || !TRACEPARENT.test(traceparent)) return;
+        const traces = (state.traces ?? []).filter((kept) => kept !== traceparent);
+        traces.push(traceparent);
+        state.traces = traces.slice(-MAX_TRACES);
+      },
+    });
+  }
+
+  #released(handle: RunHandle, status: "parked" | "completed" | "interrupted", error: unknown): void {
+    const events = this.#context.events;
+    if (!events.has("agent-run-released")) return;
+    const { state } = handle;
+    events.emit("agent-run-released", {
+      runId: state.runId,
+      routeId: state.routeId,
+      iteration: state.iteration,
+      status,
+      ...(error === undefined ? {} : { error }),
+    });
   }
 
   #resumed(handle: RunHandle): void {
