@@ -1,11 +1,12 @@
 // The two servers the durable-agent example talks to, on 127.0.0.1: a model speaking the Chat
-// Completions wire format that counts requests per (run, turn), and an effect server that counts
-// charges per Idempotency-Key. Both can kill the worker that called them at a chosen moment.
+// Completions wire format that counts requests per (run, turn) and checks each against the run
+// store, and an effect server that counts charges per Idempotency-Key and takes approval requests.
+// Both can kill the worker that called them at a chosen moment.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** When a server kills the worker that called it (the run and turn or charge it was working on). */
-export type KillPoint = "model-call" | "after-model-reply" | "tool-call" | "after-tool-result";
+export type KillPoint = "model-call" | "after-model-reply" | "tool-call" | "after-tool-result" | "parked";
 
 /** Kills the worker with this process id (the example restarts one in its place). */
 export type Killer = (pid: number, point: KillPoint) => void;
@@ -40,9 +41,16 @@ interface ChatRequest {
   messages: Array<{ role: string; content?: string | null }>;
 }
 
-/** Turn 1 and 2 ask for a lookup and a charge each; turn 3 answers. Counts requests per "run:turn". */
-export async function startModel(plan: KillPlan, kill: Killer) {
+/** True when the run store already holds the reply of this turn (it must never be asked again). */
+export type CheckpointedTurn = (runId: string, turn: number) => Promise<boolean>;
+
+/**
+ * Turn 1 and 2 ask for a lookup and a charge each; turn 3 answers. Counts requests per "run:turn",
+ * and the requests for a turn whose reply the run store already held.
+ */
+export async function startModel(plan: KillPlan, kill: Killer, checkpointed: CheckpointedTurn) {
   const requests = new Map<string, number>();
+  const checkpointedSentAgain: string[] = [];
   let counter = 0;
   const server = createServer(async (request, response) => {
     const chat = JSON.parse(await bodyOf(request)) as ChatRequest;
@@ -51,6 +59,7 @@ export async function startModel(plan: KillPlan, kill: Killer) {
     const turn = chat.messages.filter((message) => message.role === "assistant").length + 1;
     const key = `${runId}:${turn}`;
     requests.set(key, (requests.get(key) ?? 0) + 1);
+    if (await checkpointed(runId, turn)) checkpointedSentAgain.push(key);
     const worker = Number(request.headers["x-worker"]);
     if (plan("model-call", runId, String(turn))) {
       kill(worker, "model-call");
@@ -89,11 +98,30 @@ export async function startModel(plan: KillPlan, kill: Killer) {
       response.once("finish", () => kill(worker, "after-model-reply"));
   });
   const url = await listen(server);
-  return { url, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url,
+    requests,
+    checkpointedSentAgain,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
-/** Applies every charge it receives (counted per Idempotency-Key) and answers whether one was applied. */
-export async function startEffects(plan: KillPlan, kill: Killer) {
+/** An approval request as the durable run sends it, and the worker that sent it. */
+export interface ReceivedApproval {
+  runId: string;
+  callId: string;
+  worker: number;
+}
+
+/**
+ * Applies every charge it receives (counted per Idempotency-Key) and answers whether one was
+ * applied; hands every approval request to `onApproval`, after answering it.
+ */
+export async function startEffects(
+  plan: KillPlan,
+  kill: Killer,
+  onApproval: (approval: ReceivedApproval) => void,
+) {
   const applied = new Map<string, number>();
   const received = new Map<string, number>();
   let withoutKey = 0;
@@ -108,6 +136,12 @@ export async function startEffects(plan: KillPlan, kill: Killer) {
         200,
         applied.has(key) ? { applied: true, result: { charged: key } } : { applied: false },
       );
+      return;
+    }
+    if (url.startsWith("/approvals")) {
+      const { runId, callId } = JSON.parse(text) as { runId: string; callId: string };
+      json(response, 202, { received: true });
+      onApproval({ runId, callId, worker });
       return;
     }
     const key = request.headers["idempotency-key"];

@@ -3,6 +3,7 @@ import { runJson, summariseRun } from "./agent-run.js";
 import { ASSETS, readAsset } from "./assets.js";
 import type { ConsoleStore } from "./console-store.js";
 import { readCounters } from "./counters.js";
+import { answerCall, listParkedRuns } from "./durable-runs.js";
 import type { EventStreams } from "./event-stream.js";
 import { MAX_STREAMS } from "./event-stream.js";
 import { type ExchangeRecord, recordJson, recordMatches, summarise } from "./exchange-record.js";
@@ -33,6 +34,9 @@ function decodeId(raw: string): string | undefined {
   }
 }
 
+/** POST /api/durable-runs/:runId/calls/:callId/approve or /deny. */
+const ANSWER_PATH = /^\/api\/durable-runs\/([^/]+)\/calls\/([^/]+)\/(approve|deny)$/;
+
 /** The console's HTTP API: GET for the page, its assets and the data; POST for start and stop. */
 export function createApi(store: ConsoleStore, streams: EventStreams) {
   const context = store.context;
@@ -47,6 +51,7 @@ export function createApi(store: ConsoleStore, streams: EventStreams) {
         agentRuns: store.agentRuns.runs.newestFirst().map(summariseRun),
         routeSpend: store.agentRuns.spendByRoute(),
       }),
+    "/api/durable-runs": (_request, response) => listParkedRuns(context, response),
     "/api/events": (_request, response) => {
       if (streams.size >= MAX_STREAMS)
         return sendError(response, 503, `at most ${MAX_STREAMS} pages at once`);
@@ -68,6 +73,16 @@ export function createApi(store: ConsoleStore, streams: EventStreams) {
     if (get !== undefined) {
       if (method !== "GET") return sendError(response, 405, `${path} answers GET only`);
       return get(request, response, url, "");
+    }
+    const answer = ANSWER_PATH.exec(path);
+    if (answer !== null) {
+      if (method !== "POST") return sendError(response, 405, `${path.slice(0, 100)} answers POST only`);
+      const runId = decodeId(answer[1]!);
+      const callId = decodeId(answer[2]!);
+      if (runId === undefined || callId === undefined) {
+        return sendError(response, 400, `an id is 1 to ${MAX_QUERY_LENGTH} characters of valid URL encoding`);
+      }
+      return answerCall(context, request, response, { runId, callId, approved: answer[3] === "approve" });
     }
     for (const [pattern, expected, handler] of withId) {
       const match = pattern.exec(path);

@@ -4,6 +4,7 @@ import { getJson, openEvents, postJson } from "./api.js";
 import { ExchangesList } from "./exchanges-view.js";
 import { GraphView } from "./graph-view.js";
 import { html } from "./html.js";
+import { ParkedRunsList } from "./parked-runs-view.js";
 import { RouteDetails, RoutesTable } from "./routes-table.js";
 import { TimelineView } from "./timeline-view.js";
 import type { AgentRun, ConsoleGraph, ExchangeRecord, ExchangeSummary, LiveSnapshot } from "./types.js";
@@ -117,6 +118,7 @@ export function App() {
       <section class="panel runs-panel" aria-labelledby="runs-title">
         <h2 id="runs-title">Agent runs</h2>
         <${RouteSpendTable} spend=${live.routeSpend} />
+        <${ParkedRunsList} version=${live.version} onProblem=${setProblem} />
         <${AgentRunsList} runs=${live.agentRuns} selected=${run?.id} onOpen=${openRun} />
         ${run === undefined ? null : html`<${WaterfallView} run=${run} onOpenExchange=${openExchange} />`}
       </section>

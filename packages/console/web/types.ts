@@ -25,3 +25,15 @@ export interface LiveSnapshot {
   /** Tokens and cost of each route's agent runs. */
   readonly routeSpend: readonly RouteSpend[];
 }
+
+/** GET /api/durable-runs: the durable runs waiting for a person, when the context has durable runs. */
+export interface ParkedRuns {
+  available: boolean;
+  reason?: string;
+  runs: Array<{
+    runId: string;
+    routeId?: string;
+    updatedAt: number;
+    calls: Array<{ callId: string; toolName: string; arguments: string; requestedAt: number }>;
+  }>;
+}

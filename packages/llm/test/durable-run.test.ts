@@ -261,6 +261,118 @@ describe("durable llm runs", () => {
     expect(effects.byKey.get("charge:run-4:1:call_charge")).toBe(1);
   });
 
+  it("an answer given again resumes a run whose answerer died; recovery resumes it too; a different answer is refused", async () => {
+    const model = agentModel({});
+    const server = await startLoopbackServer((request) => model.respond(request));
+    cleanup.push(() => server.close());
+    const store = createMemoryCheckpointStore();
+    const effects: Effects = { byKey: new Map() };
+    const context = await agentContext(server, store, effects, { instanceId: "a" });
+    cleanup.push(() => context.stop());
+    /** Parks run `runId`, then writes an approval the way an instance does before it died resuming. */
+    const parkAndAnswer = async (runId: string): Promise<void> => {
+      await context.requestExchange("direct:agent", { body: "go", headers: { [LLM_RUN_ID_HEADER]: runId } });
+      const record = await store.get(runId);
+      if (record === undefined) throw new Error(`no run ${runId}`);
+      const state = record.state as { approvals: Record<string, object> };
+      const approvals = { call_refund: { ...state.approvals.call_refund, status: "approved", by: "ops" } };
+      expect(
+        await store.write({ ...record, version: record.version + 1, state: { ...state, approvals } }),
+      ).toBe(true);
+    };
+    await parkAndAnswer("run-7");
+    // The same answer again (the answer message redelivered): the run is resumed here.
+    await expect(
+      context.agents.approve("run-7", "call_refund", { approved: false, reason: "changed my mind" }),
+    ).rejects.toThrow("call 'call_refund' of run 'run-7' was already approved");
+    const outcome = await context.agents.approve("run-7", "call_refund", { approved: true });
+    expect(outcome).toMatchObject({ status: "completed", result: { text: "charged and refunded A-1" } });
+    expect(effects.byKey.get("refund:run-7:2:call_refund")).toBe(1);
+
+    // Nobody answers again: the recovery pass finds the parked run with every answer in.
+    await parkAndAnswer("run-8");
+    expect((await store.get("run-8"))?.status).toBe("parked");
+    expect(await context.agents.recover()).toEqual(["run-8"]);
+    expect((await store.get("run-8"))?.status).toBe("completed");
+    expect(effects.byKey.get("refund:run-8:2:call_refund")).toBe(1);
+    expect(Object.fromEntries(model.perTurn)).toEqual({ 1: 2, 2: 2, 3: 2 });
+  });
+
+  it("one instance never works on a run twice at once (a redelivered message while recovery runs it)", async () => {
+    let release!: () => void;
+    let reached!: () => void;
+    const atHold = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const model = agentModel({ turn: 2, released, reached });
+    const server = await startLoopbackServer((request) => model.respond(request));
+    cleanup.push(() => server.close());
+    const context = await agentContext(
+      server,
+      createMemoryCheckpointStore(),
+      { byKey: new Map() },
+      {
+        instanceId: "a",
+      },
+    );
+    const running = context.requestExchange("direct:agent", {
+      body: "go",
+      headers: { [LLM_RUN_ID_HEADER]: "run-9" },
+    });
+    await atHold;
+    // The lease names this instance, yet a second loop here is refused while the first works.
+    expect(await context.agents.resume("run-9")).toBe("busy");
+    const again = await context.requestExchange("direct:agent", {
+      body: "go",
+      headers: { [LLM_RUN_ID_HEADER]: "run-9" },
+    });
+    expect(again.error?.message).toContain("already worked on in this one");
+    expect(Object.fromEntries(model.perTurn)).toEqual({ 1: 1, 2: 1 });
+    await expect(context.stop({ timeoutMs: 10 })).rejects.toThrow(/Stop timed out/);
+    release();
+    await running.catch(() => undefined);
+  });
+
+  it("a run left running after its final answer was recorded is completed by recovery, without the model", async () => {
+    const store = createMemoryCheckpointStore();
+    await store.write({
+      id: "run-10",
+      version: 1,
+      status: "running",
+      owner: "gone",
+      leaseUntil: 0,
+      updatedAt: 0,
+      state: {
+        runId: "run-10",
+        endpointUri: "llm:m?tools=lookup,charge,refund&durable=true",
+        routeId: "agent",
+        messages: [
+          { role: "user", content: "go" },
+          { role: "assistant", content: "all done" },
+        ],
+        iteration: 1,
+        usage: { inputTokens: 0, outputTokens: 0 },
+        toolCalls: 0,
+        results: {},
+        started: {},
+        approvals: {},
+      },
+    });
+    const server = await startLoopbackServer(() => ({ json: openAiTextReply("never asked") }));
+    cleanup.push(() => server.close());
+    const context = await agentContext(server, store, { byKey: new Map() }, { instanceId: "b" });
+    cleanup.push(() => context.stop());
+    expect(await context.agents.recover()).toEqual(["run-10"]);
+    const record = await store.get("run-10");
+    expect(record?.status).toBe("completed");
+    expect((record?.state as { text?: string } | undefined)?.text).toBe("all done");
+    expect(await context.agents.recover()).toEqual([]);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("an effect-once call whose outcome was lost is reported as unknown, not run again", async () => {
     const store = createMemoryCheckpointStore();
     // A run stopped after its charge call started and before its result was written.

@@ -66,6 +66,8 @@ export const ROUTEKIT = {
   stepPath: "routekit.step.path",
   /** The cost of a model call (chat span) or of a run (invoke_agent span) in US dollars, from llmPlugin's prices. */
   llmCostUsd: "routekit.llm.cost_usd",
+  /** A durable agent run's id, on the `invoke_agent` spans of each stretch of the run. */
+  agentRunId: "routekit.agent_run.id",
   exchangesMetric: "routekit.route.exchanges",
   failuresMetric: "routekit.route.failures",
   durationMetric: "routekit.route.duration",

@@ -1,5 +1,6 @@
 import type { Plugin } from "@routekit/core";
 import type { AgentRuns } from "./agent-run.js";
+import { subscribeDurableRuns } from "./durable-run-spans.js";
 import { createLlmEventHub } from "./llm-event-spans.js";
 import { createOtelInterceptor } from "./otel-interceptor.js";
 import { type OtelPluginOptions, resolveOtelOptions } from "./otel-options.js";
@@ -22,9 +23,11 @@ export function otelPlugin(options?: OtelPluginOptions): Plugin {
     interceptors: [createOtelInterceptor(telemetry, runs, hub)],
     install(context) {
       telemetry.traitsOf = (uri) => context.componentTraits(uri);
+      let durable: (() => void) | undefined;
       context.addLifecycle({
         start: () => {
           telemetry.refresh();
+          durable ??= subscribeDurableRuns(context.events, telemetry, runs);
           const warning = telemetry.unobservedWarning();
           if (warning !== undefined) context.logger.warn(warning);
           if (telemetry.tracing && telemetry.ownPropagator) {
@@ -33,7 +36,11 @@ export function otelPlugin(options?: OtelPluginOptions): Plugin {
             );
           }
         },
-        stop: () => hub.release(context.events),
+        stop: () => {
+          hub.release(context.events);
+          durable?.();
+          durable = undefined;
+        },
       });
     },
   };

@@ -31,11 +31,13 @@ const ERROR_BODY_CHARACTERS = 200;
  * A bad URL is a ToolInputError; every other failure is an HttpFetchError (TOOL_GUARD_REFUSED,
  * TOOL_LIMIT_EXCEEDED, TOOL_TIMEOUT, or TOOL_FAILED for non-2xx and transport errors) with
  * `status`, a secret-free `url` and `retryable`. A caller's abort rethrows its reason.
+ * `idempotencyKey` (a durable run's effect key) is sent as the `Idempotency-Key` header.
  */
 export async function fetchText(
   url: string,
   options: HttpFetchOptions,
   signal?: AbortSignal,
+  idempotencyKey?: string,
 ): Promise<HttpFetchResult> {
   const resolved = resolveHttpFetchOptions(options);
   const target = parseTarget(url);
@@ -56,7 +58,11 @@ export async function fetchText(
       method: "GET",
       dispatcher: resolved.dispatcher,
       signal: deadline.signal,
-      headers: { "user-agent": "routekit-http-fetch", accept: "*/*" },
+      headers: {
+        "user-agent": "routekit-http-fetch",
+        accept: "*/*",
+        ...(idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey }),
+      },
     });
     const status = response.statusCode;
     const location = response.headers.location;

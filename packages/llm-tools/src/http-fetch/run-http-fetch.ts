@@ -1,3 +1,5 @@
+import { ToolInputError } from "../errors.js";
+import { idempotencyKeyOf } from "../idempotency-key.js";
 import { parseToolInput, requireString } from "../tool-input.js";
 import { fetchText } from "./fetch-text.js";
 import type { HttpFetchOptions } from "./http-fetch-options.js";
@@ -38,13 +40,20 @@ export function readHttpFetchUrl(body: unknown): string {
   return requireString(parseToolInput(text, TOOL), "url", TOOL);
 }
 
-/** Runs http_fetch on a message body; see `readHttpFetchUrl` and `fetchText`. */
+/**
+ * Runs http_fetch on a message body; see `readHttpFetchUrl` and `fetchText`. `effectKey` (the
+ * `routekit.effectKey` header of a durable run's tool call) goes out as `Idempotency-Key`.
+ */
 export async function runHttpFetch(
   body: unknown,
   options: HttpFetchOptions,
   signal?: AbortSignal,
+  effectKey?: unknown,
 ): Promise<HttpFetchStepResult> {
-  const result = await fetchText(readHttpFetchUrl(body), options, signal);
+  const url = readHttpFetchUrl(body);
+  const idempotencyKey = idempotencyKeyOf(effectKey, TOOL);
+  if (typeof idempotencyKey === "object") throw new ToolInputError(TOOL, idempotencyKey.error);
+  const result = await fetchText(url, options, signal, idempotencyKey);
   return {
     text: result.text,
     headers: {

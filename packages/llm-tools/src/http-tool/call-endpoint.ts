@@ -4,6 +4,7 @@ import { Agent, type Dispatcher, interceptors } from "undici";
 import { createDeadline } from "../http-fetch/deadline.js";
 import { describeUrl } from "../http-fetch/describe-url.js";
 import { decodeUtf8, readBody } from "../http-fetch/read-body.js";
+import { idempotencyKeyOf } from "../idempotency-key.js";
 import { describe } from "../tool-input.js";
 import { expandHeaders } from "./expand-headers.js";
 import { formatResponse } from "./format-response.js";
@@ -61,9 +62,8 @@ export async function callEndpoint(
       `context.timeoutMs must be a positive number of milliseconds (found ${describe(timeoutMs)})`,
     );
   }
-  const headers = { ...expanded.headers };
-  const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === "content-type");
-  if (parts.contentType !== undefined && !hasContentType) headers["content-type"] = parts.contentType;
+  const headers = requestHeaders(expanded.headers, parts.contentType, context.effectKey, options.name);
+  if (typeof headers === "string") return failure(headers);
   const hasSecrets = expanded.secrets.length > 0;
   const redact = createRedactor(expanded.secrets);
   const target = `${options.method} ${describeUrl(new URL(parts.url))}`;
@@ -122,6 +122,26 @@ async function responseResult(
   const { kept, cut } = hasSecrets ? cutToBytes(text, options.maxBytes) : { kept: text, cut: false };
   const result = formatResponse(options.resultMode, response.statusCode, kept, prefix.truncated || cut);
   return hasSecrets ? { ...result, output: redact(result.output) } : result;
+}
+
+/**
+ * The request's headers: the tool's own, the body's content type unless the tool set one, and a
+ * durable run's effect key as `Idempotency-Key` (so the endpoint can tell a retried call from a
+ * new one) unless the tool set one. An effect key that cannot be a header value is an error text.
+ */
+function requestHeaders(
+  own: Readonly<Record<string, string>>,
+  contentType: string | undefined,
+  effectKey: unknown,
+  toolName: string,
+): Record<string, string> | string {
+  const headers = { ...own };
+  const named = (header: string) => Object.keys(headers).some((name) => name.toLowerCase() === header);
+  if (contentType !== undefined && !named("content-type")) headers["content-type"] = contentType;
+  const idempotencyKey = idempotencyKeyOf(effectKey, `httpTool '${toolName}'`);
+  if (typeof idempotencyKey === "object") return idempotencyKey.error;
+  if (idempotencyKey !== undefined && !named("idempotency-key")) headers["idempotency-key"] = idempotencyKey;
+  return headers;
 }
 
 /** Bytes that the longest encoded form of a secret can take (percent-encoded UTF-8 is the widest). */

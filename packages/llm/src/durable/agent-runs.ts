@@ -46,7 +46,9 @@ export class AgentRuns {
   /**
    * Records a person's answer to call `callId` of run `runId` and, once every call of the turn that
    * waited has its answer, resumes the run here. Answers the run's outcome, or "waiting" while other
-   * calls still wait. An answer to a call that no longer waits is refused.
+   * calls still wait (or another instance holds the run). The same answer given again is accepted
+   * (a redelivered answer resumes a run whose first answerer died); a different answer to a call
+   * that no longer waits is refused.
    */
   async approve(runId: string, callId: string, answer: ApprovalAnswer): Promise<DurableOutcome | "waiting"> {
     if (answer === null || typeof answer !== "object" || typeof answer.approved !== "boolean") {
@@ -85,20 +87,31 @@ export class AgentRuns {
   }
 
   /**
-   * One recovery pass: resumes runs whose owner's lease expired, and turns approvals pending longer
-   * than `approvalTimeoutMs` into denials. Answers the ids of the runs taken up.
+   * One recovery pass: resumes runs whose owner's lease expired and parked runs whose every call has
+   * its answer (the answering instance died before it resumed them), and turns approvals pending
+   * longer than `approvalTimeoutMs` into denials. Answers the ids of the runs taken up.
    */
   async recover(): Promise<string[]> {
     const settings = requireDurable(this.#context, "context.agents.recover");
     const now = Date.now();
     const resumed: string[] = [];
+    const resumeHere = async (runId: string): Promise<void> => {
+      const outcome = await this.resume(runId).catch((error: unknown) => this.#warn(runId, error));
+      if (outcome !== undefined && outcome !== "busy" && outcome !== "ended") resumed.push(runId);
+    };
     for (const record of await this.list({ status: "running", leaseExpiredBefore: now })) {
-      const outcome = await this.resume(record.id).catch((error: unknown) => this.#warn(record.id, error));
-      if (outcome !== undefined && outcome !== "busy" && outcome !== "ended") resumed.push(record.id);
+      await resumeHere(record.id);
+    }
+    const parked = await this.list({ status: "parked" });
+    for (const record of parked) {
+      const answered = Object.values(record.state.approvals).every(
+        (approval) => approval.status !== "pending",
+      );
+      if (answered) await resumeHere(record.id);
     }
     const timeout = settings.approvalTimeoutMs;
     if (timeout === undefined) return resumed;
-    for (const record of await this.list({ status: "parked" })) {
+    for (const record of parked) {
       for (const [callId, approval] of Object.entries(record.state.approvals)) {
         if (approval.status !== "pending" || approval.requestedAt + timeout > now) continue;
         const answer = { approved: false, reason: `no answer within ${timeout} ms`, by: "timeout" };
@@ -128,6 +141,9 @@ export class AgentRuns {
         );
       }
       const approval = record.state.approvals[callId];
+      // The same answer again (a redelivered answer message, a second click): nothing to write;
+      // the caller resumes the run if the first answer's instance died before it could.
+      if (approval !== undefined && approval.status === answer.status) return record;
       if (approval?.status !== "pending") {
         const found = approval === undefined ? "has no such call waiting" : `was already ${approval.status}`;
         throw new LlmError(

@@ -15,6 +15,16 @@ export const LLM_RUN_ID_HEADER = "llm.run.id";
 /** "completed" or "parked": how the durable run stood when the step handed the exchange on. */
 export const LLM_RUN_STATUS_HEADER = "llm.run.status";
 
+/** A W3C traceparent (version 00): what `keepTrace` accepts. */
+const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+/** Traceparents kept with a run: the last ones. */
+const MAX_TRACES = 16;
+
+/** The runs a loop of this context works on now, by run id (one loop per run per instance). */
+function workingRunsOf(context: RouteContext): Set<string> {
+  return context.service("routekit.llm.durable.working", () => new Set<string>());
+}
+
 /** The loop options of one run of a durable endpoint, without its input (the checkpoint holds that). */
 export type DurableLoopSettings = Omit<RunToolLoopOptions, "input" | "onPart" | "output">;
 
@@ -73,26 +83,48 @@ export class DurableRunner {
       ...(settings.replyTo === undefined ? {} : { replyTo: settings.replyTo }),
       ...(thread === undefined ? {} : { thread }),
     });
-    const acquired = await acquireRun(settings.store, runId, settings.instanceId, settings.leaseMs, create);
+    const acquired = await this.#acquire(runId, create);
     if (acquired === "busy") {
       throw new LlmError(
         "RUN_CONFLICT",
-        `Endpoint '${this.#uri}': durable run '${runId}' is held by another instance; try again when its lease (${settings.leaseMs} ms) ends`,
+        `Endpoint '${this.#uri}': durable run '${runId}' is held by another instance (or already worked on in this one); try again when its lease (${settings.leaseMs} ms) ends`,
       );
     }
     if (acquired === "ended") return this.#ended(runId);
     this.#resumed(acquired);
+    this.#acquired(acquired, exchange.id);
     return this.#loop(acquired, loop);
+  }
+
+  /**
+   * Takes the run's lease, unless this instance already works on the run (a redelivered message
+   * while recovery runs it here, say): the lease names the instance, not the loop, so two loops of
+   * one instance would both pass it. The run is marked as worked on here before the store is asked,
+   * so two loops starting at once in this instance cannot both take it.
+   */
+  async #acquire(runId: string, create: () => DurableRunState): Promise<RunHandle | "busy" | "ended"> {
+    const settings = requireDurable(this.#context, `Endpoint '${this.#uri}'`);
+    const working = workingRunsOf(this.#context);
+    if (working.has(runId)) return "busy";
+    working.add(runId);
+    try {
+      const acquired = await acquireRun(settings.store, runId, settings.instanceId, settings.leaseMs, create);
+      if (typeof acquired === "string") working.delete(runId);
+      return acquired;
+    } catch (error) {
+      working.delete(runId);
+      throw error;
+    }
   }
 
   /** Takes run `runId` up here; its answer goes to the store and to `replyTo` when set. */
   async resume(runId: string): Promise<DurableOutcome | "busy" | "ended"> {
-    const settings = requireDurable(this.#context, `Endpoint '${this.#uri}'`);
-    const acquired = await acquireRun(settings.store, runId, settings.instanceId, settings.leaseMs, () => {
+    const acquired = await this.#acquire(runId, () => {
       throw new LlmError("RUN_NOT_FOUND", `Endpoint '${this.#uri}': no durable run '${runId}' in the store`);
     });
     if (typeof acquired === "string") return acquired;
     this.#resumed(acquired);
+    this.#acquired(acquired, undefined);
     const letters = this.#letters?.(runId, acquired.state.routeId);
     const loop = this.#settings();
     let outcome: DurableOutcome;
@@ -125,7 +157,13 @@ export class DurableRunner {
         approvals === undefined
           ? Promise.resolve()
           : this.#context.send(approvals, request, { [LLM_RUN_ID_HEADER]: request.runId }),
-    });
+    })
+      .catch((error: unknown) => {
+        this.#released(handle, "interrupted", error);
+        throw error;
+      })
+      .finally(() => workingRunsOf(this.#context).delete(handle.state.runId));
+    this.#released(handle, outcome.status, undefined);
     const thread = handle.state.thread;
     if (outcome.status === "completed" && thread !== undefined) {
       await appendToThread(settings.store, thread.id, outcome.result.messages, thread.known, thread.tokens);
@@ -157,6 +195,40 @@ export class DurableRunner {
         toolCalls: state.toolCalls,
       },
     };
+  }
+
+  /** Tells tracing this instance works on the run now (`agent-run-acquired`). */
+  #acquired(handle: RunHandle, exchangeId: string | undefined): void {
+    const events = this.#context.events;
+    if (!events.has("agent-run-acquired")) return;
+    const { state } = handle;
+    events.emit("agent-run-acquired", {
+      runId: state.runId,
+      routeId: state.routeId,
+      iteration: state.iteration,
+      version: handle.version,
+      exchangeId,
+      traces: state.traces?.slice() ?? [],
+      keepTrace: (traceparent: string) => {
+        if (typeof traceparent !== "string" || !TRACEPARENT.test(traceparent)) return;
+        const traces = (state.traces ?? []).filter((kept) => kept !== traceparent);
+        traces.push(traceparent);
+        state.traces = traces.slice(-MAX_TRACES);
+      },
+    });
+  }
+
+  #released(handle: RunHandle, status: "parked" | "completed" | "interrupted", error: unknown): void {
+    const events = this.#context.events;
+    if (!events.has("agent-run-released")) return;
+    const { state } = handle;
+    events.emit("agent-run-released", {
+      runId: state.runId,
+      routeId: state.routeId,
+      iteration: state.iteration,
+      status,
+      ...(error === undefined ? {} : { error }),
+    });
   }
 
   #resumed(handle: RunHandle): void {

@@ -54,20 +54,7 @@ export async function runDurableLoop(options: DurableLoopOptions): Promise<Durab
   const maxIterations = loop.maxIterations ?? 8;
   const deadline = runDeadline(loop.signal, loop.timeoutMs);
   const signal = deadline?.signal;
-  const environment: ToolCallEnvironment = {
-    tools: loop.tools,
-    signal,
-    toolTimeoutMs: loop.toolTimeoutMs,
-    headers: loop.toolContext?.headers,
-    onEvent: loop.onEvent,
-    includeContent: loop.includeContent === true,
-    toolErrors: loop.toolErrors ?? "safe",
-    onToolError: loop.onToolError,
-    onPart: undefined,
-    racedBySignal: false,
-    maxToolResultChars: loop.maxToolResultChars,
-    effectKeyOf: (call) => effectKey(state.runId, state.iteration, call.id),
-  };
+  const environment = toolEnvironment(loop, state, signal);
   const save = async (status: RunStatus): Promise<void> => {
     await handle.save(status);
     emit(options, "agent-run-checkpointed", { status, version: handle.version });
@@ -88,7 +75,7 @@ export async function runDurableLoop(options: DurableLoopOptions): Promise<Durab
       if (signal?.aborted) throw signal.reason;
       const last = state.messages.at(-1);
       const calls = last?.role === "assistant" ? (last.toolCalls ?? []) : [];
-      if (last?.role === "assistant" && calls.length === 0) return completed(options, "stop");
+      if (last?.role === "assistant" && calls.length === 0) return await recordEnd(options, save);
       if (calls.length > 0) {
         const pending = await answerCalls(options, calls, environment, save);
         if (pending.length > 0) return await park(options, pending, save);
@@ -110,16 +97,7 @@ export async function runDurableLoop(options: DurableLoopOptions): Promise<Durab
       }
       const before = budget?.beforeCall(state.usage, state.messages, loop.system, loop.maxTokens);
       if (before !== undefined) return await stopByBudget(before);
-      const tools = Array.from(loop.tools.values());
-      const response: ModelResponse = await loop.model.generate({
-        messages: state.messages,
-        system: loop.system,
-        tools,
-        temperature: loop.temperature,
-        maxTokens: loop.maxTokens,
-        parallelToolCalls: tools.length > 0 ? (loop.parallelToolCalls ?? true) : undefined,
-        signal,
-      });
+      const response = await callModel(loop, state.messages, signal);
       state.iteration += 1;
       addUsage(state.usage, response.usage);
       state.messages.push(response.assistant);
@@ -135,18 +113,76 @@ export async function runDurableLoop(options: DurableLoopOptions): Promise<Durab
       await save("running");
     }
   } catch (error) {
-    if (deadline?.timedOut()) {
-      throw new LlmError(
-        "LOOP_LIMIT",
-        `durable run '${state.runId}': the run's timeoutMs of ${loop.timeoutMs} ms passed during iteration ${state.iteration + 1}; its checkpoint stays for a later resume`,
-        { cause: error },
-      );
-    }
-    throw error;
+    throw deadline?.timedOut() ? timedOut(state, loop.timeoutMs, error) : error;
   } finally {
     handle.release();
     deadline?.clear();
   }
+}
+
+/** What executing a tool call of this run needs: the loop's tool options and the run's effect keys. */
+function toolEnvironment(
+  loop: DurableLoopOptions["loop"],
+  state: RunHandle["state"],
+  signal: AbortSignal | undefined,
+): ToolCallEnvironment {
+  return {
+    tools: loop.tools,
+    signal,
+    toolTimeoutMs: loop.toolTimeoutMs,
+    headers: loop.toolContext?.headers,
+    onEvent: loop.onEvent,
+    includeContent: loop.includeContent === true,
+    toolErrors: loop.toolErrors ?? "safe",
+    onToolError: loop.onToolError,
+    onPart: undefined,
+    racedBySignal: false,
+    maxToolResultChars: loop.maxToolResultChars,
+    effectKeyOf: (call) => effectKey(state.runId, state.iteration, call.id),
+  };
+}
+
+/** One model turn of the run. */
+function callModel(
+  loop: DurableLoopOptions["loop"],
+  messages: RunHandle["state"]["messages"],
+  signal: AbortSignal | undefined,
+): Promise<ModelResponse> {
+  const tools = Array.from(loop.tools.values());
+  return loop.model.generate({
+    messages,
+    system: loop.system,
+    tools,
+    temperature: loop.temperature,
+    maxTokens: loop.maxTokens,
+    parallelToolCalls: tools.length > 0 ? (loop.parallelToolCalls ?? true) : undefined,
+    signal,
+  });
+}
+
+/**
+ * A run whose last turn answered (no tool calls) but whose end was not recorded (its writer
+ * stopped between the two, or a lease renewal wrote "running" over the end): records the end now,
+ * so the run leaves "running" instead of being taken up by every recovery pass.
+ */
+async function recordEnd(
+  options: DurableLoopOptions,
+  save: (status: RunStatus) => Promise<void>,
+): Promise<DurableOutcome> {
+  const state = options.handle.state;
+  state.text ??= lastAssistantText(state.messages);
+  state.stopReason ??= "stop";
+  await save("completed");
+  return completed(options, state.stopReason);
+}
+
+/** The error of a run whose `timeoutMs` passed: its checkpoint stays for a later resume. */
+function timedOut(state: RunHandle["state"], timeoutMs: number | undefined, error: unknown): LlmError {
+  return new LlmError(
+    "LOOP_LIMIT",
+    `durable run '${state.runId}': the run's timeoutMs of ${timeoutMs} ms passed during iteration ${state.iteration + 1}; its checkpoint stays for a later resume`,
+    { cause: error },
+  );
 }
 
 /** The key of a call's effect: the same for the call on every retry, different for every other call. */

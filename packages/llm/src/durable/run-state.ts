@@ -41,6 +41,8 @@ export interface DurableRunState {
   approvals: Record<string, ApprovalState>;
   /** Where the answer of a run that finishes away from its first caller goes (an endpoint URI). */
   replyTo?: string;
+  /** W3C traceparents of the spans that worked on the run (the last 16), so later spans can link to them. */
+  traces?: string[];
   /** The conversation this run continues (`llm.thread.id`): its new messages are kept there when it completes. */
   thread?: ThreadMemory;
   /** Set when the run ended. */

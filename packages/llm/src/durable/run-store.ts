@@ -39,7 +39,7 @@ export class RunHandle {
   /** Renews the lease every third of its length until `release`; the timer keeps no process alive. */
   keepLease(): void {
     this.#renewal ??= setInterval(() => {
-      this.save(this.#record.status).catch(() => {
+      this.#renew().catch(() => {
         // A lost lease shows at the run's next checkpoint, which fails with RUN_CONFLICT.
       });
     }, this.leaseMs / 3);
@@ -49,6 +49,19 @@ export class RunHandle {
   /** Writes the state as it is now, with `status`; the lease is renewed (or given up when the run ends or parks). */
   save(status: RunStatus): Promise<void> {
     const write = this.#writing.then(() => this.#write(status));
+    this.#writing = write.catch(() => undefined);
+    return write;
+  }
+
+  /**
+   * Renews the lease of a running record, in turn with the run's own writes. The status is read
+   * when the write's turn comes: a renewal queued behind the write that parked or completed the
+   * run writes nothing (it would have made the run "running" again, held by nobody alive).
+   */
+  #renew(): Promise<void> {
+    const write = this.#writing.then(() =>
+      this.#renewal !== undefined && this.#record.status === "running" ? this.#write("running") : undefined,
+    );
     this.#writing = write.catch(() => undefined);
     return write;
   }
