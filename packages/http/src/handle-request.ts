@@ -9,7 +9,7 @@ import {
 import { HttpError } from "./http-error.js";
 import { HTTP_HEADERS } from "./http-headers.js";
 import { isObservableBody, observableToIterable } from "./observable-body.js";
-import { readRequestBody } from "./read-request-body.js";
+import { type RequestBodyResult, readRequestBody } from "./read-request-body.js";
 import { type RouteMatch, type RouteTable, requestSegments } from "./route-table.js";
 import { isStreamBody } from "./stream-body.js";
 import { jsonReply, type ReplyParts, replyFromExchange, writeReply } from "./write-reply.js";
@@ -50,9 +50,8 @@ export async function handleRequest(
     return;
   }
   const method = (request.method ?? "GET").toUpperCase();
-  const target = parseTarget(request.url);
-  const match = target === undefined ? undefined : matchTarget(environment.table, method, target);
-  if (target === undefined || match === undefined) {
+  const routed = routeOf(request, method, environment);
+  if (routed === "malformed") {
     reply(
       response,
       environment,
@@ -60,24 +59,53 @@ export async function handleRequest(
     );
     return;
   }
-  if (match.kind === "not-found") {
-    reply(response, environment, jsonReply(404, { error: `No route for ${method} ${target.pathname}` }));
-    return;
-  }
-  if (match.kind === "method-not-allowed") {
-    const allow = match.allow.join(", ");
+  if (routed.match.kind !== "found") {
+    const { error, allow } = refusal(routed.match, method, routed.target.pathname);
     reply(
       response,
       environment,
-      jsonReply(
-        405,
-        { error: `Method ${method} is not allowed on ${target.pathname}; allowed: ${allow}` },
-        { allow },
-      ),
+      jsonReply(allow === undefined ? 404 : 405, { error }, allow === undefined ? {} : { allow }),
     );
     return;
   }
   const read = await readRequestBody(request, environment.maxBodyBytes, environment.maxJsonDepth);
+  if (read.kind !== "ok") {
+    refuseBody(read, response, environment);
+    return;
+  }
+  const headers = requestHeaders(request, method, routed.target, routed.match.parameters);
+  await runAndReply(routed.match.entry.handler, read.body, headers, response, environment);
+}
+
+/** The request's target and its route match; "malformed" when the target cannot be read. */
+function routeOf(
+  request: IncomingMessage,
+  method: string,
+  environment: RequestEnvironment,
+): { target: RequestTarget; match: RouteMatch<HttpRouteTarget> } | "malformed" {
+  const target = parseTarget(request.url);
+  const match = target === undefined ? undefined : matchTarget(environment.table, method, target);
+  if (target === undefined || match === undefined) return "malformed";
+  return { target, match };
+}
+
+/** The 404 or 405 answer to a request no route takes (405 names the allowed methods). */
+function refusal(
+  match: Exclude<RouteMatch<HttpRouteTarget>, { kind: "found" }>,
+  method: string,
+  pathname: string,
+): { error: string; allow?: string } {
+  if (match.kind === "not-found") return { error: `No route for ${method} ${pathname}` };
+  const allow = match.allow.join(", ");
+  return { error: `Method ${method} is not allowed on ${pathname}; allowed: ${allow}`, allow };
+}
+
+/** Answers a body that was not read: too large (413, closing), not JSON or too deep (400). */
+function refuseBody(
+  read: Exclude<RequestBodyResult, { kind: "ok" }>,
+  response: ServerResponse,
+  environment: RequestEnvironment,
+): void {
   if (read.kind === "aborted") return;
   if (read.kind === "too-large") {
     writeReply(
@@ -87,35 +115,36 @@ export async function handleRequest(
     );
     return;
   }
-  if (read.kind === "invalid-json") {
-    reply(
-      response,
-      environment,
-      jsonReply(400, { error: `Request body is not valid JSON: ${read.message}` }),
-    );
-    return;
-  }
-  if (read.kind === "too-deep") {
-    const error = `Request body refused: ${read.message}; the server accepts up to ${environment.maxJsonDepth} levels (option 'maxJsonDepth')`;
-    reply(response, environment, jsonReply(400, { error }));
-    return;
-  }
-  const headers = requestHeaders(request, method, target, match.parameters);
+  const error =
+    read.kind === "invalid-json"
+      ? `Request body is not valid JSON: ${read.message}`
+      : `Request body refused: ${read.message}; the server accepts up to ${environment.maxJsonDepth} levels (option 'maxJsonDepth')`;
+  reply(response, environment, jsonReply(400, { error }));
+}
+
+/** Runs the route on an exchange made for the request and writes what it left as the reply. */
+async function runAndReply(
+  target: HttpRouteTarget,
+  body: unknown,
+  headers: Headers,
+  response: ServerResponse,
+  environment: RequestEnvironment,
+): Promise<void> {
   const exchange = environment.context.createExchange({
-    body: read.body,
+    body,
     pattern: "InOut",
     timeoutMs: environment.requestTimeoutMs,
   });
   // Built for this exchange alone: handed over, not copied again.
   exchange.headers = headers;
-  exchange.fromEndpoint = match.entry.handler.uri;
+  exchange.fromEndpoint = target.uri;
   let clientGone = false;
   response.once("close", () => {
     if (response.writableFinished) return;
     clientGone = true;
     abortExchange(exchange, new HttpError("HTTP_REQUEST_FAILED", "The client closed the connection"));
   });
-  const finished = await runUntilAborted(match.entry.handler.processor, exchange);
+  const finished = await runUntilAborted(target.processor, exchange);
   // The route released the exchange's deadline when it finished; an aborted one is released now.
   releaseExchange(exchange);
   if (clientGone) return;
@@ -129,6 +158,15 @@ export async function handleRequest(
     reply(response, environment, jsonReply(500, errorBody(exchange, exchange.error, environment)));
     return;
   }
+  await replyWithBody(exchange, response, environment);
+}
+
+/** Writes the route's answer: a stream, or status, headers and body from the exchange. */
+async function replyWithBody(
+  exchange: Exchange,
+  response: ServerResponse,
+  environment: RequestEnvironment,
+): Promise<void> {
   if (isObservableBody(exchange.body)) exchange.body = observableToIterable(exchange.body);
   if (isStreamBody(exchange.body)) {
     await writeStreamReply(response, exchange, exchange.body, {
