@@ -19,7 +19,9 @@ import { toToolResult } from "./remote-result.js";
 import { listRemoteTools, RemoteTools } from "./remote-tools.js";
 import type { McpGetPromptResult, McpReadResourceResult } from "./remote-types.js";
 
-export { localToolName } from "./remote-tools.js";
+// Kept apart from remote-tools.ts: its declarations name the SDK client, whose types need the DOM
+// library, and must not reach the package's published declarations.
+export { localToolName } from "./local-tool-name.js";
 
 /** Where a connection is: connecting, serving calls, waiting to reconnect, given up or stopped. */
 export type McpConnectionState = "idle" | "connecting" | "connected" | "reconnecting" | "failed" | "stopped";

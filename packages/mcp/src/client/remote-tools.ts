@@ -3,10 +3,11 @@ import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { RouteContext } from "@routekit/core";
 import { truncateForMessage } from "@routekit/core/internal";
 import { createTool, type Tool, type ToolResult } from "@routekit/llm";
-import { TOOL_NAME_PATTERN, type ToolCallContext } from "@routekit/llm/tool";
+import type { ToolCallContext } from "@routekit/llm/tool";
 import { messageOf } from "./call-error.js";
 import type { ResolvedMcpToolsOptions } from "./client-options.js";
 import { withKnownKeywords } from "./lenient-schema.js";
+import { localToolName } from "./local-tool-name.js";
 
 interface Registered {
   readonly tool: Tool;
@@ -126,10 +127,4 @@ export async function listRemoteTools(client: Client, timeoutMs: number): Promis
     if (cursor === undefined) break;
   }
   return tools;
-}
-
-/** The registry name of a server's tool: the prefix, then the name with characters routekit refuses as '_'. */
-export function localToolName(prefix: string, remoteName: string): string {
-  const name = `${prefix}${remoteName}`.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
-  return TOOL_NAME_PATTERN.test(name) ? name : `${prefix}tool`.slice(0, 64);
 }
