@@ -8,7 +8,8 @@ import { recoveryLifecycle } from "./durable/recovery-lifecycle.js";
 import { LlmError } from "./errors.js";
 import { checkPrices, type PriceTable } from "./governance/model-prices.js";
 import type { ProviderQuota } from "./governance/provider-quota.js";
-import { llmComponent, modelsOf, settingsOf } from "./llm-component.js";
+import { llmComponent } from "./llm-component.js";
+import { modelsOf, settingsOf } from "./llm-settings.js";
 import type { LanguageModel } from "./model-types.js";
 import type { ToolInputSchema } from "./schema/schema-type.js";
 import { outputsOf } from "./structured-output/step-output.js";
@@ -57,7 +58,53 @@ export interface LlmPluginOptions {
 }
 
 /** Installs the `llm:` component and the models; the tool registry is `context.tools`. */
+/** Installs the `llm:` component and the models; the tool registry is `context.tools`. */
 export function llmPlugin(options: LlmPluginOptions): Plugin {
+  checkModels(options);
+  if (options.toolErrors !== undefined && !isToolErrorPolicy(options.toolErrors)) {
+    throw new LlmError(
+      "OPTION_INVALID",
+      `llmPlugin: option 'toolErrors' expects "safe", "message" or a function (error, toolName) => string (found ${JSON.stringify(options.toolErrors)})`,
+    );
+  }
+  checkSchemas(options.schemas);
+  const prices = options.prices === undefined ? undefined : checkPrices(options.prices, "llmPlugin");
+  checkOptionalText(options.tenantHeader, "tenantHeader", "a header name such as 'x-tenant'");
+  checkOptionalText(
+    options.toolDeadLetterUri,
+    "toolDeadLetterUri",
+    "an endpoint URI such as 'direct:tool-failures'",
+  );
+  checkMaxToolResultChars(options.maxToolResultChars);
+  checkQuota(options.quota);
+  const durable = options.durable === undefined ? undefined : checkDurableOptions(options.durable);
+  const outputs: StructuredOutput[] = [];
+  for (const [name, schema] of Object.entries(options.schemas ?? {})) {
+    outputs.push(defineStructuredOutput(schema, { name }, `llmPlugin: schemas.${name}`));
+  }
+  return {
+    name: "llm",
+    install(context) {
+      for (const output of outputs) outputsOf(context).set(output.name, output);
+      const settings = settingsOf(context);
+      if (options.toolErrors !== undefined) settings.toolErrors = options.toolErrors;
+      if (prices !== undefined) settings.prices = prices;
+      if (options.tenantHeader !== undefined) settings.tenantHeader = options.tenantHeader;
+      if (options.maxToolResultChars !== undefined) settings.maxToolResultChars = options.maxToolResultChars;
+      if (options.toolDeadLetterUri !== undefined) settings.toolDeadLetterUri = options.toolDeadLetterUri;
+      if (options.quota !== undefined) settings.quota = options.quota;
+      const models = modelsOf(context);
+      for (const [name, model] of Object.entries(options.models)) models.set(name, model);
+      context.addComponent(llmComponent);
+      if (durable !== undefined) {
+        durableSettingsOf(context).settings = durable;
+        context.addLifecycle(recoveryLifecycle(context, durable.recoverEveryMs));
+      }
+    },
+  };
+}
+
+function checkModels(options: LlmPluginOptions): void {
   if (
     options === null ||
     typeof options !== "object" ||
@@ -83,27 +130,18 @@ export function llmPlugin(options: LlmPluginOptions): Plugin {
       );
     }
   }
-  if (options.toolErrors !== undefined && !isToolErrorPolicy(options.toolErrors)) {
-    throw new LlmError(
-      "OPTION_INVALID",
-      `llmPlugin: option 'toolErrors' expects "safe", "message" or a function (error, toolName) => string (found ${JSON.stringify(options.toolErrors)})`,
-    );
-  }
-  const { schemas } = options;
+}
+
+function checkSchemas(schemas: LlmPluginOptions["schemas"]): void {
   if (schemas !== undefined && (schemas === null || typeof schemas !== "object" || Array.isArray(schemas))) {
     throw new LlmError(
       "OPTION_INVALID",
       `llmPlugin: option 'schemas' expects output schemas by name, e.g. { order: orderSchema } (found ${Array.isArray(schemas) ? "an array" : JSON.stringify(schemas)})`,
     );
   }
-  const prices = options.prices === undefined ? undefined : checkPrices(options.prices, "llmPlugin");
-  checkOptionalText(options.tenantHeader, "tenantHeader", "a header name such as 'x-tenant'");
-  checkOptionalText(
-    options.toolDeadLetterUri,
-    "toolDeadLetterUri",
-    "an endpoint URI such as 'direct:tool-failures'",
-  );
-  const { maxToolResultChars } = options;
+}
+
+function checkMaxToolResultChars(maxToolResultChars: number | undefined): void {
   if (
     maxToolResultChars !== undefined &&
     !(Number.isInteger(maxToolResultChars) && maxToolResultChars >= 1)
@@ -113,7 +151,9 @@ export function llmPlugin(options: LlmPluginOptions): Plugin {
       `llmPlugin: option 'maxToolResultChars' must be an integer >= 1 (found ${JSON.stringify(maxToolResultChars)})`,
     );
   }
-  const { quota } = options;
+}
+
+function checkQuota(quota: ProviderQuota | undefined): void {
   if (
     quota !== undefined &&
     (typeof quota !== "object" || quota === null || typeof quota.acquire !== "function")
@@ -123,31 +163,6 @@ export function llmPlugin(options: LlmPluginOptions): Plugin {
       `llmPlugin: option 'quota' must be made by providerQuota({ requestsPerMinute, ... }) (found ${quota === null ? "null" : typeof quota})`,
     );
   }
-  const durable = options.durable === undefined ? undefined : checkDurableOptions(options.durable);
-  const outputs: StructuredOutput[] = [];
-  for (const [name, schema] of Object.entries(schemas ?? {})) {
-    outputs.push(defineStructuredOutput(schema, { name }, `llmPlugin: schemas.${name}`));
-  }
-  return {
-    name: "llm",
-    install(context) {
-      for (const output of outputs) outputsOf(context).set(output.name, output);
-      const settings = settingsOf(context);
-      if (options.toolErrors !== undefined) settings.toolErrors = options.toolErrors;
-      if (prices !== undefined) settings.prices = prices;
-      if (options.tenantHeader !== undefined) settings.tenantHeader = options.tenantHeader;
-      if (maxToolResultChars !== undefined) settings.maxToolResultChars = maxToolResultChars;
-      if (options.toolDeadLetterUri !== undefined) settings.toolDeadLetterUri = options.toolDeadLetterUri;
-      if (options.quota !== undefined) settings.quota = options.quota;
-      const models = modelsOf(context);
-      for (const [name, model] of Object.entries(options.models)) models.set(name, model);
-      context.addComponent(llmComponent);
-      if (durable !== undefined) {
-        durableSettingsOf(context).settings = durable;
-        context.addLifecycle(recoveryLifecycle(context, durable.recoverEveryMs));
-      }
-    },
-  };
 }
 
 function checkOptionalText(value: unknown, option: string, expected: string): void {

@@ -40,36 +40,106 @@ export function anthropicStreamAssembler(
   fallbackModel: string,
   where: string,
 ): AnthropicStreamAssembler {
-  let model = fallbackModel;
-  let responseId: unknown;
-  let rawStopReason = "";
-  let done = false;
-  let inputUsage: unknown;
-  let outputUsage: unknown;
-  const blocks = new Map<number, BlockDraft>();
-  const { onDelta, onToolCall } = request;
+  return new AnthropicEvents(request, fallbackModel, where);
+}
 
-  const blockAt = (event: WireObject, type: string): BlockDraft => {
+/** The state of one streamed answer: its model, stop reason, usage and content blocks. */
+class AnthropicEvents implements AnthropicStreamAssembler {
+  #model: string;
+  #responseId: unknown;
+  #rawStopReason = "";
+  #done = false;
+  #inputUsage: unknown;
+  #outputUsage: unknown;
+  readonly #blocks = new Map<number, BlockDraft>();
+  readonly #request: ModelRequest;
+  readonly #where: string;
+
+  constructor(request: ModelRequest, fallbackModel: string, where: string) {
+    this.#request = request;
+    this.#model = fallbackModel;
+    this.#where = where;
+  }
+
+  accept(data: string): void {
+    const where = this.#where;
+    const event = parseEventData(where, data);
+    if (!isWireObject(event)) throw responseShapeError(where, "an event", "a JSON object", event);
+    switch (event.type) {
+      case "message_start":
+        this.#startMessage(event);
+        return;
+      case "content_block_start":
+        this.#startBlock(event);
+        return;
+      case "content_block_delta":
+        this.#applyDelta(event);
+        return;
+      case "content_block_stop":
+        this.#stopBlock(event);
+        return;
+      case "message_delta":
+        this.#applyMessageDelta(event);
+        return;
+      case "message_stop":
+        this.#done = true;
+        return;
+      case "error":
+        throw streamErrorEvent("anthropic", where, errorDetail(event.error));
+      default:
+        // ping and event types added later.
+        return;
+    }
+  }
+
+  #startMessage(event: WireObject): void {
+    const message = event.message;
+    if (isWireObject(message)) {
+      if (typeof message.model === "string" && message.model !== "") this.#model = message.model;
+      this.#responseId = message.id;
+      this.#inputUsage = message.usage;
+      this.#outputUsage = message.usage;
+    }
+  }
+
+  #applyMessageDelta(event: WireObject): void {
+    const delta = event.delta;
+    if (isWireObject(delta) && typeof delta.stop_reason === "string") this.#rawStopReason = delta.stop_reason;
+    if (isWireObject(event.usage)) {
+      this.#outputUsage = event.usage;
+      // Its counts are the message's so far: those it names replace message_start's.
+      if (event.usage.input_tokens !== undefined) {
+        const inputUsage = this.#inputUsage;
+        this.#inputUsage = { ...(isWireObject(inputUsage) ? inputUsage : {}), ...event.usage };
+      }
+    }
+  }
+
+  #blockAt(event: WireObject, type: string): BlockDraft {
+    const where = this.#where;
     const index = event.index;
     if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index >= MAX_STREAM_PARTS) {
       throw responseShapeError(where, `${type}.index`, `an integer 0-${MAX_STREAM_PARTS - 1}`, index);
     }
-    let block = blocks.get(index);
+    let block = this.#blocks.get(index);
     if (block === undefined) {
       if (type !== "content_block_start") {
         throw responseShapeError(where, `${type}.index`, "the index of a started content block", index);
       }
       block = { type: "other" };
-      blocks.set(index, block);
+      this.#blocks.set(index, block);
     }
     return block;
-  };
+  }
 
-  const startBlock = (event: WireObject): void => {
+  #startBlock(event: WireObject): void {
+    const where = this.#where;
+    const { onDelta } = this.#request;
+    const blocks = this.#blocks;
     const content = event.content_block;
     if (!isWireObject(content))
       throw responseShapeError(where, "content_block_start.content_block", "an object", content);
-    blockAt(event, "content_block_start");
+    this.#blockAt(event, "content_block_start");
     const index = event.index as number;
     if (content.type === "text") {
       const initial = typeof content.text === "string" ? content.text : "";
@@ -99,10 +169,12 @@ export function anthropicStreamAssembler(
     } else if (content.type === "redacted_thinking") {
       blocks.set(index, { type: "redacted_thinking", data: content.data });
     }
-  };
+  }
 
-  const applyDelta = (event: WireObject): void => {
-    const block = blockAt(event, "content_block_delta");
+  #applyDelta(event: WireObject): void {
+    const where = this.#where;
+    const { onDelta } = this.#request;
+    const block = this.#blockAt(event, "content_block_delta");
     const delta = event.delta;
     if (!isWireObject(delta))
       throw responseShapeError(where, "content_block_delta.delta", "an object", delta);
@@ -117,81 +189,35 @@ export function anthropicStreamAssembler(
       block.json += delta.partial_json;
       if (delta.partial_json !== "")
         onDelta?.({ type: "tool-input-delta", callId: block.id, text: delta.partial_json });
-    } else if (block.type === "thinking") applyThinkingDelta(block, delta);
+    } else if (block.type === "thinking") this.#applyThinkingDelta(block, delta);
     // Other deltas (citations) do not change the text, the reasoning or the tool calls.
-  };
+  }
 
-  const applyThinkingDelta = (block: { thinking: string; signature: string }, delta: WireObject): void => {
+  #applyThinkingDelta(block: { thinking: string; signature: string }, delta: WireObject): void {
     if (delta.type === "thinking_delta") {
       if (typeof delta.thinking !== "string")
-        throw responseShapeError(where, "thinking_delta.thinking", "a string", delta.thinking);
+        throw responseShapeError(this.#where, "thinking_delta.thinking", "a string", delta.thinking);
       block.thinking += delta.thinking;
-      if (delta.thinking !== "") onDelta?.({ type: "reasoning-delta", text: delta.thinking });
+      if (delta.thinking !== "") this.#request.onDelta?.({ type: "reasoning-delta", text: delta.thinking });
     } else if (delta.type === "signature_delta" && typeof delta.signature === "string") {
       block.signature += delta.signature;
     }
-  };
+  }
 
   /** A stopped tool_use block is a complete call: it is handed on at once. */
-  const stopBlock = (event: WireObject): void => {
-    const block = blockAt(event, "content_block_stop");
+  #stopBlock(event: WireObject): void {
+    const block = this.#blockAt(event, "content_block_stop");
     if (block.type !== "tool_use" || block.call !== undefined) return;
     block.call = toolCall(block);
-    onToolCall?.(block.call);
-  };
+    this.#request.onToolCall?.(block.call);
+  }
 
-  const accept = (data: string): void => {
-    const event = parseEventData(where, data);
-    if (!isWireObject(event)) throw responseShapeError(where, "an event", "a JSON object", event);
-    switch (event.type) {
-      case "message_start": {
-        const message = event.message;
-        if (isWireObject(message)) {
-          if (typeof message.model === "string" && message.model !== "") model = message.model;
-          responseId = message.id;
-          inputUsage = message.usage;
-          outputUsage = message.usage;
-        }
-        return;
-      }
-      case "content_block_start":
-        startBlock(event);
-        return;
-      case "content_block_delta":
-        applyDelta(event);
-        return;
-      case "content_block_stop":
-        stopBlock(event);
-        return;
-      case "message_delta": {
-        const delta = event.delta;
-        if (isWireObject(delta) && typeof delta.stop_reason === "string") rawStopReason = delta.stop_reason;
-        if (isWireObject(event.usage)) {
-          outputUsage = event.usage;
-          // Its counts are the message's so far: those it names replace message_start's.
-          if (event.usage.input_tokens !== undefined) {
-            inputUsage = { ...(isWireObject(inputUsage) ? inputUsage : {}), ...event.usage };
-          }
-        }
-        return;
-      }
-      case "message_stop":
-        done = true;
-        return;
-      case "error":
-        throw streamErrorEvent("anthropic", where, errorDetail(event.error));
-      default:
-        // ping and event types added later.
-        return;
-    }
-  };
-
-  const finish = (): ModelResponse => {
-    if (!done) throw streamEndedEarly("anthropic", where, "message_stop");
+  finish(): ModelResponse {
+    if (!this.#done) throw streamEndedEarly("anthropic", this.#where, "message_stop");
     let text = "";
     const toolCalls: ToolCall[] = [];
     const raw: unknown[] = [];
-    for (const [, block] of [...blocks.entries()].sort(([left], [right]) => left - right)) {
+    for (const [, block] of [...this.#blocks.entries()].sort(([left], [right]) => left - right)) {
       if (block.type === "text") {
         text += block.text;
         raw.push({ type: "text", text: block.text });
@@ -207,17 +233,17 @@ export function anthropicStreamAssembler(
     }
     const assistant: AssistantMessage = { role: "assistant", content: text, raw };
     if (toolCalls.length > 0) assistant.toolCalls = toolCalls;
-    return withResponseId(responseId, {
+    const rawStopReason = this.#rawStopReason;
+    return withResponseId(this.#responseId, {
       text,
       toolCalls,
       stopReason: toolCalls.length > 0 ? "tool_calls" : mapStopReason(rawStopReason),
       rawStopReason,
-      usage: anthropicUsage(inputUsage, outputUsage),
-      model,
+      usage: anthropicUsage(this.#inputUsage, this.#outputUsage),
+      model: this.#model,
       assistant,
     });
-  };
-  return { accept, finish };
+  }
 }
 
 /** The call of a finished tool_use block: its input parsed, or its raw text when that is not JSON. */

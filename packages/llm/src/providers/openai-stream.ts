@@ -39,40 +39,109 @@ export function openAiStreamAssembler(
   fallbackModel: string,
   where: string,
 ): OpenAiStreamAssembler {
-  let text = "";
-  let model = fallbackModel;
-  let responseId: unknown;
-  let rawStopReason = "";
-  let done = false;
-  let usage: unknown;
-  const drafts = new Map<number, CallDraft>();
-  const { onDelta, onToolCall } = request;
+  return new OpenAiChunks(request, fallbackModel, where);
+}
+
+/** The state of one streamed answer: its text, model, finish reason, usage and tool call drafts. */
+class OpenAiChunks implements OpenAiStreamAssembler {
+  #text = "";
+  #model: string;
+  #responseId: unknown;
+  #rawStopReason = "";
+  #done = false;
+  #usage: unknown;
+  readonly #drafts = new Map<number, CallDraft>();
+  readonly #request: ModelRequest;
+  readonly #where: string;
+
+  constructor(request: ModelRequest, fallbackModel: string, where: string) {
+    this.#request = request;
+    this.#model = fallbackModel;
+    this.#where = where;
+  }
+
+  accept(data: string): void {
+    const where = this.#where;
+    if (data === "[DONE]") {
+      this.#done = true;
+      return;
+    }
+    const chunk = parseEventData(where, data);
+    if (!isWireObject(chunk)) throw responseShapeError(where, "a chunk", "a JSON object", chunk);
+    if (chunk.error !== undefined) throw streamErrorEvent("openai", where, errorDetail(chunk.error));
+    if (typeof chunk.model === "string" && chunk.model !== "") this.#model = chunk.model;
+    this.#responseId ??= chunk.id;
+    if (isWireObject(chunk.usage)) this.#usage = chunk.usage;
+    const choices = chunk.choices;
+    if (choices === undefined || choices === null) return;
+    if (!Array.isArray(choices)) throw responseShapeError(where, "choices", "an array", choices);
+    let finished = false;
+    for (const choice of choices) {
+      if (this.#readChoice(choice)) finished = true;
+    }
+    // The finish reason comes after the last delta of the turn: every call is complete.
+    if (finished && this.#request.onToolCall !== undefined) this.#completeDrafts(true);
+  }
+
+  /** Reads one choice (only the first counts); true when it carries the finish reason. */
+  #readChoice(choice: unknown): boolean {
+    const where = this.#where;
+    const { onDelta } = this.#request;
+    if (!isWireObject(choice)) throw responseShapeError(where, "choices[]", "an object", choice);
+    if (choice.index !== undefined && choice.index !== 0) return false;
+    let finished = false;
+    if (typeof choice.finish_reason === "string") {
+      this.#rawStopReason = choice.finish_reason;
+      finished = true;
+    }
+    const delta = choice.delta;
+    if (delta === undefined || delta === null) return finished;
+    if (!isWireObject(delta)) throw responseShapeError(where, "choices[0].delta", "an object", delta);
+    // DeepSeek, vLLM and other compatible servers stream the reasoning beside the content.
+    const reasoning = delta.reasoning_content ?? delta.reasoning;
+    if (typeof reasoning === "string" && reasoning !== "") {
+      onDelta?.({ type: "reasoning-delta", text: reasoning });
+    }
+    if (typeof delta.content === "string" && delta.content !== "") {
+      this.#text += delta.content;
+      onDelta?.({ type: "text-delta", text: delta.content });
+    }
+    const calls = delta.tool_calls;
+    if (calls === undefined || calls === null) return finished;
+    if (!Array.isArray(calls))
+      throw responseShapeError(where, "choices[0].delta.tool_calls", "an array", calls);
+    for (let position = 0; position < calls.length; position++) {
+      this.#readToolCallDelta(calls[position], `choices[0].delta.tool_calls[${position}]`);
+    }
+    return finished;
+  }
 
   /**
    * Hands on the drafts that are complete: with `all` (the finish reason came) every draft with
    * an id and a name; else those before `index` whose arguments are whole JSON (some compatible
    * servers interleave the deltas of several calls, so a new index alone does not end a call).
    */
-  const completeDrafts = (all: boolean, index = MAX_STREAM_PARTS): void => {
-    for (const [at, draft] of drafts) {
+  #completeDrafts(all: boolean, index = MAX_STREAM_PARTS): void {
+    for (const [at, draft] of this.#drafts) {
       if (draft.call !== undefined || at >= index || draft.id === "" || draft.name === "") continue;
       if (!all && !isWholeJson(draft.argumentsText)) continue;
       draft.call = { id: draft.id, name: draft.name, argumentsText: draft.argumentsText };
-      onToolCall?.(draft.call);
+      this.#request.onToolCall?.(draft.call);
     }
-  };
+  }
 
-  const readToolCallDelta = (delta: unknown, path: string): void => {
+  #readToolCallDelta(delta: unknown, path: string): void {
+    const where = this.#where;
     if (!isWireObject(delta)) throw responseShapeError(where, path, "an object", delta);
     const index = delta.index;
     if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index >= MAX_STREAM_PARTS) {
       throw responseShapeError(where, `${path}.index`, `an integer 0-${MAX_STREAM_PARTS - 1}`, index);
     }
-    let draft = drafts.get(index);
+    let draft = this.#drafts.get(index);
     if (draft === undefined) {
-      if (onToolCall !== undefined) completeDrafts(false, index);
+      if (this.#request.onToolCall !== undefined) this.#completeDrafts(false, index);
       draft = { id: "", name: "", argumentsText: "" };
-      drafts.set(index, draft);
+      this.#drafts.set(index, draft);
     }
     const fn = delta.function;
     if (fn !== undefined && fn !== null && !isWireObject(fn))
@@ -89,14 +158,15 @@ export function openAiStreamAssembler(
     if (typeof fn.name === "string") draft.name += fn.name;
     const fragment = typeof fn.arguments === "string" ? fn.arguments : "";
     draft.argumentsText += fragment;
-    if (onDelta !== undefined) handOnInput(draft, fragment);
-  };
+    if (this.#request.onDelta !== undefined) this.#handOnInput(draft, fragment);
+  }
 
   /**
    * The call's start once its id and name are known (with the arguments written so far), then
    * each further fragment of its arguments.
    */
-  const handOnInput = (draft: CallDraft, fragment: string): void => {
+  #handOnInput(draft: CallDraft, fragment: string): void {
+    const { onDelta } = this.#request;
     let text = fragment;
     if (draft.started !== true) {
       if (draft.id === "" || draft.name === "") return;
@@ -105,58 +175,16 @@ export function openAiStreamAssembler(
       text = draft.argumentsText;
     }
     if (text !== "") onDelta?.({ type: "tool-input-delta", callId: draft.id, text });
-  };
+  }
 
-  const accept = (data: string): void => {
-    if (data === "[DONE]") {
-      done = true;
-      return;
-    }
-    const chunk = parseEventData(where, data);
-    if (!isWireObject(chunk)) throw responseShapeError(where, "a chunk", "a JSON object", chunk);
-    if (chunk.error !== undefined) throw streamErrorEvent("openai", where, errorDetail(chunk.error));
-    if (typeof chunk.model === "string" && chunk.model !== "") model = chunk.model;
-    responseId ??= chunk.id;
-    if (isWireObject(chunk.usage)) usage = chunk.usage;
-    const choices = chunk.choices;
-    if (choices === undefined || choices === null) return;
-    if (!Array.isArray(choices)) throw responseShapeError(where, "choices", "an array", choices);
-    let finished = false;
-    for (const choice of choices) {
-      if (!isWireObject(choice)) throw responseShapeError(where, "choices[]", "an object", choice);
-      if (choice.index !== undefined && choice.index !== 0) continue;
-      if (typeof choice.finish_reason === "string") {
-        rawStopReason = choice.finish_reason;
-        finished = true;
-      }
-      const delta = choice.delta;
-      if (delta === undefined || delta === null) continue;
-      if (!isWireObject(delta)) throw responseShapeError(where, "choices[0].delta", "an object", delta);
-      // DeepSeek, vLLM and other compatible servers stream the reasoning beside the content.
-      const reasoning = delta.reasoning_content ?? delta.reasoning;
-      if (typeof reasoning === "string" && reasoning !== "") {
-        onDelta?.({ type: "reasoning-delta", text: reasoning });
-      }
-      if (typeof delta.content === "string" && delta.content !== "") {
-        text += delta.content;
-        onDelta?.({ type: "text-delta", text: delta.content });
-      }
-      const calls = delta.tool_calls;
-      if (calls === undefined || calls === null) continue;
-      if (!Array.isArray(calls))
-        throw responseShapeError(where, "choices[0].delta.tool_calls", "an array", calls);
-      for (let position = 0; position < calls.length; position++) {
-        readToolCallDelta(calls[position], `choices[0].delta.tool_calls[${position}]`);
-      }
-    }
-    // The finish reason comes after the last delta of the turn: every call is complete.
-    if (finished && onToolCall !== undefined) completeDrafts(true);
-  };
-
-  const finish = (): ModelResponse => {
+  finish(): ModelResponse {
+    const where = this.#where;
+    const text = this.#text;
+    const rawStopReason = this.#rawStopReason;
     // Some compatible servers omit [DONE]: a finish reason marks the end as well.
-    if (!done && rawStopReason === "") throw streamEndedEarly("openai", where, "[DONE] or a finish_reason");
-    const toolCalls: ToolCall[] = [...drafts.entries()]
+    if (!this.#done && rawStopReason === "")
+      throw streamEndedEarly("openai", where, "[DONE] or a finish_reason");
+    const toolCalls: ToolCall[] = [...this.#drafts.entries()]
       .sort(([left], [right]) => left - right)
       .map(([index, draft]) => {
         const path = `the tool call at index ${index}`;
@@ -175,17 +203,16 @@ export function openAiStreamAssembler(
     }
     const assistant: AssistantMessage = { role: "assistant", content: text, raw };
     if (toolCalls.length > 0) assistant.toolCalls = toolCalls;
-    return withResponseId(responseId, {
+    return withResponseId(this.#responseId, {
       text,
       toolCalls,
       stopReason: toolCalls.length > 0 ? "tool_calls" : mapFinishReason(rawStopReason),
       rawStopReason,
-      usage: openAiUsage(usage),
-      model,
+      usage: openAiUsage(this.#usage),
+      model: this.#model,
       assistant,
     });
-  };
-  return { accept, finish };
+  }
 }
 
 function errorDetail(error: unknown): string {

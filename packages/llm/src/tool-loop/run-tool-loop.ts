@@ -5,7 +5,6 @@ import { quotaModel } from "../governance/quota-model.js";
 import { addUsage, BudgetCheck, type BudgetStop, hasBudget } from "../governance/run-budget.js";
 import type {
   ChatMessage,
-  ModelDelta,
   ModelRequest,
   ModelResponse,
   ModelStopReason,
@@ -14,15 +13,13 @@ import type {
 } from "../model-types.js";
 import { withAnswerTool } from "../structured-output/answer-tools.js";
 import { checkOutput } from "../structured-output/check-output.js";
-import { readAnswer, refusalMessage } from "../structured-output/read-answer.js";
+import { readAnswer, refusalMessage, type StructuredAnswer } from "../structured-output/read-answer.js";
+import type { Tool } from "../tool-types.js";
+import { callModel, runAborted } from "./call-model.js";
 import { checkLoopOptions } from "./check-loop-options.js";
+import { deltaToParts } from "./delta-to-parts.js";
 import type { ToolCallEnvironment } from "./execute-tool-call.js";
-import type {
-  ModelCallEvent,
-  RunToolLoopOptions,
-  ToolLoopResult,
-  ToolLoopStopReason,
-} from "./tool-loop-types.js";
+import type { RunToolLoopOptions, ToolLoopResult, ToolLoopStopReason } from "./tool-loop-types.js";
 import { TurnCalls } from "./turn-calls.js";
 
 /**
@@ -36,7 +33,7 @@ export async function runToolLoop(given: RunToolLoopOptions): Promise<ToolLoopRe
     given.quota === undefined
       ? given
       : { ...given, model: quotaModel(given.model, given.quota, given.tenant) };
-  const { model, tools, onEvent, onPart } = options;
+  const { model, tools, onPart } = options;
   const maxIterations = options.maxIterations ?? 8;
   const messages: ChatMessage[] =
     typeof options.input === "string" ? [{ role: "user", content: options.input }] : options.input.slice();
@@ -45,25 +42,8 @@ export async function runToolLoop(given: RunToolLoopOptions): Promise<ToolLoopRe
   const signal = deadline?.signal;
   const parallel = options.parallelToolCalls ?? true;
   const { output } = options;
-  const outputFormat =
-    output === undefined
-      ? undefined
-      : { name: output.name, description: output.description, schema: output.schema };
   let refusals = 0;
-  const environment: ToolCallEnvironment = {
-    tools: output === undefined ? tools : withAnswerTool(tools, output),
-    signal,
-    toolTimeoutMs: options.toolTimeoutMs,
-    headers: options.toolContext?.headers,
-    onEvent,
-    includeContent: options.includeContent === true,
-    ...(options.partContent === undefined ? {} : { partContent: options.partContent }),
-    toolErrors: options.toolErrors ?? "safe",
-    onToolError: options.onToolError,
-    onPart,
-    racedBySignal: true,
-    maxToolResultChars: options.maxToolResultChars,
-  };
+  const environment = loopEnvironment(options, signal);
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   const price = priceOf(options.prices, model.provider, model.model);
   const budget = hasBudget(options) ? new BudgetCheck(options, price) : undefined;
@@ -79,37 +59,14 @@ export async function runToolLoop(given: RunToolLoopOptions): Promise<ToolLoopRe
       if (before !== undefined) {
         return finish(options, messages, run, lastText, "budget", iteration - 1, before);
       }
-      const request: ModelRequest = {
-        messages,
-        system: options.system,
-        tools: toolList,
-        temperature: options.temperature,
-        maxTokens: options.maxTokens,
-        parallelToolCalls: toolList.length > 0 ? parallel : undefined,
-        signal,
-      };
-      if (outputFormat !== undefined) request.output = outputFormat;
+      const request = modelRequest(options, messages, toolList, parallel, signal);
       const streamed = { text: false };
       if (onPart !== undefined) request.onDelta = deltaToParts(onPart, iteration, inputParts, streamed);
       // Tool calls start as soon as the streaming model has written their arguments; not with an
       // output schema, where the answer tool decides whether the others run at all.
       const turn = new TurnCalls(environment, iteration, parallel);
       if (output === undefined) request.onToolCall = (call) => turn.start(call);
-      let response: ModelResponse;
-      try {
-        // Without events the model is awaited here: no reporting layer around it.
-        response =
-          onEvent === undefined
-            ? await model.generate(request)
-            : await callModel(options, request, iteration, deadline, price);
-      } catch (error) {
-        const failure =
-          onEvent === undefined && deadline?.signal.aborted
-            ? runAborted(error, deadline, options, iteration)
-            : error;
-        await turn.abandon(failure);
-        throw failure;
-      }
+      const response = await generateTurn(options, request, turn, iteration, deadline, price);
       // A model that does not stream hands on its turn's text whole.
       if (onPart !== undefined && !streamed.text && response.text !== "") {
         onPart({ type: "text-delta", text: response.text, iteration });
@@ -122,21 +79,10 @@ export async function runToolLoop(given: RunToolLoopOptions): Promise<ToolLoopRe
       if (after !== undefined) return finish(options, messages, run, lastText, "budget", iteration, after);
       const answer = output === undefined ? undefined : readAnswer(response, output);
       if (output !== undefined && answer !== undefined) {
-        const checked = await checkOutput(output, answer.answer);
-        if (checked.ok) {
-          const text = JSON.stringify(checked.value);
-          const result = finish(options, messages, run, text, "stop", iteration);
-          return { ...result, output: checked.value };
-        }
+        const attempt = { options, output, messages, run, iteration, attempts: refusals + 1 };
+        const settled = await settleAnswer(attempt, answer);
+        if (settled !== undefined) return settled;
         refusals += 1;
-        if (refusals > (options.maxOutputRetries ?? 2)) {
-          throw new OutputValidationError(
-            `runToolLoop: the answer does not match output '${output.name}' after ${refusals} attempt(s) ` +
-              `(model ${model.provider}/${model.model}): ${checked.message}`,
-            { outputName: output.name, issues: checked.issues, attempts: refusals },
-          );
-        }
-        messages.push(refusalMessage(output, answer, checked.message));
         continue;
       }
       const calls = response.toolCalls;
@@ -144,21 +90,11 @@ export async function runToolLoop(given: RunToolLoopOptions): Promise<ToolLoopRe
         const stopReason = loopStopReason(response.stopReason);
         return finish(options, messages, run, response.text, stopReason, iteration);
       }
-      let results: ToolCallResult[];
-      try {
-        results = await turn.answer(calls);
-      } catch (error) {
-        throw signal?.aborted ? runAborted(error, deadline, options, iteration) : error;
-      }
+      const results = await answerCalls(turn, calls, deadline, options, iteration);
       run.toolCalls += calls.length;
       messages.push({ role: "tool", results });
       if (iteration >= maxIterations) {
-        if (output !== undefined) {
-          throw new LlmError(
-            "LOOP_LIMIT",
-            `runToolLoop: maxIterations (${maxIterations}) model calls were made before an answer matching output '${output.name}'`,
-          );
-        }
+        checkOutputReached(options, maxIterations);
         return finish(options, messages, run, lastText, "max_iterations", iteration);
       }
     }
@@ -167,36 +103,135 @@ export async function runToolLoop(given: RunToolLoopOptions): Promise<ToolLoopRe
   }
 }
 
-/**
- * A streaming model's deltas as parts of turn `iteration`: text, reasoning, and (with
- * `inputParts`) each tool call's start and argument fragments. `streamed.text` records that text came.
- */
-function deltaToParts(
-  onPart: NonNullable<RunToolLoopOptions["onPart"]>,
-  iteration: number,
-  inputParts: boolean,
-  streamed: { text: boolean },
-): (delta: ModelDelta) => void {
-  return (delta) => {
-    switch (delta.type) {
-      case "text-delta":
-        streamed.text = true;
-        onPart({ type: "text-delta", text: delta.text, iteration });
-        return;
-      case "reasoning-delta":
-        onPart({ type: "reasoning-delta", text: delta.text, iteration });
-        return;
-      case "tool-input-start":
-        if (inputParts) {
-          onPart({ type: "tool-input-start", toolCallId: delta.callId, toolName: delta.toolName, iteration });
-        }
-        return;
-      case "tool-input-delta":
-        if (inputParts)
-          onPart({ type: "tool-input-delta", toolCallId: delta.callId, delta: delta.text, iteration });
-        return;
-    }
+/** What every tool call of a run shares: the tools (with the answer tool of an output schema), limits, callbacks. */
+function loopEnvironment(options: RunToolLoopOptions, signal: AbortSignal | undefined): ToolCallEnvironment {
+  const { tools, output } = options;
+  return {
+    tools: output === undefined ? tools : withAnswerTool(tools, output),
+    signal,
+    toolTimeoutMs: options.toolTimeoutMs,
+    headers: options.toolContext?.headers,
+    onEvent: options.onEvent,
+    includeContent: options.includeContent === true,
+    ...(options.partContent === undefined ? {} : { partContent: options.partContent }),
+    toolErrors: options.toolErrors ?? "safe",
+    onToolError: options.onToolError,
+    onPart: options.onPart,
+    racedBySignal: true,
+    maxToolResultChars: options.maxToolResultChars,
   };
+}
+
+/** The request of one model call: the conversation so far, the tools, and the output schema if any. */
+function modelRequest(
+  options: RunToolLoopOptions,
+  messages: ChatMessage[],
+  toolList: Tool[],
+  parallel: boolean,
+  signal: AbortSignal | undefined,
+): ModelRequest {
+  const request: ModelRequest = {
+    messages,
+    system: options.system,
+    tools: toolList,
+    temperature: options.temperature,
+    maxTokens: options.maxTokens,
+    parallelToolCalls: toolList.length > 0 ? parallel : undefined,
+    signal,
+  };
+  const { output } = options;
+  if (output !== undefined) {
+    request.output = { name: output.name, description: output.description, schema: output.schema };
+  }
+  return request;
+}
+
+/** One model call; on failure the turn's started tool calls are abandoned before it rejects. */
+async function generateTurn(
+  options: RunToolLoopOptions,
+  request: ModelRequest,
+  turn: TurnCalls,
+  iteration: number,
+  deadline: RunDeadline | undefined,
+  price: ModelPrice | undefined,
+): Promise<ModelResponse> {
+  const { onEvent } = options;
+  try {
+    // Without events the model is awaited here: no reporting layer around it.
+    return onEvent === undefined
+      ? await options.model.generate(request)
+      : await callModel(options, request, iteration, deadline, price);
+  } catch (error) {
+    const failure =
+      onEvent === undefined && deadline?.signal.aborted
+        ? runAborted(error, deadline, options, iteration)
+        : error;
+    await turn.abandon(failure);
+    throw failure;
+  }
+}
+
+/** The results of a turn's tool calls; an abort while they run rejects as the run's abort. */
+async function answerCalls(
+  turn: TurnCalls,
+  calls: ModelResponse["toolCalls"],
+  deadline: RunDeadline | undefined,
+  options: RunToolLoopOptions,
+  iteration: number,
+): Promise<ToolCallResult[]> {
+  try {
+    return await turn.answer(calls);
+  } catch (error) {
+    throw deadline?.signal.aborted ? runAborted(error, deadline, options, iteration) : error;
+  }
+}
+
+/** With an output schema, running out of iterations before a matching answer is a `LOOP_LIMIT` error. */
+function checkOutputReached(options: RunToolLoopOptions, maxIterations: number): void {
+  const { output } = options;
+  if (output === undefined) return;
+  throw new LlmError(
+    "LOOP_LIMIT",
+    `runToolLoop: maxIterations (${maxIterations}) model calls were made before an answer matching output '${output.name}'`,
+  );
+}
+
+/** A turn answering with the output schema's answer, and its place in the run. */
+interface AnswerAttempt {
+  options: RunToolLoopOptions;
+  output: NonNullable<RunToolLoopOptions["output"]>;
+  messages: ChatMessage[];
+  run: RunTotals;
+  iteration: number;
+  /** The attempts counted if this answer is refused. */
+  attempts: number;
+}
+
+/**
+ * The run's result when the answer matches the output schema; otherwise the refusal the model reads
+ * next (undefined), or an `OutputValidationError` once the retries are spent.
+ */
+async function settleAnswer(
+  attempt: AnswerAttempt,
+  answer: StructuredAnswer,
+): Promise<ToolLoopResult | undefined> {
+  const { options, output, messages, attempts } = attempt;
+  const checked = await checkOutput(output, answer.answer);
+  if (checked.ok) {
+    const text = JSON.stringify(checked.value);
+    const result = finish(options, messages, attempt.run, text, "stop", attempt.iteration);
+    return { ...result, output: checked.value };
+  }
+  if (attempts > (options.maxOutputRetries ?? 2)) {
+    const { model } = options;
+    throw new OutputValidationError(
+      `runToolLoop: the answer does not match output '${output.name}' after ${attempts} attempt(s) ` +
+        `(model ${model.provider}/${model.model}): ${checked.message}`,
+      { outputName: output.name, issues: checked.issues, attempts },
+    );
+  }
+  messages.push(refusalMessage(output, answer, checked.message));
+  return undefined;
 }
 
 /** What a run has spent so far. */
@@ -232,66 +267,6 @@ function finish(
   if (price !== undefined) result.cost = costOf(usage, price);
   if (budget !== undefined) result.budget = budget;
   return result;
-}
-
-/** A model call with its started and completed (or failed) events. */
-async function callModel(
-  options: RunToolLoopOptions,
-  request: ModelRequest,
-  iteration: number,
-  deadline: RunDeadline | undefined,
-  price: ModelPrice | undefined,
-): Promise<ModelResponse> {
-  const { model } = options;
-  const onEvent = options.onEvent as (event: ModelCallEvent) => void;
-  const base = { provider: model.provider, model: model.model, iteration };
-  const includeContent = options.includeContent === true;
-  const started = performance.now();
-  onEvent(
-    includeContent
-      ? { type: "model-call-started", ...base, messages: request.messages }
-      : { type: "model-call-started", ...base },
-  );
-  let response: ModelResponse;
-  try {
-    response = await model.generate(request);
-  } catch (error) {
-    const failure = deadline?.signal.aborted ? runAborted(error, deadline, options, iteration) : error;
-    const reported = failure instanceof Error ? failure : new Error(String(failure));
-    onEvent({ type: "model-call-failed", ...base, durationMs: performance.now() - started, error: reported });
-    throw failure;
-  }
-  const completed: ModelCallEvent = {
-    type: "model-call-completed",
-    ...base,
-    durationMs: performance.now() - started,
-    usage: response.usage,
-    ...(price === undefined ? undefined : { cost: costOf(response.usage, price) }),
-    stopReason: response.stopReason,
-    responseModel: response.model,
-  };
-  if (response.responseId !== undefined) completed.responseId = response.responseId;
-  if (includeContent) completed.message = response.assistant;
-  onEvent(completed);
-  return response;
-}
-
-/** The run's own deadline becomes `LOOP_LIMIT`; a caller abort rejects with the caller's reason. */
-function runAborted(
-  error: unknown,
-  deadline: RunDeadline | undefined,
-  options: RunToolLoopOptions,
-  iteration: number,
-): unknown {
-  if (deadline?.timedOut()) {
-    return new LlmError(
-      "LOOP_LIMIT",
-      `runToolLoop: the run's timeoutMs of ${options.timeoutMs} ms passed during iteration ${iteration} ` +
-        `(model ${options.model.provider}/${options.model.model})`,
-      { cause: error },
-    );
-  }
-  return options.signal?.aborted ? options.signal.reason : error;
 }
 
 function loopStopReason(reason: ModelStopReason): ToolLoopStopReason {
