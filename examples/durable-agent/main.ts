@@ -4,7 +4,8 @@
 // each boundary of a run in turn — during a model call, after its reply, during a charge, after
 // it, while a run is parked for approval (the answer is sent after the kill) — and started again.
 // The program then counts: every run completed, no checkpointed model turn sent again, no turn
-// sent more than twice, no charge made twice, every charge carried its Idempotency-Key.
+// sent again unless the worker that sent it died, no charge made twice, every charge carried its
+// Idempotency-Key.
 // Run from the repository root: pnpm exec tsx examples/durable-agent/main.ts [options]
 //   --store postgres|redis   where the runs are kept (default postgres)
 //   --runs N                 how many runs (default 20)
@@ -48,10 +49,15 @@ const killed: KillPoint[] = [];
 const armed = (): KillPoint | undefined =>
   killed.length < POINTS.length * ROUNDS ? POINTS[killed.length % POINTS.length] : undefined;
 let pending: KillPoint | undefined;
-const plan = (point: KillPoint, _runId: string, detail: string): boolean => {
+// Each model turn is a planned kill's victim at most once (the after-reply boundary would otherwise
+// meet the turn the model-call kill cut off); a kill still cuts off the other runs its worker had.
+const turnsKilled = new Set<string>();
+const plan = (point: KillPoint, runId: string, detail: string): boolean => {
   if (pending !== undefined || armed() !== point) return false;
   const atModel = point === "model-call" || point === "after-model-reply";
   if (atModel ? detail === "1" : point !== "parked" && !detail.includes(":call_charge_")) return false;
+  if (atModel && turnsKilled.has(`${runId}:${detail}`)) return false;
+  if (atModel) turnsKilled.add(`${runId}:${detail}`);
   pending = point;
   return true;
 };
@@ -77,11 +83,13 @@ function startWorker(): Promise<void> {
   });
 }
 const restarts: Promise<void>[] = [];
+const killedPids = new Set<number>();
 const kill = (pid: number, point: KillPoint): void => {
   pending = undefined;
   const worker = workers.get(pid);
   if (worker === undefined) return; // that worker is gone already: the boundary stays armed
   worker.child.kill("SIGKILL");
+  killedPids.add(pid);
   workers.delete(pid);
   killed.push(point);
   restarts.push(startWorker());
@@ -212,6 +220,12 @@ await Promise.all(answers);
 const counts = [...model.requests.values()];
 const turnsSentTwice = counts.filter((count) => count === 2).length;
 const turnsSentMore = counts.filter((count) => count > 2).length;
+// The guarantee: a turn is sent again only when the worker that sent it last died before the
+// reply was checkpointed (every kill cuts off each model call its worker had in flight, so a turn
+// cut off by two kills is legitimately sent three times).
+const sentAgainWhileSenderLived = [...model.senders].filter(([, pids]) =>
+  pids.slice(0, -1).some((pid) => !killedPids.has(pid)),
+);
 const charges = [...effects.applied.values()];
 const chargedTwice = charges.filter((count) => count > 1).length;
 const expectedKills = POINTS.length * ROUNDS;
@@ -238,6 +252,10 @@ console.log(
   `model turns: ${model.requests.size} of ${RUNS * 3}; sent twice: ${turnsSentTwice}; more than twice: ${turnsSentMore}`,
 );
 console.log(`checkpointed turns sent again: ${model.checkpointedSentAgain.length}`);
+console.log(
+  `turns sent again while their sender lived: ${sentAgainWhileSenderLived.length}` +
+    sentAgainWhileSenderLived.map(([key, pids]) => ` ${key} by ${pids.join(", ")}`).join(";"),
+);
 console.log(`approval requests: ${approvalsReceived.length} (runs parked: ${RUNS})`);
 const deniedRuns = Array.from({ length: RUNS }, (_, index) => `run-${index}`).filter(denied).length;
 const expectedCharges = RUNS * 2 - deniedRuns;
@@ -249,7 +267,7 @@ console.log(`charges made: ${charges.length} of ${expectedCharges}; made more th
 console.log(`requests without an Idempotency-Key: ${effects.withoutKey()}`);
 const ok =
   completed === RUNS &&
-  turnsSentMore === 0 &&
+  sentAgainWhileSenderLived.length === 0 &&
   model.checkpointedSentAgain.length === 0 &&
   charges.length === expectedCharges &&
   chargedTwice === 0 &&

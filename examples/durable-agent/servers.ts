@@ -45,11 +45,13 @@ interface ChatRequest {
 export type CheckpointedTurn = (runId: string, turn: number) => Promise<boolean>;
 
 /**
- * Turn 1 and 2 ask for a lookup and a charge each; turn 3 answers. Counts requests per "run:turn",
- * and the requests for a turn whose reply the run store already held.
+ * Turn 1 and 2 ask for a lookup and a charge each; turn 3 answers. Counts requests per "run:turn"
+ * and who sent them, and the requests for a turn whose reply the run store already held.
  */
 export async function startModel(plan: KillPlan, kill: Killer, checkpointed: CheckpointedTurn) {
   const requests = new Map<string, number>();
+  /** The workers (process ids) that sent each "run:turn", in order. */
+  const senders = new Map<string, number[]>();
   const checkpointedSentAgain: string[] = [];
   let counter = 0;
   const server = createServer(async (request, response) => {
@@ -59,8 +61,9 @@ export async function startModel(plan: KillPlan, kill: Killer, checkpointed: Che
     const turn = chat.messages.filter((message) => message.role === "assistant").length + 1;
     const key = `${runId}:${turn}`;
     requests.set(key, (requests.get(key) ?? 0) + 1);
-    if (await checkpointed(runId, turn)) checkpointedSentAgain.push(key);
     const worker = Number(request.headers["x-worker"]);
+    senders.set(key, [...(senders.get(key) ?? []), worker]);
+    if (await checkpointed(runId, turn)) checkpointedSentAgain.push(key);
     if (plan("model-call", runId, String(turn))) {
       kill(worker, "model-call");
       return;
@@ -101,6 +104,7 @@ export async function startModel(plan: KillPlan, kill: Killer, checkpointed: Che
   return {
     url,
     requests,
+    senders,
     checkpointedSentAgain,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
