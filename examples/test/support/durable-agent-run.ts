@@ -24,7 +24,9 @@ export async function runDurableAgent(options: {
   const denied = Math.floor((options.runs + 1) / 5);
   expect(stdout).toContain(`workers killed: ${options.rounds * 5} of ${options.rounds * 5}`);
   expect(stdout).toContain(`runs completed: ${options.runs} of ${options.runs}`);
-  expect(stdout).toMatch(new RegExp(`model turns: ${options.runs * 3} of ${options.runs * 3}; sent twice: \\d+`));
+  expect(stdout).toMatch(
+    new RegExp(`model turns: ${options.runs * 3} of ${options.runs * 3}; sent twice: \\d+`),
+  );
   expect(stdout).toContain("checkpointed turns sent again: 0");
   expect(stdout).toContain("turns sent again while their sender lived: 0");
   expect(stdout).toContain(`denied: ${denied}`);
