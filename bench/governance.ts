@@ -45,11 +45,13 @@ export async function runGovernanceBench(options: BenchOptions): Promise<BenchRo
       if (side === "plain") cpuMicros.runs += iterations;
     };
   try {
-    const iterations = options.quick ? 30 : 100;
+    // Rounds of a few hundred runs (a quarter of a second or more): with 30–100 runs a round
+    // lasted 15–50 ms and the spreads reached ±350%.
+    const iterations = options.quick ? 150 : 300;
     const samples = await sampleAll(
       [operation(governed.run, "governed"), operation(plain.run, "plain")],
       iterations,
-      options.quick ? 4 : 16,
+      options.quick ? 6 : 16,
     );
     const [withGovernance, without] = samples.map(summarise);
     if (withGovernance === undefined || without === undefined) throw new Error("missing stats");
