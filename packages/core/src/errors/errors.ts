@@ -26,6 +26,8 @@ export const ROUTEKIT_ERROR_CODES = [
   "BUDGET_LIMIT_EXCEEDED",
   "BUDGET_TASK_FAILED",
   "BUDGET_OPTION_INVALID",
+  "BODY_ENCODE_FAILED",
+  "BODY_DECODE_FAILED",
 ] as const;
 
 /** Codes of every error @routekit/core raises. */
@@ -46,6 +48,8 @@ const PERMANENT_CODES: ReadonlySet<string> = new Set<RoutekitErrorCode>([
   "PLUGIN_INVALID",
   "BUDGET_LIMIT_EXCEEDED",
   "BUDGET_OPTION_INVALID",
+  "BODY_ENCODE_FAILED",
+  "BODY_DECODE_FAILED",
 ]);
 
 /** Options of a `RoutekitError`: what caused it, and whether trying again may succeed. */
@@ -144,6 +148,39 @@ export class ExpressionError extends RoutekitError {
     super("EXPRESSION_INVALID", message, options);
     this.expression = expression;
     this.column = column;
+  }
+}
+
+/**
+ * Why the body codec (`encodeBody`, `decodeBody`) refused a body: `json-failed` (JSON.stringify
+ * threw, e.g. a cycle or a BigInt), `no-json-form` (a function, symbol or undefined),
+ * `json-invalid` (a JSON content type over text that does not parse), `json-too-deep` (nested
+ * past the limit), `charset-unknown` (a text type in a charset the codec does not read).
+ */
+export type BodyCodecFailure = "json-failed" | "no-json-form" | "json-invalid" | "json-too-deep" | "charset-unknown";
+
+/**
+ * A body the codec could not encode or decode. `detail` is the part a transport quotes in a
+ * message of its own (the parser's error, the depth found, the charset); `contentType` is the
+ * content type decoded (cut to 120 characters), undefined when encoding.
+ */
+export class BodyCodecError extends RoutekitError<"BODY_ENCODE_FAILED" | "BODY_DECODE_FAILED"> {
+  override readonly name = "BodyCodecError";
+  readonly reason: BodyCodecFailure;
+  readonly detail: string;
+  readonly contentType: string | undefined;
+
+  constructor(
+    reason: BodyCodecFailure,
+    message: string,
+    detail: string,
+    options?: { cause?: unknown; contentType?: string },
+  ) {
+    const encoding = reason === "json-failed" || reason === "no-json-form";
+    super(encoding ? "BODY_ENCODE_FAILED" : "BODY_DECODE_FAILED", message, { cause: options?.cause });
+    this.reason = reason;
+    this.detail = detail;
+    this.contentType = options?.contentType;
   }
 }
 
