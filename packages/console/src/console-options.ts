@@ -113,7 +113,7 @@ const OPTION_CHECKS = {
   redactHeaders: { type: "list", items: { type: "string" }, expected: "an array of header names" },
   recordPerSecond: count(200, 0, 1_000_000),
   record: { type: "enum", values: ["while-connected", "always"], default: "while-connected" },
-} satisfies OptionChecks;
+} as const satisfies OptionChecks;
 
 /** Checks the options and fills in the defaults; a bad value throws naming the option. */
 export function resolveConsoleOptions(options: ConsoleOptions = {}): ResolvedConsoleOptions {

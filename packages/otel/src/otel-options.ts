@@ -57,12 +57,12 @@ const OPTION_CHECKS = {
     check: (value) => typeof value === "boolean" || (typeof value === "object" && value !== null && !Array.isArray(value)),
   },
   recordContent: { type: "boolean", default: false },
-} satisfies OptionChecks;
+} as const satisfies OptionChecks;
 
 /** The object form of `stepSpans`, checked under its own name (`stepSpans.sample`). */
 const STEP_SAMPLE_CHECKS = {
-  stepSpans: { type: "object", options: { sample: { type: "number", min: 0, max: 1, required: true } } },
-} satisfies OptionChecks;
+  stepSpans: { type: "object", required: true, options: { sample: { type: "number", min: 0, max: 1, required: true } } },
+} as const satisfies OptionChecks;
 
 const SITE: OptionsSite = {
   where: "otelPlugin()",
