@@ -29,7 +29,12 @@ export function encodeBody(body: unknown, contentType?: string): EncodedBody {
     const encoded = encodeWireBody(body, { contentType });
     const content = encoded.content;
     return {
-      content: content === undefined ? EMPTY : typeof content === "string" ? Buffer.from(content, "utf8") : asBuffer(content),
+      content:
+        content === undefined
+          ? EMPTY
+          : typeof content === "string"
+            ? Buffer.from(content, "utf8")
+            : asBuffer(content),
       contentType: encoded.contentType,
     };
   } catch (error) {
@@ -76,7 +81,9 @@ export function decodeBody(
   maxJsonDepth: number = DEFAULT_MAX_JSON_DEPTH,
 ): unknown {
   try {
-    return decodeWireBody(content, typeof contentType === "string" ? contentType : undefined, { maxJsonDepth });
+    return decodeWireBody(content, typeof contentType === "string" ? contentType : undefined, {
+      maxJsonDepth,
+    });
   } catch (error) {
     throw amqpCodecError(error);
   }

@@ -120,7 +120,9 @@ export function resolveConsoleOptions(options: ConsoleOptions = {}): ResolvedCon
   const checked = checkOptions(OPTION_CHECKS, options, SITE);
   const { host, token } = checked;
   if (!LOOPBACK.has(host) && token === undefined) {
-    throw invalid(`consolePlugin: host '${host}' is not loopback: set a 'token' so only you can use the console`);
+    throw invalid(
+      `consolePlugin: host '${host}' is not loopback: set a 'token' so only you can use the console`,
+    );
   }
   const sizes = checked.bufferSizes ?? checkOptions(OPTION_CHECKS.bufferSizes.options, {}, SITE);
   return {
@@ -128,7 +130,10 @@ export function resolveConsoleOptions(options: ConsoleOptions = {}): ResolvedCon
     host,
     token,
     ...sizes,
-    redactHeaders: new Set([...DEFAULT_REDACTED, ...(checked.redactHeaders ?? []).map((name) => name.toLowerCase())]),
+    redactHeaders: new Set([
+      ...DEFAULT_REDACTED,
+      ...(checked.redactHeaders ?? []).map((name) => name.toLowerCase()),
+    ]),
     recordPerSecond: checked.recordPerSecond,
     record: checked.record,
   };

@@ -89,8 +89,10 @@ export { DEFAULT_MAX_ITERATIONS, type LoopOptions } from "./eips/routing/loop.js
 export type { RecipientListOptions, Recipients } from "./eips/routing/recipient-list.js";
 export type { SplitExpression, SplitOptions, SplitParts } from "./eips/routing/split.js";
 export {
-  type BodyCodecFailure,
   BodyCodecError,
+  type BodyCodecFailure,
+  messageOf,
+  printError,
   ROUTEKIT_ERROR_CODES,
   type RoutekitErrorOptions,
 } from "./errors/errors.js";

@@ -29,7 +29,9 @@ describe("encodeBody", () => {
       content: "<a/>",
       contentType: "application/xml",
     });
-    expect(refusal(() => encodeBody(undefined, { contentType: "application/json" })).reason).toBe("no-json-form");
+    expect(refusal(() => encodeBody(undefined, { contentType: "application/json" })).reason).toBe(
+      "no-json-form",
+    );
   });
 
   it("refuses a value JSON cannot carry, saying what it found and what it expected", () => {
@@ -65,7 +67,17 @@ describe("decodeBody", () => {
   });
 
   it("reads what it encoded back as it was", () => {
-    for (const body of ["text", "", { a: [1, null] }, [1, "b"], 42, true, null, Buffer.from([9]), undefined]) {
+    for (const body of [
+      "text",
+      "",
+      { a: [1, null] },
+      [1, "b"],
+      42,
+      true,
+      null,
+      Buffer.from([9]),
+      undefined,
+    ]) {
       const encoded = encodeBody(body);
       const content = typeof encoded.content === "string" ? Buffer.from(encoded.content) : encoded.content;
       expect(decodeBody(Buffer.from(content ?? []), encoded.contentType)).toEqual(body);
@@ -79,7 +91,9 @@ describe("decodeBody", () => {
     expect(decodeBody(bytes, "image/svg", { textTypes: "textual" })).toBe(bytes);
     expect(decodeBody(bytes, "image/svg", { otherTypes: "text" })).toBe("<a/>");
     expect(decodeBody(bytes, "application/octet-stream", { otherTypes: "text" })).toBe(bytes);
-    expect(decodeBody(Buffer.from([0xc3, 0xa9]), "text/plain; charset=latin1", { charset: "utf-8" })).toBe("é");
+    expect(decodeBody(Buffer.from([0xc3, 0xa9]), "text/plain; charset=latin1", { charset: "utf-8" })).toBe(
+      "é",
+    );
     expect(decodeBody(Buffer.from("x"), "text/plain; charset=koi8-r", { charset: "utf-8" })).toBe("x");
     expect(decodeBody(Buffer.alloc(0), "application/json", { emptyIsUndefined: true })).toBeUndefined();
   });
@@ -102,9 +116,9 @@ describe("decodeBody", () => {
       "The message has content type 'application/json' but its body is refused (100000 bytes): JSON nested more than 128 levels deep (at character 129)",
     );
     expect(decodeBody(Buffer.from("[[1]]"), "application/json", { maxJsonDepth: 2 })).toEqual([[1]]);
-    expect(refusal(() => decodeBody(Buffer.from("[[1]]"), "application/json", { maxJsonDepth: 1 })).detail).toBe(
-      "JSON nested more than 1 levels deep (at character 2)",
-    );
+    expect(
+      refusal(() => decodeBody(Buffer.from("[[1]]"), "application/json", { maxJsonDepth: 1 })).detail,
+    ).toBe("JSON nested more than 1 levels deep (at character 2)");
   });
 
   it("refuses a charset it cannot read, saying which it found and which it reads", () => {

@@ -1,5 +1,11 @@
 import type { Exchange } from "@routekit/core";
-import { BodyCodecError, decodeBody, encodeBody, mediaTypeOf, truncateForMessage } from "@routekit/core/internal";
+import {
+  BodyCodecError,
+  decodeBody,
+  encodeBody,
+  mediaTypeOf,
+  truncateForMessage,
+} from "@routekit/core/internal";
 import { HttpError } from "./http-error.js";
 
 /** A body ready to send (a request's or a reply's), with the content type it implies. */

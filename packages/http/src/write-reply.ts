@@ -55,9 +55,13 @@ export function replyFromExchange(exchange: Exchange): ReplyParts {
     encoded = encodeHttpBody(body);
   } catch (error) {
     if (!(error instanceof BodyCodecError)) throw error;
-    throw new HttpError("HTTP_REPLY_INVALID", `The reply body could not be serialised as JSON: ${error.detail}`, {
-      cause: error.cause ?? error,
-    });
+    throw new HttpError(
+      "HTTP_REPLY_INVALID",
+      `The reply body could not be serialised as JSON: ${error.detail}`,
+      {
+        cause: error.cause ?? error,
+      },
+    );
   }
   if (encoded.body === undefined) return { status, headers, body: undefined };
   if (headers["content-type"] === undefined) headers["content-type"] = encoded.contentType;

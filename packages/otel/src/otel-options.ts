@@ -44,8 +44,16 @@ function withMethods(...methods: string[]): (value: unknown) => boolean {
 }
 
 const OPTION_CHECKS = {
-  tracerProvider: { type: "custom", expected: "a TracerProvider (with getTracer())", check: withMethods("getTracer") },
-  meterProvider: { type: "custom", expected: "a MeterProvider (with getMeter())", check: withMethods("getMeter") },
+  tracerProvider: {
+    type: "custom",
+    expected: "a TracerProvider (with getTracer())",
+    check: withMethods("getTracer"),
+  },
+  meterProvider: {
+    type: "custom",
+    expected: "a MeterProvider (with getMeter())",
+    check: withMethods("getMeter"),
+  },
   propagator: {
     type: "custom",
     expected: "a TextMapPropagator (with inject(), extract() and fields())",
@@ -54,14 +62,19 @@ const OPTION_CHECKS = {
   stepSpans: {
     type: "custom",
     expected: "true, false or { sample } (a number from 0 to 1)",
-    check: (value) => typeof value === "boolean" || (typeof value === "object" && value !== null && !Array.isArray(value)),
+    check: (value) =>
+      typeof value === "boolean" || (typeof value === "object" && value !== null && !Array.isArray(value)),
   },
   recordContent: { type: "boolean", default: false },
 } as const satisfies OptionChecks;
 
 /** The object form of `stepSpans`, checked under its own name (`stepSpans.sample`). */
 const STEP_SAMPLE_CHECKS = {
-  stepSpans: { type: "object", required: true, options: { sample: { type: "number", min: 0, max: 1, required: true } } },
+  stepSpans: {
+    type: "object",
+    required: true,
+    options: { sample: { type: "number", min: 0, max: 1, required: true } },
+  },
 } as const satisfies OptionChecks;
 
 const SITE: OptionsSite = {

@@ -15,12 +15,21 @@ describe("otelPlugin options", () => {
         { stepSpans: "all" },
         "option 'stepSpans' must be true, false or { sample } (a number from 0 to 1) (found string \"all\")",
       ],
-      [{ stepSpans: { sample: 2 } }, "option 'stepSpans.sample' must be a number from 0 to 1 (found number 2)"],
+      [
+        { stepSpans: { sample: 2 } },
+        "option 'stepSpans.sample' must be a number from 0 to 1 (found number 2)",
+      ],
       [{ stepSpans: {} }, "option 'stepSpans.sample' must be given: a number from 0 to 1 (found undefined)"],
       [{ stepSpans: { sampel: 0.5 } }, "unknown option 'stepSpans.sampel' (did you mean 'sample'?)"],
       [{ recordContent: "true" }, "option 'recordContent' must be true or false (found string \"true\")"],
-      [{ tracerProvider: {} }, "option 'tracerProvider' must be a TracerProvider (with getTracer()) (found an object)"],
-      [{ meterProvider: 1 }, "option 'meterProvider' must be a MeterProvider (with getMeter()) (found number 1)"],
+      [
+        { tracerProvider: {} },
+        "option 'tracerProvider' must be a TracerProvider (with getTracer()) (found an object)",
+      ],
+      [
+        { meterProvider: 1 },
+        "option 'meterProvider' must be a MeterProvider (with getMeter()) (found number 1)",
+      ],
       [
         { propagator: { inject() {} } },
         "option 'propagator' must be a TextMapPropagator (with inject(), extract() and fields())",

@@ -76,6 +76,51 @@ export class RoutekitError<TCode extends string = RoutekitErrorCode> extends Err
     this.code = code;
     this.retryable = options?.retryable ?? !PERMANENT_CODES.has(code);
   }
+
+  /** The error as routekit prints it, in one line with its code and causes: see `printError`. */
+  override toString(): string {
+    return printError(this);
+  }
+}
+
+/** Causes `printError` follows at most, and the characters it prints at most. */
+const PRINTED_CAUSES = 8;
+const PRINTED_CHARS = 4_000;
+
+/**
+ * How routekit prints an error, in one line: `Name [CODE]: message` (the code where the error has
+ * a string `code`, as Node prints its own errors), then each cause as
+ * `; caused by Name [CODE]: message`, at most 8 causes (a cycle stops the chain) and 4,000
+ * characters (then `… (N chars)`). Anything thrown that is not an Error prints as `String(value)`.
+ * `RoutekitError#toString()` is this, so `String(error)` and `${error}` print it.
+ */
+export function printError(error: unknown): string {
+  const seen = new Set<unknown>();
+  const parts: string[] = [];
+  let current: unknown = error;
+  while (parts.length <= PRINTED_CAUSES && current !== undefined && !seen.has(current)) {
+    seen.add(current);
+    parts.push(headlineOf(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  const text = parts.join("; caused by ");
+  return text.length <= PRINTED_CHARS ? text : `${text.slice(0, PRINTED_CHARS)}… (${text.length} chars)`;
+}
+
+/** `Name [CODE]: message` of one error, without its causes. */
+function headlineOf(error: unknown): string {
+  if (!(error instanceof Error)) return printable(error);
+  const code = (error as { code?: unknown }).code;
+  const name = typeof code === "string" && code !== "" ? `${error.name} [${code}]` : error.name;
+  return error.message === "" ? name : `${name}: ${error.message}`;
+}
+
+function printable(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return "(unprintable value)";
+  }
 }
 
 /**
@@ -157,7 +202,12 @@ export class ExpressionError extends RoutekitError {
  * `json-invalid` (a JSON content type over text that does not parse), `json-too-deep` (nested
  * past the limit), `charset-unknown` (a text type in a charset the codec does not read).
  */
-export type BodyCodecFailure = "json-failed" | "no-json-form" | "json-invalid" | "json-too-deep" | "charset-unknown";
+export type BodyCodecFailure =
+  | "json-failed"
+  | "no-json-form"
+  | "json-invalid"
+  | "json-too-deep"
+  | "charset-unknown";
 
 /**
  * A body the codec could not encode or decode. `detail` is the part a transport quotes in a

@@ -105,8 +105,15 @@ const TEXTUAL_MEDIA_TYPE =
  * empty body without a content type is `undefined`. Throws a `BodyCodecError`
  * (BODY_DECODE_FAILED) for invalid or too deep JSON and for a charset it does not read.
  */
-export function decodeBody(content: Buffer, contentType: string | undefined, options: DecodeBodyOptions = {}): unknown {
-  if (content.length === 0 && (options.emptyIsUndefined === true || contentType === undefined || contentType === "")) {
+export function decodeBody(
+  content: Buffer,
+  contentType: string | undefined,
+  options: DecodeBodyOptions = {},
+): unknown {
+  if (
+    content.length === 0 &&
+    (options.emptyIsUndefined === true || contentType === undefined || contentType === "")
+  ) {
     return undefined;
   }
   // The type routekit sends itself needs no parsing.

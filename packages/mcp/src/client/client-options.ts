@@ -99,7 +99,8 @@ export interface ResolvedMcpToolsOptions {
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
 
 const POSITIVE = { type: "integer", min: 1, max: 2 ** 31 - 1 } as const;
-const positive = <TDefault extends number>(fallback: TDefault) => ({ ...POSITIVE, default: fallback }) as const;
+const positive = <TDefault extends number>(fallback: TDefault) =>
+  ({ ...POSITIVE, default: fallback }) as const;
 
 /** A route's endpoint URI or a function: how the client answers a server's request. */
 const ANSWER_CHECK = {
@@ -109,7 +110,12 @@ const ANSWER_CHECK = {
 } as const;
 
 const CLIENT_OPTION_CHECKS = {
-  name: { type: "string", required: true, pattern: SERVER_NAME, expected: "1-32 letters, digits, '_' or '-'" },
+  name: {
+    type: "string",
+    required: true,
+    pattern: SERVER_NAME,
+    expected: "1-32 letters, digits, '_' or '-'",
+  },
   command: { type: "string", nonEmpty: true },
   args: { type: "list", items: { type: "string" }, expected: "a list of strings" },
   env: { type: "record", values: { type: "string" } },
@@ -142,7 +148,8 @@ const CLIENT_OPTION_CHECKS = {
   reconnect: {
     type: "custom",
     expected: "false or { initialDelayMs, maxDelayMs, maxAttempts }",
-    check: (value: unknown) => value === false || (typeof value === "object" && value !== null && !Array.isArray(value)),
+    check: (value: unknown) =>
+      value === false || (typeof value === "object" && value !== null && !Array.isArray(value)),
   },
   elicitation: ANSWER_CHECK,
   sampling: ANSWER_CHECK,
@@ -165,7 +172,9 @@ export function resolveMcpToolsOptions(options: McpToolsOptions): ResolvedMcpToo
       "mcpTools expects options such as { name: 'files', command: 'npx', args: [...] } or { name, url }",
     );
   }
-  const site = optionsSite(`mcpTools(${typeof options.name === "string" ? `'${truncateForMessage(options.name, 40)}'` : ""})`);
+  const site = optionsSite(
+    `mcpTools(${typeof options.name === "string" ? `'${truncateForMessage(options.name, 40)}'` : ""})`,
+  );
   const checked = checkOptions(CLIENT_OPTION_CHECKS, options, site);
   const { name, command, url } = checked;
   if ((command === undefined) === (url === undefined)) {
@@ -176,7 +185,12 @@ export function resolveMcpToolsOptions(options: McpToolsOptions): ResolvedMcpToo
   }
   const parsedUrl = url === undefined ? undefined : new URL(url);
   if (checked.authorizationCode !== undefined && parsedUrl === undefined) {
-    throw optionError(site, "authorizationCode", CLIENT_OPTION_CHECKS.authorizationCode.expected, checked.authorizationCode);
+    throw optionError(
+      site,
+      "authorizationCode",
+      CLIENT_OPTION_CHECKS.authorizationCode.expected,
+      checked.authorizationCode,
+    );
   }
   return {
     name,
@@ -206,7 +220,10 @@ function includeTest(include: McpToolsOptions["include"]): (toolName: string) =>
   return (toolName) => names.has(toolName);
 }
 
-function reconnectPolicy(given: McpToolsOptions["reconnect"], site: OptionsSite): ResolvedMcpToolsOptions["reconnect"] {
+function reconnectPolicy(
+  given: McpToolsOptions["reconnect"],
+  site: OptionsSite,
+): ResolvedMcpToolsOptions["reconnect"] {
   if (given === false) return undefined;
   const policy = checkOptions(RECONNECT_CHECKS, { reconnect: given ?? {} }, site).reconnect;
   return { ...policy, maxAttempts: policy.maxAttempts ?? Number.POSITIVE_INFINITY };
@@ -219,7 +236,10 @@ function checkedAuthProvider(
 ): McpOAuthClientProvider | undefined {
   if (given === undefined) return undefined;
   if (url === undefined) {
-    throw site.error(`${site.where}: option 'authProvider' needs a 'url' (OAuth is for HTTP servers)`, "authProvider");
+    throw site.error(
+      `${site.where}: option 'authProvider' needs a 'url' (OAuth is for HTTP servers)`,
+      "authProvider",
+    );
   }
   if (typeof given.tokens !== "function") {
     throw optionError(site, "authProvider", CLIENT_OPTION_CHECKS.authProvider.expected, given);

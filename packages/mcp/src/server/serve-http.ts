@@ -80,7 +80,12 @@ const HTTP_OPTION_CHECKS = {
   host: { type: "string", nonEmpty: true, default: "127.0.0.1", expected: "an address" },
   port: { type: "integer", min: 0, max: 65_535, default: 0 },
   path: { type: "string", pattern: /^\//, default: "/mcp", expected: "a path starting with '/'" },
-  token: { type: "string", secret: true, pattern: /^[\s\S]{8,}$/, expected: "a string of at least 8 characters" },
+  token: {
+    type: "string",
+    secret: true,
+    pattern: /^[\s\S]{8,}$/,
+    expected: "a string of at least 8 characters",
+  },
   allowedOrigins: { type: "list", items: { type: "string" } },
   allowedHosts: { type: "list", items: { type: "string" } },
   maxBodyBytes: { type: "integer", min: 1, unit: "bytes", default: 4 * 1024 * 1024 },
@@ -178,7 +183,9 @@ interface HttpSettings {
 }
 
 /** What the checked options of an MCP HTTP endpoint are. */
-type ResolvedHttpOptions = ResolvedServerOptions & { readonly extra: CheckedOptions<typeof HTTP_OPTION_CHECKS> };
+type ResolvedHttpOptions = ResolvedServerOptions & {
+  readonly extra: CheckedOptions<typeof HTTP_OPTION_CHECKS>;
+};
 
 function httpSettings(options: ResolvedHttpOptions["extra"], loopbackPort: number | undefined): HttpSettings {
   const { path, maxSessions, sessionIdleMs, maxBodyBytes, maxJsonDepth, token } = options;

@@ -79,7 +79,8 @@ function selectionCheck(expected: string) {
     type: "custom",
     expected,
     check: (value: unknown) =>
-      typeof value === "function" || (Array.isArray(value) && value.every((item) => typeof item === "string")),
+      typeof value === "function" ||
+      (Array.isArray(value) && value.every((item) => typeof item === "string")),
   } as const;
 }
 
@@ -131,7 +132,9 @@ export function resolveServerOptions<TExtra extends OptionChecks = Record<never,
     );
   }
   const checks: OptionChecks = { ...SERVER_OPTION_CHECKS, ...extra };
-  const checked = checkOptions(checks, options, optionsSite(where)) as CheckedOptions<typeof SERVER_OPTION_CHECKS> &
+  const checked = checkOptions(checks, options, optionsSite(where)) as CheckedOptions<
+    typeof SERVER_OPTION_CHECKS
+  > &
     CheckedOptions<TExtra>;
   return {
     isExposed: exposes(options.tools, "name"),
