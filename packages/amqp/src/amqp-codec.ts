@@ -1,9 +1,10 @@
 import type { Exchange, Headers } from "@routekit/core";
 import {
-  checkJsonDepth,
+  BodyCodecError,
   copyRecord,
   DEFAULT_MAX_JSON_DEPTH,
-  jsonDepthMessage,
+  decodeBody as decodeWireBody,
+  encodeBody as encodeWireBody,
   wireBodyOf,
 } from "@routekit/core/internal";
 import { AmqpError } from "./amqp-error.js";
@@ -15,37 +16,30 @@ export interface EncodedBody {
   readonly contentType: string | undefined;
 }
 
-const TEXT = "text/plain; charset=utf-8";
-const JSON_TYPE = "application/json";
-const BYTES = "application/octet-stream";
 const EMPTY = Buffer.alloc(0);
 
 /**
- * Encodes a body: Buffers and byte arrays as they are (application/octet-stream), strings as
- * UTF-8 text (text/plain), `undefined` as an empty body without a content type, anything else
- * as JSON (application/json). `contentType` overrides the type sent; strings and bytes are then
- * sent as they are and other values as JSON.
+ * Encodes a body by core's body codec: Buffers and byte arrays as they are
+ * (application/octet-stream), strings as UTF-8 text (text/plain), `undefined` as an empty body
+ * without a content type, anything else as JSON (application/json). `contentType` overrides the
+ * type sent; strings and bytes are then sent as they are and other values as JSON.
  */
 export function encodeBody(body: unknown, contentType?: string): EncodedBody {
-  if (body instanceof Uint8Array) return { content: asBuffer(body), contentType: contentType ?? BYTES };
-  if (typeof body === "string")
-    return { content: Buffer.from(body, "utf8"), contentType: contentType ?? TEXT };
-  if (body === undefined && contentType === undefined) return { content: EMPTY, contentType: undefined };
-  let text: string | undefined;
   try {
-    text = JSON.stringify(body);
+    const encoded = encodeWireBody(body, { contentType });
+    const content = encoded.content;
+    return {
+      content:
+        content === undefined
+          ? EMPTY
+          : typeof content === "string"
+            ? Buffer.from(content, "utf8")
+            : asBuffer(content),
+      contentType: encoded.contentType,
+    };
   } catch (error) {
-    throw new AmqpError("ENCODE_FAILED", `Cannot encode the message body as JSON: ${String(error)}`, {
-      cause: error,
-    });
+    throw amqpCodecError(error);
   }
-  if (text === undefined) {
-    throw new AmqpError(
-      "ENCODE_FAILED",
-      `Cannot encode a message body of type ${typeof body}: expected an object, array, string, number, boolean, null or Buffer`,
-    );
-  }
-  return { content: Buffer.from(text, "utf8"), contentType: contentType ?? JSON_TYPE };
 }
 
 /**
@@ -76,61 +70,31 @@ function asBuffer(bytes: Uint8Array): Buffer {
 }
 
 /**
- * Decodes a received body by its content type: JSON types (application/json, *+json) to values,
- * text/* to strings (honouring the charset), anything else to the Buffer itself. An empty body
- * without a content type is `undefined`. Throws DECODE_FAILED for invalid JSON or an unknown charset.
+ * Decodes a received body by its content type, by core's body codec: JSON types
+ * (application/json, application/*+json) to values, text/* to strings (honouring the charset),
+ * anything else to the Buffer itself. An empty body without a content type is `undefined`.
+ * Throws DECODE_FAILED for invalid or too deeply nested JSON and for an unknown charset.
  */
 export function decodeBody(
   content: Buffer,
   contentType: unknown,
   maxJsonDepth: number = DEFAULT_MAX_JSON_DEPTH,
 ): unknown {
-  if (typeof contentType !== "string" || contentType === "") {
-    return content.length === 0 ? undefined : content;
-  }
-  // The type routekit sends itself needs no parsing.
-  if (contentType === JSON_TYPE) return decodeJson(content, contentType, maxJsonDepth);
-  const [mediaType = "", ...parameters] = contentType.split(";").map((part) => part.trim().toLowerCase());
-  if (mediaType === JSON_TYPE || mediaType.endsWith("+json")) {
-    return decodeJson(content, contentType, maxJsonDepth);
-  }
-  if (mediaType.startsWith("text/")) return content.toString(encodingOf(parameters, contentType));
-  return content;
-}
-
-function decodeJson(content: Buffer, contentType: string, maxJsonDepth: number): unknown {
-  const text = content.toString("utf8");
-  const excess = checkJsonDepth(text, maxJsonDepth);
-  if (excess !== undefined) {
-    throw new AmqpError(
-      "DECODE_FAILED",
-      `The message has content type '${contentType}' but its body is refused (${content.length} bytes): ${jsonDepthMessage(excess)} (endpoint option 'maxJsonDepth')`,
-    );
-  }
   try {
-    return JSON.parse(text);
+    return decodeWireBody(content, typeof contentType === "string" ? contentType : undefined, {
+      maxJsonDepth,
+    });
   } catch (error) {
-    throw new AmqpError(
-      "DECODE_FAILED",
-      `The message has content type '${contentType}' but its body is not valid JSON (${content.length} bytes): ${String(error)}`,
-      { cause: error },
-    );
+    throw amqpCodecError(error);
   }
 }
 
-function encodingOf(parameters: string[], contentType: string): BufferEncoding {
-  const charset = parameters
-    .find((parameter) => parameter.startsWith("charset="))
-    ?.slice(8)
-    .replace(/"/g, "");
-  if (charset === undefined || charset === "utf-8" || charset === "utf8") return "utf8";
-  if (charset === "us-ascii" || charset === "ascii") return "ascii";
-  if (charset === "iso-8859-1" || charset === "latin1") return "latin1";
-  if (charset === "utf-16le") return "utf16le";
-  throw new AmqpError(
-    "DECODE_FAILED",
-    `The message has content type '${contentType}' with charset '${charset}': expected utf-8, us-ascii, iso-8859-1 or utf-16le`,
-  );
+/** The codec's refusal as an `AmqpError` (ENCODE_FAILED or DECODE_FAILED), naming the endpoint option that bounds depth. */
+function amqpCodecError(error: unknown): unknown {
+  if (!(error instanceof BodyCodecError)) return error;
+  const code = error.code === "BODY_ENCODE_FAILED" ? "ENCODE_FAILED" : "DECODE_FAILED";
+  const option = error.reason === "json-too-deep" ? " (endpoint option 'maxJsonDepth')" : "";
+  return new AmqpError(code, `${error.message}${option}`, { cause: error.cause ?? error });
 }
 
 /**

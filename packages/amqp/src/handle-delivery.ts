@@ -1,6 +1,7 @@
 import { type Exchange, isRetryable, type RouteContext } from "@routekit/core";
 import {
   headerRedactor,
+  messageOf,
   type RouteProcessor,
   reportConsumerFailure,
   type WireBody,
@@ -256,8 +257,6 @@ async function replyError(
 
 /** The error for a header that leaves the process: the credentials the exchange's headers carry redacted. */
 function errorText(error: unknown, headers: Readonly<Record<string, unknown>>): string {
-  const text = headerRedactor(headers)(
-    error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-  );
+  const text = headerRedactor(headers)(messageOf(error));
   return text.length > 4000 ? `${text.slice(0, 4000)}...` : text;
 }

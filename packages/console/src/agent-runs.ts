@@ -1,5 +1,6 @@
 import type { Exchange } from "@routekit/core";
 import type { EventBus, Processor } from "@routekit/core/internal";
+import { messageOf } from "@routekit/core/internal";
 // The llm package's root declares its events on RoutekitEvents; importing it (for types only)
 // puts those declarations in this program.
 import type {} from "@routekit/llm";
@@ -11,7 +12,7 @@ import { outcomeOf, streamResult } from "./run-outcome.js";
 import type { StepStats } from "./step-stats.js";
 
 function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return messageOf(error);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionChecks, type OptionsSite } from "@routekit/core/internal";
 import { ConsoleError } from "./console-error.js";
 
 /** How much the console keeps in memory; every buffer is a ring that drops its oldest entries. */
@@ -78,51 +79,62 @@ const DEFAULT_REDACTED = ["authorization", "proxy-authorization", "cookie", "set
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
 function invalid(message: string): ConsoleError {
-  return new ConsoleError("OPTION_INVALID", `consolePlugin: ${message}`);
+  return new ConsoleError("OPTION_INVALID", message);
 }
 
-function count(value: unknown, name: string, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw invalid(`option '${name}' expects an integer from ${min} to ${max}, found ${String(value)}`);
-  }
-  return value;
+const SITE: OptionsSite = { where: "consolePlugin", error: invalid };
+
+/** A count of entries kept, from `min` to `max`. */
+function count(fallback: number, min: number, max: number) {
+  return { type: "integer", default: fallback, min, max } as const;
 }
+
+const OPTION_CHECKS = {
+  port: count(0, 0, 65_535),
+  host: { type: "string", default: "127.0.0.1", nonEmpty: true, expected: "an address" },
+  token: {
+    type: "string",
+    secret: true,
+    pattern: /^[\s\S]{8,512}$/,
+    expected: "a text of 8 to 512 characters",
+  },
+  bufferSizes: {
+    type: "object",
+    options: {
+      exchanges: count(200, 1, 100_000),
+      stepsPerExchange: count(100, 1, 10_000),
+      agentRuns: count(50, 1, 10_000),
+      callsPerRun: count(200, 1, 10_000),
+      partsPerStep: count(20, 0, 10_000),
+      durationSamples: count(512, 1, 100_000),
+      snapshotChars: count(2048, 16, 1_000_000),
+    },
+  },
+  redactHeaders: { type: "list", items: { type: "string" }, expected: "an array of header names" },
+  recordPerSecond: count(200, 0, 1_000_000),
+  record: { type: "enum", values: ["while-connected", "always"], default: "while-connected" },
+} as const satisfies OptionChecks;
 
 /** Checks the options and fills in the defaults; a bad value throws naming the option. */
 export function resolveConsoleOptions(options: ConsoleOptions = {}): ResolvedConsoleOptions {
-  if (typeof options !== "object" || options === null) throw invalid("expects an options object");
-  const host = options.host ?? "127.0.0.1";
-  if (typeof host !== "string" || host === "") throw invalid("option 'host' expects an address");
-  const token = options.token;
-  if (token !== undefined && (typeof token !== "string" || token.length < 8 || token.length > 512)) {
-    throw invalid("option 'token' expects a text of 8 to 512 characters");
-  }
+  const checked = checkOptions(OPTION_CHECKS, options, SITE);
+  const { host, token } = checked;
   if (!LOOPBACK.has(host) && token === undefined) {
-    throw invalid(`host '${host}' is not loopback: set a 'token' so only you can use the console`);
+    throw invalid(
+      `consolePlugin: host '${host}' is not loopback: set a 'token' so only you can use the console`,
+    );
   }
-  const sizes = options.bufferSizes ?? {};
-  const redact = options.redactHeaders ?? [];
-  if (!Array.isArray(redact) || redact.some((name) => typeof name !== "string")) {
-    throw invalid("option 'redactHeaders' expects an array of header names");
-  }
-  const record = options.record ?? "while-connected";
-  if (record !== "always" && record !== "while-connected") {
-    throw invalid(`option 'record' expects "always" or "while-connected", found ${JSON.stringify(record)}`);
-  }
+  const sizes = checked.bufferSizes ?? checkOptions(OPTION_CHECKS.bufferSizes.options, {}, SITE);
   return {
-    port: count(options.port, "port", 0, 0, 65_535),
+    port: checked.port,
     host,
     token,
-    exchanges: count(sizes.exchanges, "bufferSizes.exchanges", 200, 1, 100_000),
-    stepsPerExchange: count(sizes.stepsPerExchange, "bufferSizes.stepsPerExchange", 100, 1, 10_000),
-    agentRuns: count(sizes.agentRuns, "bufferSizes.agentRuns", 50, 1, 10_000),
-    callsPerRun: count(sizes.callsPerRun, "bufferSizes.callsPerRun", 200, 1, 10_000),
-    durationSamples: count(sizes.durationSamples, "bufferSizes.durationSamples", 512, 1, 100_000),
-    snapshotChars: count(sizes.snapshotChars, "bufferSizes.snapshotChars", 2048, 16, 1_000_000),
-    redactHeaders: new Set([...DEFAULT_REDACTED, ...redact.map((name) => name.toLowerCase())]),
-    recordPerSecond: count(options.recordPerSecond, "recordPerSecond", 200, 0, 1_000_000),
-    partsPerStep: count(sizes.partsPerStep, "bufferSizes.partsPerStep", 20, 0, 10_000),
-    record,
+    ...sizes,
+    redactHeaders: new Set([
+      ...DEFAULT_REDACTED,
+      ...(checked.redactHeaders ?? []).map((name) => name.toLowerCase()),
+    ]),
+    recordPerSecond: checked.recordPerSecond,
+    record: checked.record,
   };
 }

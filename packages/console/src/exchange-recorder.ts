@@ -1,5 +1,5 @@
 import type { Exchange } from "@routekit/core";
-import { headerRedactor, wireBodyOf } from "@routekit/core/internal";
+import { headerRedactor, messageOf, wireBodyOf } from "@routekit/core/internal";
 import type { ResolvedConsoleOptions } from "./console-options.js";
 import type { ExchangeRecord, PartRun, StepRun } from "./exchange-record.js";
 import type { StepEnd, StepListener, StepStart } from "./recording-switch.js";
@@ -36,7 +36,7 @@ interface LiveRecord {
 
 /** The error's text, with the credentials the exchange's headers carry and those of URLs redacted. */
 function errorText(error: unknown, exchange: Exchange, redacted: ReadonlySet<string>): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const text = messageOf(error);
   return headerRedactor(exchange.headers, redacted)(text);
 }
 

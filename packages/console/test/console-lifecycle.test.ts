@@ -8,9 +8,14 @@ describe("consolePlugin options", () => {
   it("refuses a non-loopback host without a token and bad sizes, naming the option", () => {
     expect(() => consolePlugin({ host: "0.0.0.0" })).toThrow(/host '0.0.0.0' is not loopback: set a 'token'/);
     expect(() => consolePlugin({ bufferSizes: { exchanges: 0 } })).toThrow(
-      /'bufferSizes.exchanges' expects an integer from 1/,
+      /option 'bufferSizes.exchanges' must be a whole number from 1 to 100000 \(found number 0\)/,
     );
-    expect(() => consolePlugin({ token: "short" })).toThrow(/'token' expects a text of 8 to 512 characters/);
+    expect(() => consolePlugin({ token: "short" })).toThrow(
+      /option 'token' must be a text of 8 to 512 characters \(found a string \(not shown\)\)/,
+    );
+    expect(() => consolePlugin({ bufferSize: {} } as never)).toThrow(
+      /unknown option 'bufferSize' \(did you mean 'bufferSizes'\?\)/,
+    );
     expect(() => consolePlugin({ port: 70_000 })).toThrow(/'port'/);
   });
 

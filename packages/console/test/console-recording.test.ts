@@ -123,10 +123,10 @@ describe("recording while a page is connected (the default)", () => {
 
   it("refuses a record mode it does not know, naming the option", () => {
     expect(() => consolePlugin({ record: "sometimes" as ConsoleOptions["record"] })).toThrow(
-      `consolePlugin: option 'record' expects "always" or "while-connected", found "sometimes"`,
+      `consolePlugin: option 'record' must be one of "while-connected", "always" (found string "sometimes")`,
     );
     expect(() => consolePlugin({ bufferSizes: { partsPerStep: -1 } })).toThrow(
-      "consolePlugin: option 'bufferSizes.partsPerStep' expects an integer from 0 to 10000, found -1",
+      "consolePlugin: option 'bufferSizes.partsPerStep' must be a whole number from 0 to 10000 (found number -1)",
     );
   });
 });

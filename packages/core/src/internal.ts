@@ -88,7 +88,27 @@ export type { ChoiceBuilder, ChoiceComplete } from "./eips/routing/choice.js";
 export { DEFAULT_MAX_ITERATIONS, type LoopOptions } from "./eips/routing/loop.js";
 export type { RecipientListOptions, Recipients } from "./eips/routing/recipient-list.js";
 export type { SplitExpression, SplitOptions, SplitParts } from "./eips/routing/split.js";
-export { ROUTEKIT_ERROR_CODES, type RoutekitErrorOptions } from "./errors/errors.js";
+export {
+  BodyCodecError,
+  type BodyCodecFailure,
+  messageOf,
+  printError,
+  ROUTEKIT_ERROR_CODES,
+  type RoutekitErrorOptions,
+} from "./errors/errors.js";
+// The one body codec of the transports: a body as bytes plus a content type, and back
+export {
+  BYTES_CONTENT_TYPE,
+  type DecodeBodyOptions,
+  decodeBody,
+  type EncodeBodyOptions,
+  type EncodedBody,
+  encodeBody,
+  isJsonMediaType,
+  JSON_CONTENT_TYPE,
+  mediaTypeOf,
+  TEXT_CONTENT_TYPE,
+} from "./exchange/body-codec.js";
 export { EventBus, type RoutekitEventListener, type RoutekitEventType } from "./exchange/events.js";
 export type { Abortable, DeadlineSet, SignalSource } from "./exchange/exchange-deadline.js";
 export { abortExchange, releaseExchange } from "./exchange/exchange-deadline.js";

@@ -1,74 +1,71 @@
 import type { Exchange } from "@routekit/core";
-import { checkJsonDepth, DEFAULT_MAX_JSON_DEPTH, jsonDepthMessage } from "@routekit/core/internal";
+import {
+  BodyCodecError,
+  decodeBody,
+  encodeBody,
+  mediaTypeOf,
+  truncateForMessage,
+} from "@routekit/core/internal";
 import { HttpError } from "./http-error.js";
-import { isJsonMediaType, mediaTypeOf } from "./read-request-body.js";
 
-/** A request body ready to send, with the content type it implies. */
+/** A body ready to send (a request's or a reply's), with the content type it implies. */
 export interface EncodedBody {
   body: string | Buffer | undefined;
   contentType: string | undefined;
 }
 
+/** What `http:` sends for a body: JSON is labelled UTF-8, and `null` sends nothing. */
+const HTTP_ENCODING = { jsonContentType: "application/json; charset=utf-8", nullIsEmpty: true } as const;
+
 /**
- * Encodes the exchange body for the wire: undefined/null send nothing, a string is
- * text/plain, a Buffer or Uint8Array is application/octet-stream, anything else is JSON.
+ * Encodes a body by core's body codec, as HTTP sends it: undefined/null send nothing, a string
+ * is text/plain, a Buffer or Uint8Array is application/octet-stream, anything else is JSON.
+ * A body JSON cannot carry throws the codec's `BodyCodecError`.
  */
-export function encodeRequestBody(exchange: Exchange, where: string): EncodedBody {
-  const body = exchange.body;
-  if (body == null) return { body: undefined, contentType: undefined };
-  if (typeof body === "string") return { body, contentType: "text/plain; charset=utf-8" };
-  if (body instanceof Uint8Array) {
-    return {
-      body: Buffer.from(body.buffer, body.byteOffset, body.byteLength),
-      contentType: "application/octet-stream",
-    };
-  }
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(body);
-  } catch (error) {
-    throw new HttpError(
-      "HTTP_REQUEST_INVALID",
-      `${where}: the body could not be serialised as JSON: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
-  }
-  if (text === undefined) {
-    throw new HttpError("HTTP_REQUEST_INVALID", `${where}: a ${typeof body} body has no JSON form`);
-  }
-  return { body: text, contentType: "application/json; charset=utf-8" };
+export function encodeHttpBody(body: unknown): EncodedBody {
+  const encoded = encodeBody(body, HTTP_ENCODING);
+  const content = encoded.content;
+  return {
+    body:
+      content === undefined || typeof content === "string" || Buffer.isBuffer(content)
+        ? content
+        : Buffer.from(content.buffer, content.byteOffset, content.byteLength),
+    contentType: encoded.contentType,
+  };
 }
 
-const TEXT_TYPES =
-  /^(?:text\/.*|application\/(?:[\w.+-]+\+)?xml|application\/(?:x-www-form-urlencoded|javascript|ecmascript))$/;
+/** The exchange's body as a request body; fails with HTTP_REQUEST_INVALID, naming `where`, when it has no JSON form. */
+export function encodeRequestBody(exchange: Exchange, where: string): EncodedBody {
+  try {
+    return encodeHttpBody(exchange.body);
+  } catch (error) {
+    if (!(error instanceof BodyCodecError)) throw error;
+    const message =
+      error.reason === "json-failed"
+        ? `${where}: the body could not be serialised as JSON: ${error.detail}`
+        : `${where}: a ${typeof exchange.body} body has no JSON form`;
+    throw new HttpError("HTTP_REQUEST_INVALID", message, { cause: error.cause ?? error });
+  }
+}
+
+/** How a response body is read: text types (and none) as UTF-8 strings, other types as bytes. */
+const RESPONSE_DECODING = { textTypes: "textual", charset: "utf-8", emptyIsUndefined: true } as const;
 
 /**
- * Decodes a response body by its content type: JSON types are parsed, text types (and a missing
+ * Decodes a response body by core's body codec: JSON types are parsed, text types (and a missing
  * content type) give a string, anything else stays a Buffer. An empty body is `undefined`.
  */
 export function decodeResponseBody(bytes: Buffer, contentType: string | undefined, where: string): unknown {
-  if (bytes.length === 0) return undefined;
-  const mediaType = mediaTypeOf(contentType);
-  if (isJsonMediaType(mediaType)) {
-    const text = bytes.toString("utf8");
-    const excess = checkJsonDepth(text, DEFAULT_MAX_JSON_DEPTH);
-    if (excess !== undefined) {
-      throw new HttpError(
-        "HTTP_RESPONSE_INVALID",
-        `${where}: the response is refused: ${jsonDepthMessage(excess)}`,
-      );
-    }
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (error) {
-      throw new HttpError(
-        "HTTP_RESPONSE_INVALID",
-        `${where}: the response says ${mediaType} but is not valid JSON (${error instanceof Error ? error.message : String(error)}): ${excerpt(text)}`,
-      );
-    }
+  try {
+    return decodeBody(bytes, contentType, RESPONSE_DECODING);
+  } catch (error) {
+    if (!(error instanceof BodyCodecError)) throw error;
+    const message =
+      error.reason === "json-too-deep"
+        ? `${where}: the response is refused: ${error.detail}`
+        : `${where}: the response says ${truncateForMessage(mediaTypeOf(contentType))} but is not valid JSON (${error.detail}): ${excerpt(bytes.toString("utf8"))}`;
+    throw new HttpError("HTTP_RESPONSE_INVALID", message);
   }
-  if (mediaType === "" || TEXT_TYPES.test(mediaType)) return bytes.toString("utf8");
-  return bytes;
 }
 
 /** At most 512 characters of a text, for error messages. */

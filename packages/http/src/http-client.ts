@@ -1,7 +1,7 @@
 import type { Exchange } from "@routekit/core";
 import { EFFECT_KEY_HEADER } from "@routekit/core";
 import type { Processor } from "@routekit/core/internal";
-import { createDeadline, createRedactor, truncateForMessage } from "@routekit/core/internal";
+import { createDeadline, createRedactor, printError, truncateForMessage } from "@routekit/core/internal";
 import { type Dispatcher, request } from "undici";
 import { decodeResponseBody, encodeRequestBody, excerpt } from "./client-body.js";
 import { HttpError, HttpOperationFailedError } from "./http-error.js";
@@ -74,7 +74,7 @@ export function createHttpClient(
           cause: exchange.signal.reason,
         });
       }
-      throw new HttpError("HTTP_REQUEST_FAILED", redactSecrets(`${where}: ${describeFailure(error)}`), {
+      throw new HttpError("HTTP_REQUEST_FAILED", redactSecrets(`${where}: ${printError(error)}`), {
         cause: error,
       });
     } finally {
@@ -220,13 +220,6 @@ function redact(url: string): string {
   } catch {
     return "(malformed URL)";
   }
-}
-
-function describeFailure(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
-  return `${typeof code === "string" ? `${code}: ` : ""}${error.message}${cause}`;
 }
 
 /**

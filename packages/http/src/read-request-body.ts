@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { checkJsonDepth, jsonDepthMessage } from "@routekit/core/internal";
+import { BodyCodecError, decodeBody } from "@routekit/core/internal";
 
 /** The outcome of reading a request body. */
 export type RequestBodyResult =
@@ -8,30 +8,6 @@ export type RequestBodyResult =
   | { kind: "invalid-json"; message: string }
   | { kind: "too-deep"; message: string }
   | { kind: "aborted" };
-
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
-
-/** The last content-type seen and its media type: requests to one server mostly send the same one. */
-let lastContentType = "";
-let lastMediaType = "";
-
-/** The media type of a content-type header, lower-cased, without parameters. */
-export function mediaTypeOf(contentType: string | undefined): string {
-  if (contentType === undefined) return "";
-  if (contentType === lastContentType) return lastMediaType;
-  const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
-  // Only short values are kept: a long attacker-chosen header is not pinned in memory.
-  if (contentType.length <= 256) {
-    lastContentType = contentType;
-    lastMediaType = mediaType;
-  }
-  return mediaType;
-}
-
-/** True for `application/json` and `application/<something>+json`. */
-export function isJsonMediaType(mediaType: string): boolean {
-  return JSON_TYPE.test(mediaType);
-}
 
 /**
  * Reads the body, stopping at `limit` bytes (a declared content-length above it is refused before
@@ -79,17 +55,14 @@ export function readRequestBody(
   });
 }
 
+/** How a request body is read: JSON parsed, application/octet-stream as bytes, anything else as UTF-8 text. */
+const REQUEST_DECODING = { otherTypes: "text", charset: "utf-8", emptyIsUndefined: true } as const;
+
 function decode(bytes: Buffer, contentType: string | undefined, maxJsonDepth: number): RequestBodyResult {
-  if (bytes.length === 0) return { kind: "ok", body: undefined };
-  const mediaType = mediaTypeOf(contentType);
-  if (mediaType === "application/octet-stream") return { kind: "ok", body: bytes };
-  const text = bytes.toString("utf8");
-  if (!isJsonMediaType(mediaType)) return { kind: "ok", body: text };
-  const excess = checkJsonDepth(text, maxJsonDepth);
-  if (excess !== undefined) return { kind: "too-deep", message: jsonDepthMessage(excess) };
   try {
-    return { kind: "ok", body: JSON.parse(text) as unknown };
+    return { kind: "ok", body: decodeBody(bytes, contentType, { ...REQUEST_DECODING, maxJsonDepth }) };
   } catch (error) {
-    return { kind: "invalid-json", message: error instanceof Error ? error.message : String(error) };
+    if (!(error instanceof BodyCodecError)) throw error;
+    return { kind: error.reason === "json-too-deep" ? "too-deep" : "invalid-json", message: error.detail };
   }
 }

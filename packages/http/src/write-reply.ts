@@ -1,5 +1,7 @@
 import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { Exchange } from "@routekit/core";
+import { BodyCodecError } from "@routekit/core/internal";
+import { type EncodedBody, encodeHttpBody } from "./client-body.js";
 import { HttpError } from "./http-error.js";
 import { HTTP_HEADERS } from "./http-headers.js";
 
@@ -48,21 +50,22 @@ export function replyFromExchange(exchange: Exchange): ReplyParts {
   const body = exchange.body;
   const statusHeader = exchange.headers[HTTP_HEADERS.status];
   const status = statusHeader === undefined ? (body == null ? 204 : 200) : statusOf(statusHeader);
-  if (body == null) return { status, headers, body: undefined };
-  let encoded: Buffer | string;
-  let contentType: string;
-  if (typeof body === "string") {
-    encoded = body;
-    contentType = "text/plain; charset=utf-8";
-  } else if (body instanceof Uint8Array) {
-    encoded = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-    contentType = "application/octet-stream";
-  } else {
-    encoded = toJson(body);
-    contentType = "application/json; charset=utf-8";
+  let encoded: EncodedBody;
+  try {
+    encoded = encodeHttpBody(body);
+  } catch (error) {
+    if (!(error instanceof BodyCodecError)) throw error;
+    throw new HttpError(
+      "HTTP_REPLY_INVALID",
+      `The reply body could not be serialised as JSON: ${error.detail}`,
+      {
+        cause: error.cause ?? error,
+      },
+    );
   }
-  if (headers["content-type"] === undefined) headers["content-type"] = contentType;
-  return { status, headers, body: encoded };
+  if (encoded.body === undefined) return { status, headers, body: undefined };
+  if (headers["content-type"] === undefined) headers["content-type"] = encoded.contentType;
+  return { status, headers, body: encoded.body };
 }
 
 export function statusOf(value: unknown): number {
@@ -104,20 +107,6 @@ export function responseHeaders(exchange: Exchange): OutgoingHttpHeaders {
     headers[name] = value as string | number | string[];
   }
   return headers;
-}
-
-function toJson(body: unknown): string {
-  try {
-    const text = JSON.stringify(body);
-    if (text === undefined) throw new Error(`a ${typeof body} has no JSON form`);
-    return text;
-  } catch (error) {
-    throw new HttpError(
-      "HTTP_REPLY_INVALID",
-      `The reply body could not be serialised as JSON: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
-  }
 }
 
 function describe(value: unknown): string {

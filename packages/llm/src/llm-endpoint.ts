@@ -1,5 +1,6 @@
 import type { EndpointAddress, Exchange, RouteContext, RoutekitEvents } from "@routekit/core";
 import { RoutekitError } from "@routekit/core";
+import { messageOf } from "@routekit/core/internal";
 import { LLM_EVENT_TYPES, LLM_STREAM_PROPERTY } from "./agent-run-contract.js";
 import { createDurable } from "./durable/create-durable.js";
 import {
@@ -149,7 +150,7 @@ export class LlmEndpoint {
     if (logger === undefined) {
       logger = (error, toolName, callId) =>
         this.#context.logger.warn(
-          `Route '${routeId}' ${this.#uri}: tool '${toolName}' (call ${callId}) failed: ${error.name}: ${error.message}`,
+          `Route '${routeId}' ${this.#uri}: tool '${toolName}' (call ${callId}) failed: ${messageOf(error)}`,
         );
       this.#toolErrorLoggers.set(routeId, logger);
     }
@@ -272,7 +273,7 @@ export class LlmEndpoint {
       (result) => {
         this.#live.delete(stream);
         thread?.keep(result.messages).catch((error: unknown) => {
-          const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+          const reason = messageOf(error);
           this.#context.logger.warn(
             `Route '${routeId}' ${this.#uri}: the thread's messages were not kept: ${reason}`,
           );
@@ -286,7 +287,7 @@ export class LlmEndpoint {
         this.#live.delete(stream);
         // A cancelled run (its reader stopped, the context stopped) is not a failure to report.
         if (error instanceof DOMException && error.name === "AbortError") return;
-        const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        const reason = messageOf(error);
         this.#context.logger.warn(`Route '${routeId}' ${this.#uri}: the streamed run failed: ${reason}`);
       },
     );

@@ -46,7 +46,7 @@ describe("attack: deeply nested MCP tool arguments", () => {
     const context = await createFixtureContext();
     await context.start();
     await expect(serveMcpHttp(context, { tools: ["echo"], maxJsonDepth: 0 })).rejects.toThrow(
-      /option 'maxJsonDepth' must be a positive integer/,
+      /option 'maxJsonDepth' must be a whole number >= 1 \(found number 0\)/,
     );
     const server = await serveMcpHttp(context, { tools: ["echo"], maxJsonDepth: 8 });
     try {

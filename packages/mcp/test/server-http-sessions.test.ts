@@ -120,10 +120,10 @@ describe("Streamable HTTP sessions", () => {
   it("checks the session options", async () => {
     const context = await createFixtureContext();
     await expect(serveMcpHttp(context, { tools: ["echo"], maxSessionsPerClient: 0 })).rejects.toThrow(
-      /option 'maxSessionsPerClient' must be a positive integer \(found 0\)/,
+      /option 'maxSessionsPerClient' must be a whole number >= 1 \(found number 0\)/,
     );
     await expect(
       serveMcpHttp(context, { tools: ["echo"], sessionIdleMs: "soon" as unknown as number }),
-    ).rejects.toThrow(/option 'sessionIdleMs' must be a positive integer/);
+    ).rejects.toThrow(/option 'sessionIdleMs' must be a whole number of milliseconds >= 1/);
   });
 });

@@ -49,7 +49,9 @@ describe("serveMcpHttp's own server", () => {
 describe("serveMcpHttp options", () => {
   it("needs an allowlist or predicate: nothing is exposed by accident", async () => {
     const context = await createFixtureContext();
-    await expect(serveMcpHttp(context, {} as never)).rejects.toThrow(/option 'tools' is required/);
+    await expect(serveMcpHttp(context, {} as never)).rejects.toThrow(
+      /option 'tools' must be given: a list of tool names or a predicate/,
+    );
     await expect(serveMcpHttp(context, { tools: ["echo"], tols: [] } as never)).rejects.toThrow(
       /unknown option 'tols' \(did you mean 'tools'\?\)/,
     );

@@ -375,15 +375,21 @@ describe("mcpTools options of the client side", () => {
     );
     expect(() =>
       mcpTools({ name: "files", url: "http://127.0.0.1:1/mcp", authProvider: 5 as never }),
-    ).toThrow(/option 'authProvider' must be an OAuthClientProvider of the MCP SDK \(found 5\)/);
+    ).toThrow(/option 'authProvider' must be an OAuthClientProvider of the MCP SDK \(found number 5\)/);
     expect(() => mcpTools({ name: "files", url: "http://127.0.0.1:1/mcp", elicitation: "" })).toThrow(
-      /option 'elicitation' must be a route's endpoint URI or a function \(found ""\)/,
+      /option 'elicitation' must be a route's endpoint URI or a function \(found string ""\)/,
     );
     expect(() => mcpTools({ name: "files", url: "http://127.0.0.1:1/mcp", sampling: 3 as never })).toThrow(
-      /option 'sampling' must be a route's endpoint URI or a function \(found 3\)/,
+      /option 'sampling' must be a route's endpoint URI or a function \(found number 3\)/,
     );
     expect(() =>
       mcpTools({ name: "files", url: "http://127.0.0.1:1/mcp", authorizationCode: "code" as never }),
     ).toThrow(/option 'authorizationCode' must be a function, with a 'url' and an 'authProvider'/);
+    expect(() => mcpTools({ name: "files", command: "node", reconnect: { maxDelay: 5 } as never })).toThrow(
+      /mcpTools\('files'\): unknown option 'reconnect.maxDelay' \(did you mean 'maxDelayMs'\?\)/,
+    );
+    expect(() => mcpTools({ name: "files", command: "node", callTimeoutMs: 0.5 })).toThrow(
+      /option 'callTimeoutMs' must be a whole number from 1 to 2147483647 \(found number 0.5\)/,
+    );
   });
 });

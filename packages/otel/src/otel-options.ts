@@ -1,4 +1,5 @@
 import type { MeterProvider, TextMapPropagator, TracerProvider } from "@opentelemetry/api";
+import { checkOptions, type OptionChecks, type OptionsSite } from "@routekit/core/internal";
 import { OtelError } from "./otel-error.js";
 
 /** Options of `otelPlugin`. Every field is optional: `otelPlugin()` uses the global providers. */
@@ -34,64 +35,68 @@ export interface ResolvedOtelOptions {
   readonly recordContent: boolean;
 }
 
-const KNOWN = ["tracerProvider", "meterProvider", "propagator", "stepSpans", "recordContent"];
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return "an object";
-  return `${typeof value} ${String(value).slice(0, 40)}`;
+/** An object with every one of `methods`. */
+function withMethods(...methods: string[]): (value: unknown) => boolean {
+  return (value) =>
+    typeof value === "object" &&
+    value !== null &&
+    methods.every((method) => typeof (value as Record<string, unknown>)[method] === "function");
 }
 
-function fail(message: string): never {
-  throw new OtelError("OTEL_OPTION_INVALID", `otelPlugin(): ${message}`);
-}
+const OPTION_CHECKS = {
+  tracerProvider: {
+    type: "custom",
+    expected: "a TracerProvider (with getTracer())",
+    check: withMethods("getTracer"),
+  },
+  meterProvider: {
+    type: "custom",
+    expected: "a MeterProvider (with getMeter())",
+    check: withMethods("getMeter"),
+  },
+  propagator: {
+    type: "custom",
+    expected: "a TextMapPropagator (with inject(), extract() and fields())",
+    check: withMethods("inject", "extract", "fields"),
+  },
+  stepSpans: {
+    type: "custom",
+    expected: "true, false or { sample } (a number from 0 to 1)",
+    check: (value) =>
+      typeof value === "boolean" || (typeof value === "object" && value !== null && !Array.isArray(value)),
+  },
+  recordContent: { type: "boolean", default: false },
+} as const satisfies OptionChecks;
 
-function hasMethods(value: unknown, methods: readonly string[]): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  const record = value as Record<string, unknown>;
-  return methods.every((method) => typeof record[method] === "function");
-}
+/** The object form of `stepSpans`, checked under its own name (`stepSpans.sample`). */
+const STEP_SAMPLE_CHECKS = {
+  stepSpans: {
+    type: "object",
+    required: true,
+    options: { sample: { type: "number", min: 0, max: 1, required: true } },
+  },
+} as const satisfies OptionChecks;
 
-function stepSampleOf(value: unknown): number {
-  if (value === undefined || value === false) return 0;
-  if (value === true) return 1;
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-    const sample = (value as { sample?: unknown }).sample;
-    if (typeof sample === "number" && sample >= 0 && sample <= 1) return sample;
-    fail(`'stepSpans.sample' must be a number from 0 to 1, found ${describe(sample)}`);
-  }
-  return fail(`'stepSpans' must be a boolean or { sample: number }, found ${describe(value)}`);
-}
+const SITE: OptionsSite = {
+  where: "otelPlugin()",
+  error: (message) => new OtelError("OTEL_OPTION_INVALID", message),
+};
 
 /** Checks `otelPlugin`'s options, naming the bad one, what it expects and what it found. */
 export function resolveOtelOptions(options: unknown): ResolvedOtelOptions {
-  if (options === undefined) options = {};
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    fail(`expected an options object, found ${describe(options)}`);
-  }
-  const record = options as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (!KNOWN.includes(key)) fail(`unknown option '${key}'; known options: ${KNOWN.join(", ")}`);
-  }
-  const { tracerProvider, meterProvider, propagator, recordContent } = record;
-  if (tracerProvider !== undefined && !hasMethods(tracerProvider, ["getTracer"])) {
-    fail(`'tracerProvider' must have a getTracer() method, found ${describe(tracerProvider)}`);
-  }
-  if (meterProvider !== undefined && !hasMethods(meterProvider, ["getMeter"])) {
-    fail(`'meterProvider' must have a getMeter() method, found ${describe(meterProvider)}`);
-  }
-  if (propagator !== undefined && !hasMethods(propagator, ["inject", "extract", "fields"])) {
-    fail(`'propagator' must have inject(), extract() and fields() methods, found ${describe(propagator)}`);
-  }
-  if (recordContent !== undefined && typeof recordContent !== "boolean") {
-    fail(`'recordContent' must be a boolean, found ${describe(recordContent)}`);
-  }
+  const checked = checkOptions(OPTION_CHECKS, options === undefined ? {} : options, SITE);
+  const stepSpans = checked.stepSpans;
+  const stepSample =
+    typeof stepSpans === "object"
+      ? checkOptions(STEP_SAMPLE_CHECKS, { stepSpans }, SITE).stepSpans.sample
+      : stepSpans === true
+        ? 1
+        : 0;
   return {
-    tracerProvider: tracerProvider as TracerProvider | undefined,
-    meterProvider: meterProvider as MeterProvider | undefined,
-    propagator: propagator as TextMapPropagator | undefined,
-    stepSample: stepSampleOf(record.stepSpans),
-    recordContent: recordContent === true,
+    tracerProvider: checked.tracerProvider as TracerProvider | undefined,
+    meterProvider: checked.meterProvider as MeterProvider | undefined,
+    propagator: checked.propagator as TextMapPropagator | undefined,
+    stepSample,
+    recordContent: checked.recordContent,
   };
 }

@@ -9,14 +9,35 @@ const silent = { trace() {}, debug() {}, info() {}, warn(_message: string) {}, e
 describe("otelPlugin options", () => {
   it("refuses bad options, naming the option, what it expects and what it found", () => {
     const cases: Array<[unknown, string]> = [
-      ["yes", "expected an options object, found string yes"],
-      [{ stepSpans: "all" }, "'stepSpans' must be a boolean or { sample: number }, found string all"],
-      [{ stepSpans: { sample: 2 } }, "'stepSpans.sample' must be a number from 0 to 1, found number 2"],
-      [{ recordContent: "true" }, "'recordContent' must be a boolean, found string true"],
-      [{ tracerProvider: {} }, "'tracerProvider' must have a getTracer() method, found an object"],
-      [{ meterProvider: 1 }, "'meterProvider' must have a getMeter() method, found number 1"],
-      [{ propagator: { inject() {} } }, "'propagator' must have inject(), extract() and fields() methods"],
-      [{ stepSpan: true }, "unknown option 'stepSpan'; known options: tracerProvider, meterProvider"],
+      ["yes", 'otelPlugin(): options must be an object (found string "yes")'],
+      [null, "otelPlugin(): options must be an object (found null)"],
+      [
+        { stepSpans: "all" },
+        "option 'stepSpans' must be true, false or { sample } (a number from 0 to 1) (found string \"all\")",
+      ],
+      [
+        { stepSpans: { sample: 2 } },
+        "option 'stepSpans.sample' must be a number from 0 to 1 (found number 2)",
+      ],
+      [{ stepSpans: {} }, "option 'stepSpans.sample' must be given: a number from 0 to 1 (found undefined)"],
+      [{ stepSpans: { sampel: 0.5 } }, "unknown option 'stepSpans.sampel' (did you mean 'sample'?)"],
+      [{ recordContent: "true" }, "option 'recordContent' must be true or false (found string \"true\")"],
+      [
+        { tracerProvider: {} },
+        "option 'tracerProvider' must be a TracerProvider (with getTracer()) (found an object)",
+      ],
+      [
+        { meterProvider: 1 },
+        "option 'meterProvider' must be a MeterProvider (with getMeter()) (found number 1)",
+      ],
+      [
+        { propagator: { inject() {} } },
+        "option 'propagator' must be a TextMapPropagator (with inject(), extract() and fields())",
+      ],
+      [
+        { stepSpan: true },
+        "unknown option 'stepSpan' (did you mean 'stepSpans'?) (expected one of tracerProvider, meterProvider, propagator, stepSpans, recordContent)",
+      ],
     ];
     for (const [options, message] of cases) {
       const attempt = () => otelPlugin(options as never);

@@ -1,4 +1,4 @@
-import { isRetryable, RoutekitError } from "../errors/errors.js";
+import { isRetryable, messageOf, RoutekitError } from "../errors/errors.js";
 import type { RuntimeExchange } from "../exchange/runtime-exchange.js";
 import { restoreWireBody } from "../exchange/wire-exchange.js";
 import { compilePredicate } from "../expressions/index.js";
@@ -364,9 +364,7 @@ function recordFailure(
   routeId: string,
 ): void {
   exchange.properties[EXCEPTION_CAUGHT] = error;
-  exchange.headers["routekit.exception"] = headerRedactor(exchange.headers)(
-    `${error.name}: ${error.message}`,
-  );
+  exchange.headers["routekit.exception"] = headerRedactor(exchange.headers)(messageOf(error));
   exchange.headers["routekit.failedRouteId"] = failure?.routeId ?? routeId;
   if (failure !== undefined) exchange.headers["routekit.failedStep"] = failure.step;
 }

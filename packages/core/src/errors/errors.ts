@@ -26,6 +26,8 @@ export const ROUTEKIT_ERROR_CODES = [
   "BUDGET_LIMIT_EXCEEDED",
   "BUDGET_TASK_FAILED",
   "BUDGET_OPTION_INVALID",
+  "BODY_ENCODE_FAILED",
+  "BODY_DECODE_FAILED",
 ] as const;
 
 /** Codes of every error @routekit/core raises. */
@@ -46,6 +48,8 @@ const PERMANENT_CODES: ReadonlySet<string> = new Set<RoutekitErrorCode>([
   "PLUGIN_INVALID",
   "BUDGET_LIMIT_EXCEEDED",
   "BUDGET_OPTION_INVALID",
+  "BODY_ENCODE_FAILED",
+  "BODY_DECODE_FAILED",
 ]);
 
 /** Options of a `RoutekitError`: what caused it, and whether trying again may succeed. */
@@ -71,6 +75,51 @@ export class RoutekitError<TCode extends string = RoutekitErrorCode> extends Err
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.retryable = options?.retryable ?? !PERMANENT_CODES.has(code);
+  }
+
+  /** The error as routekit prints it, in one line with its code and causes: see `printError`. */
+  override toString(): string {
+    return printError(this);
+  }
+}
+
+/** Causes `printError` follows at most, and the characters it prints at most. */
+const PRINTED_CAUSES = 8;
+const PRINTED_CHARS = 4_000;
+
+/**
+ * How routekit prints an error, in one line: `Name [CODE]: message` (the code where the error has
+ * a string `code`, as Node prints its own errors), then each cause as
+ * `; caused by Name [CODE]: message`, at most 8 causes (a cycle stops the chain) and 4,000
+ * characters (then `… (N chars)`). Anything thrown that is not an Error prints as `String(value)`.
+ * `RoutekitError#toString()` is this, so `String(error)` and `${error}` print it.
+ */
+export function printError(error: unknown): string {
+  const seen = new Set<unknown>();
+  const parts: string[] = [];
+  let current: unknown = error;
+  while (parts.length <= PRINTED_CAUSES && current !== undefined && !seen.has(current)) {
+    seen.add(current);
+    parts.push(headlineOf(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  const text = parts.join("; caused by ");
+  return text.length <= PRINTED_CHARS ? text : `${text.slice(0, PRINTED_CHARS)}… (${text.length} chars)`;
+}
+
+/** `Name [CODE]: message` of one error, without its causes. */
+function headlineOf(error: unknown): string {
+  if (!(error instanceof Error)) return printable(error);
+  const code = (error as { code?: unknown }).code;
+  const name = typeof code === "string" && code !== "" ? `${error.name} [${code}]` : error.name;
+  return error.message === "" ? name : `${name}: ${error.message}`;
+}
+
+function printable(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return "(unprintable value)";
   }
 }
 
@@ -144,6 +193,44 @@ export class ExpressionError extends RoutekitError {
     super("EXPRESSION_INVALID", message, options);
     this.expression = expression;
     this.column = column;
+  }
+}
+
+/**
+ * Why the body codec (`encodeBody`, `decodeBody`) refused a body: `json-failed` (JSON.stringify
+ * threw, e.g. a cycle or a BigInt), `no-json-form` (a function, symbol or undefined),
+ * `json-invalid` (a JSON content type over text that does not parse), `json-too-deep` (nested
+ * past the limit), `charset-unknown` (a text type in a charset the codec does not read).
+ */
+export type BodyCodecFailure =
+  | "json-failed"
+  | "no-json-form"
+  | "json-invalid"
+  | "json-too-deep"
+  | "charset-unknown";
+
+/**
+ * A body the codec could not encode or decode. `detail` is the part a transport quotes in a
+ * message of its own (the parser's error, the depth found, the charset); `contentType` is the
+ * content type decoded (cut to 120 characters), undefined when encoding.
+ */
+export class BodyCodecError extends RoutekitError<"BODY_ENCODE_FAILED" | "BODY_DECODE_FAILED"> {
+  override readonly name = "BodyCodecError";
+  readonly reason: BodyCodecFailure;
+  readonly detail: string;
+  readonly contentType: string | undefined;
+
+  constructor(
+    reason: BodyCodecFailure,
+    message: string,
+    detail: string,
+    options?: { cause?: unknown; contentType?: string },
+  ) {
+    const encoding = reason === "json-failed" || reason === "no-json-form";
+    super(encoding ? "BODY_ENCODE_FAILED" : "BODY_DECODE_FAILED", message, { cause: options?.cause });
+    this.reason = reason;
+    this.detail = detail;
+    this.contentType = options?.contentType;
   }
 }
 

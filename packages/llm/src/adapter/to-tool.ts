@@ -1,3 +1,4 @@
+import { messageOf } from "@routekit/core/internal";
 import { LlmError } from "../errors.js";
 import { validateSchema } from "../schema/compile-schema.js";
 import { normalizeInputSchema } from "../schema/input-schema.js";
@@ -188,7 +189,7 @@ function instantiate(toolClass: Function): object {
   try {
     return new (toolClass as new () => object)();
   } catch (error) {
-    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const reason = messageOf(error);
     throw new LlmError(
       "TOOL_INVALID",
       `cannot adapt ${describeValue(toolClass)} into a tool: instantiating it with no arguments failed: ${reason}`,

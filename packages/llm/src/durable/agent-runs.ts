@@ -1,5 +1,6 @@
 import type { RouteContext } from "@routekit/core";
 import type { CheckpointQuery } from "@routekit/core/internal";
+import { messageOf } from "@routekit/core/internal";
 import { LlmError } from "../errors.js";
 import { requireDurable } from "./durable-settings.js";
 import type { DurableOutcome } from "./run-durable-loop.js";
@@ -165,7 +166,7 @@ export class AgentRuns {
   }
 
   #warn(runId: string, error: unknown): undefined {
-    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const reason = messageOf(error);
     this.#context.logger.warn(`durable run '${runId}': recovery could not resume it: ${reason}`);
     return undefined;
   }

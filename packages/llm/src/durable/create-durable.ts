@@ -1,4 +1,5 @@
 import type { RouteContext } from "@routekit/core";
+import { messageOf } from "@routekit/core/internal";
 import { LlmError } from "../errors.js";
 import type { DeadLetterSender } from "../governance/dead-letter-tools.js";
 import { type DurableLoopSettings, DurableRunner } from "./durable-runner.js";
@@ -25,7 +26,7 @@ export function createDurable(
       : (runId: string, routeId: string | undefined) =>
           deadLetters.forResumedRun(runId, routeId, (error, toolName, callId) =>
             context.logger.warn(
-              `${uri}: tool '${toolName}' (call ${callId}) of resumed run ${runId} failed: ${error.name}: ${error.message}`,
+              `${uri}: tool '${toolName}' (call ${callId}) of resumed run ${runId} failed: ${messageOf(error)}`,
             ),
           );
   return new DurableRunner(context, uri, settings, lettersOfResumedRun);

@@ -1,4 +1,5 @@
 import type { LifecycleHook, RouteContext } from "@routekit/core";
+import { messageOf } from "@routekit/core/internal";
 
 /**
  * Recovery passes every `everyMs` while the context runs (`context.agents.recover()`): runs whose
@@ -15,7 +16,7 @@ export function recoveryLifecycle(context: RouteContext, everyMs: number): Lifec
         pass ??= context.agents
           .recover()
           .catch((error: unknown) => {
-            const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+            const reason = messageOf(error);
             context.logger.warn(`durable runs: a recovery pass failed: ${reason}`);
           })
           .finally(() => {

@@ -1,4 +1,5 @@
 import type { Exchange, RouteContext } from "@routekit/core";
+import { messageOf } from "@routekit/core/internal";
 import { LLM_RUN_ID_HEADER } from "../durable/durable-runner.js";
 
 /** What a tool dead-letter endpoint receives for a tool call that failed (after its own retries). */
@@ -86,7 +87,7 @@ async function deliver(
     await context.endpoint(uri).send(exchange);
     if (exchange.error !== undefined) throw exchange.error;
   } catch (error) {
-    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const reason = messageOf(error);
     context.logger.warn(
       `${stepUri}: the failed call of tool '${letter.toolName}' (run ${letter.runId}) was not delivered to ${uri}: ${reason}`,
     );

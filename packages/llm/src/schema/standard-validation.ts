@@ -1,4 +1,4 @@
-import { truncateForMessage } from "@routekit/core/internal";
+import { messageOf, truncateForMessage } from "@routekit/core/internal";
 import type { SchemaIssue } from "../errors.js";
 import type { Tool } from "../tool-types.js";
 import type { StandardSchemaV1, StandardSchemaV1Issue, StandardSchemaV1Result } from "./standard-schema.js";
@@ -59,7 +59,7 @@ export async function validateWithStandardSchema(
 }
 
 function failedToRun(tool: Tool, error: unknown): ArgumentsValidation {
-  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const reason = messageOf(error);
   const message = `the input schema of tool '${tool.name}' failed while validating: ${reason}`;
   return { ok: false, message, issues: [{ path: "", message: `schema failed while validating: ${reason}` }] };
 }

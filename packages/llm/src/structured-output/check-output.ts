@@ -1,3 +1,4 @@
+import { messageOf } from "@routekit/core/internal";
 import type { SchemaIssue } from "../errors.js";
 import { compileSchema } from "../schema/compile-schema.js";
 import { describeIssues, toSchemaIssue } from "../schema/standard-validation.js";
@@ -32,7 +33,7 @@ export async function checkOutput(output: StructuredOutput, answer: unknown): Pr
     if (outcome.issues !== undefined) return failure(outcome.issues.map(toSchemaIssue));
     return { ok: true, value: outcome.value };
   } catch (error) {
-    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const reason = messageOf(error);
     return failure([{ path: "", message: `the schema failed while validating: ${reason}` }]);
   }
 }

@@ -1,4 +1,4 @@
-import { STREAM_FORMAT, type StreamFormat } from "@routekit/core/internal";
+import { messageOf, STREAM_FORMAT, type StreamFormat } from "@routekit/core/internal";
 import type { LlmStreamPart } from "../tool-loop/stream-parts.js";
 import type { LlmStream } from "../tool-loop/stream-tool-loop.js";
 import { sanitizeErrorText } from "../tool-loop/tool-error-policy.js";
@@ -188,6 +188,6 @@ function finishReasonOf(reason: ToolLoopStopReason): string {
 
 /** What the page may read of a failed run: its message without addresses, URLs or paths. */
 function errorTextOf(error: unknown): string {
-  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const message = messageOf(error);
   return sanitizeErrorText(message.slice(0, 1000));
 }

@@ -1,7 +1,13 @@
+import {
+  checkOptions,
+  type OptionChecks,
+  type OptionsSite,
+  optionError,
+  truncateForMessage,
+} from "@routekit/core/internal";
 import { TOOL_NAME_PATTERN } from "@routekit/llm/tool";
 import { RoutekitMcpError } from "../errors.js";
-import { refuseUnknownOptions } from "../refuse-unknown-options.js";
-import { describe } from "../server/server-options.js";
+import { optionsSite } from "../server/server-options.js";
 import type { McpElicitationAnswer, McpSamplingAnswer } from "./answer-types.js";
 
 /** How `mcpTools` reaches a server, and how its tools are registered. */
@@ -90,175 +96,153 @@ export interface ResolvedMcpToolsOptions {
   readonly sampling: McpSamplingAnswer | undefined;
 }
 
-const OPTION_NAMES = [
-  "name",
-  "command",
-  "args",
-  "env",
-  "cwd",
-  "stderr",
-  "url",
-  "headers",
-  "authProvider",
-  "authorizationCode",
-  "prefix",
-  "include",
-  "callTimeoutMs",
-  "connectTimeoutMs",
-  "reconnect",
-  "elicitation",
-  "sampling",
-];
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
 
-type Fail = (message: string) => Error;
+const POSITIVE = { type: "integer", min: 1, max: 2 ** 31 - 1 } as const;
+const positive = <TDefault extends number>(fallback: TDefault) =>
+  ({ ...POSITIVE, default: fallback }) as const;
+
+/** A route's endpoint URI or a function: how the client answers a server's request. */
+const ANSWER_CHECK = {
+  type: "custom",
+  expected: "a route's endpoint URI or a function",
+  check: (value: unknown) => typeof value === "function" || (typeof value === "string" && value !== ""),
+} as const;
+
+const CLIENT_OPTION_CHECKS = {
+  name: {
+    type: "string",
+    required: true,
+    pattern: SERVER_NAME,
+    expected: "1-32 letters, digits, '_' or '-'",
+  },
+  command: { type: "string", nonEmpty: true },
+  args: { type: "list", items: { type: "string" }, expected: "a list of strings" },
+  env: { type: "record", values: { type: "string" } },
+  cwd: { type: "string", nonEmpty: true },
+  stderr: { type: "enum", values: ["inherit", "ignore"], default: "inherit" },
+  url: { type: "uri", schemes: ["http", "https"] },
+  headers: { type: "record", values: { type: "string" } },
+  authProvider: {
+    type: "custom",
+    expected: "an OAuthClientProvider of the MCP SDK",
+    check: (value: unknown) => typeof value === "object" && value !== null,
+  },
+  authorizationCode: {
+    type: "custom",
+    expected: "a function, with a 'url' and an 'authProvider'",
+    check: (value: unknown) => typeof value === "function",
+  },
+  prefix: {
+    type: "custom",
+    expected: "letters, digits, '_' or '-'",
+    check: (value: unknown) => typeof value === "string" && (value === "" || TOOL_NAME_PATTERN.test(value)),
+  },
+  include: {
+    type: "custom",
+    expected: "a list of tool names or a function",
+    check: (value: unknown) => typeof value === "function" || Array.isArray(value),
+  },
+  callTimeoutMs: positive(60_000),
+  connectTimeoutMs: positive(30_000),
+  reconnect: {
+    type: "custom",
+    expected: "false or { initialDelayMs, maxDelayMs, maxAttempts }",
+    check: (value: unknown) =>
+      value === false || (typeof value === "object" && value !== null && !Array.isArray(value)),
+  },
+  elicitation: ANSWER_CHECK,
+  sampling: ANSWER_CHECK,
+} as const satisfies OptionChecks;
+
+/** The object form of `reconnect`, checked under its own name (`reconnect.maxDelayMs`). */
+const RECONNECT_CHECKS = {
+  reconnect: {
+    type: "object",
+    options: { initialDelayMs: positive(500), maxDelayMs: positive(30_000), maxAttempts: POSITIVE },
+    required: true,
+  },
+} as const satisfies OptionChecks;
 
 /** Checks `mcpTools` options: unknown ones are named with the nearest known one. */
 export function resolveMcpToolsOptions(options: McpToolsOptions): ResolvedMcpToolsOptions {
-  const fail: Fail = (message) => new RoutekitMcpError("OPTION_INVALID", message);
   if (options === null || typeof options !== "object") {
-    throw fail(
+    throw new RoutekitMcpError(
+      "OPTION_INVALID",
       "mcpTools expects options such as { name: 'files', command: 'npx', args: [...] } or { name, url }",
     );
   }
-  const where = `mcpTools(${typeof options.name === "string" ? `'${options.name}'` : ""})`;
-  refuseUnknownOptions(options, OPTION_NAMES, where, fail);
-  const { name } = options;
-  if (typeof name !== "string" || !SERVER_NAME.test(name)) {
-    throw fail(`${where}: option 'name' must be 1-32 letters, digits, '_' or '-' (found ${describe(name)})`);
+  const site = optionsSite(
+    `mcpTools(${typeof options.name === "string" ? `'${truncateForMessage(options.name, 40)}'` : ""})`,
+  );
+  const checked = checkOptions(CLIENT_OPTION_CHECKS, options, site);
+  const { name, command, url } = checked;
+  if ((command === undefined) === (url === undefined)) {
+    throw site.error(
+      `${site.where}: give exactly one of 'command' (a stdio server) or 'url' (a Streamable HTTP server)`,
+      "command",
+    );
   }
-  const url = checkedServer(options, where, fail);
-  const stderr = options.stderr ?? "inherit";
-  if (stderr !== "inherit" && stderr !== "ignore") {
-    throw fail(`${where}: option 'stderr' must be "inherit" or "ignore" (found ${describe(stderr)})`);
-  }
-  const prefix = options.prefix ?? `${name}_`;
-  if (typeof prefix !== "string" || (prefix !== "" && !TOOL_NAME_PATTERN.test(prefix))) {
-    throw fail(`${where}: option 'prefix' must be letters, digits, '_' or '-' (found ${describe(prefix)})`);
-  }
-  const { authorizationCode } = options;
-  if (authorizationCode !== undefined && (typeof authorizationCode !== "function" || url === undefined)) {
-    throw fail(`${where}: option 'authorizationCode' must be a function, with a 'url' and an 'authProvider'`);
+  const parsedUrl = url === undefined ? undefined : new URL(url);
+  if (checked.authorizationCode !== undefined && parsedUrl === undefined) {
+    throw optionError(
+      site,
+      "authorizationCode",
+      CLIENT_OPTION_CHECKS.authorizationCode.expected,
+      checked.authorizationCode,
+    );
   }
   return {
     name,
-    command: options.command,
-    args: options.args ?? [],
-    env: options.env,
-    cwd: options.cwd,
-    stderr,
-    url,
-    headers: options.headers,
-    authProvider: checkedAuthProvider(options.authProvider, url, where, fail),
-    authorizationCode,
-    prefix,
-    include: includeTest(options.include, where, fail),
-    callTimeoutMs: positive(options.callTimeoutMs ?? 60_000, "callTimeoutMs", where, fail),
-    connectTimeoutMs: positive(options.connectTimeoutMs ?? 30_000, "connectTimeoutMs", where, fail),
-    reconnect: reconnectPolicy(options.reconnect, where, fail),
-    elicitation: answerOption(options.elicitation, "elicitation", where, fail),
-    sampling: answerOption(options.sampling, "sampling", where, fail),
+    command,
+    args: checked.args ?? [],
+    env: checked.env,
+    cwd: checked.cwd,
+    stderr: checked.stderr,
+    url: parsedUrl,
+    headers: checked.headers,
+    authProvider: checkedAuthProvider(options.authProvider, parsedUrl, site),
+    authorizationCode: options.authorizationCode,
+    prefix: options.prefix ?? `${name}_`,
+    include: includeTest(options.include),
+    callTimeoutMs: checked.callTimeoutMs,
+    connectTimeoutMs: checked.connectTimeoutMs,
+    reconnect: reconnectPolicy(options.reconnect, site),
+    elicitation: options.elicitation,
+    sampling: options.sampling,
   };
 }
 
-/** Checks `command` / `args` or `url` (exactly one server); the parsed URL of an HTTP server. */
-function checkedServer(options: McpToolsOptions, where: string, fail: Fail): URL | undefined {
-  const { command, url } = options;
-  if ((command === undefined) === (url === undefined)) {
-    throw fail(
-      `${where}: give exactly one of 'command' (a stdio server) or 'url' (a Streamable HTTP server)`,
-    );
-  }
-  if (command !== undefined && (typeof command !== "string" || command === "")) {
-    throw fail(`${where}: option 'command' must be a non-empty string (found ${describe(command)})`);
-  }
-  const args = options.args ?? [];
-  if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string")) {
-    throw fail(`${where}: option 'args' must be a list of strings`);
-  }
-  if (url === undefined) return undefined;
-  let parsedUrl: URL;
-  try {
-    parsedUrl = new URL(String(url));
-  } catch {
-    throw fail(`${where}: option 'url' must be an absolute http(s) URL (found ${describe(url)})`);
-  }
-  if (parsedUrl.protocol !== "http:" && parsedUrl.protocol !== "https:") {
-    throw fail(`${where}: option 'url' must be an http(s) URL (found ${describe(url)})`);
-  }
-  return parsedUrl;
-}
-
-function includeTest(
-  include: McpToolsOptions["include"],
-  where: string,
-  fail: Fail,
-): (toolName: string) => boolean {
+function includeTest(include: McpToolsOptions["include"]): (toolName: string) => boolean {
   if (include === undefined) return () => true;
   if (typeof include === "function") return (toolName) => include(toolName) === true;
-  if (Array.isArray(include)) {
-    const names = new Set(include);
-    return (toolName) => names.has(toolName);
-  }
-  throw fail(
-    `${where}: option 'include' must be a list of tool names or a function (found ${describe(include)})`,
-  );
+  const names = new Set(include);
+  return (toolName) => names.has(toolName);
 }
 
 function reconnectPolicy(
   given: McpToolsOptions["reconnect"],
-  where: string,
-  fail: Fail,
+  site: OptionsSite,
 ): ResolvedMcpToolsOptions["reconnect"] {
   if (given === false) return undefined;
-  const policy = given ?? {};
-  if (typeof policy !== "object" || policy === null) {
-    throw fail(`${where}: option 'reconnect' must be false or { initialDelayMs, maxDelayMs, maxAttempts }`);
-  }
-  refuseUnknownOptions(policy, ["initialDelayMs", "maxDelayMs", "maxAttempts"], `${where} reconnect`, fail);
-  return {
-    initialDelayMs: positive(policy.initialDelayMs ?? 500, "reconnect.initialDelayMs", where, fail),
-    maxDelayMs: positive(policy.maxDelayMs ?? 30_000, "reconnect.maxDelayMs", where, fail),
-    maxAttempts:
-      policy.maxAttempts === undefined
-        ? Number.POSITIVE_INFINITY
-        : positive(policy.maxAttempts, "reconnect.maxAttempts", where, fail),
-  };
-}
-
-function positive(value: unknown, key: string, where: string, fail: (message: string) => Error): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value >= 2 ** 31) {
-    throw fail(`${where}: option '${key}' must be a positive integer (found ${describe(value)})`);
-  }
-  return value;
-}
-
-function answerOption<TAnswer>(
-  given: TAnswer | undefined,
-  option: string,
-  where: string,
-  fail: (message: string) => Error,
-): TAnswer | undefined {
-  if (given === undefined || typeof given === "function" || (typeof given === "string" && given !== ""))
-    return given;
-  throw fail(
-    `${where}: option '${option}' must be a route's endpoint URI or a function (found ${describe(given)})`,
-  );
+  const policy = checkOptions(RECONNECT_CHECKS, { reconnect: given ?? {} }, site).reconnect;
+  return { ...policy, maxAttempts: policy.maxAttempts ?? Number.POSITIVE_INFINITY };
 }
 
 function checkedAuthProvider(
   given: McpOAuthClientProvider | undefined,
   url: URL | undefined,
-  where: string,
-  fail: (message: string) => Error,
+  site: OptionsSite,
 ): McpOAuthClientProvider | undefined {
   if (given === undefined) return undefined;
-  if (url === undefined)
-    throw fail(`${where}: option 'authProvider' needs a 'url' (OAuth is for HTTP servers)`);
-  if (given === null || typeof given !== "object" || typeof given.tokens !== "function") {
-    throw fail(
-      `${where}: option 'authProvider' must be an OAuthClientProvider of the MCP SDK (found ${describe(given)})`,
+  if (url === undefined) {
+    throw site.error(
+      `${site.where}: option 'authProvider' needs a 'url' (OAuth is for HTTP servers)`,
+      "authProvider",
     );
+  }
+  if (typeof given.tokens !== "function") {
+    throw optionError(site, "authProvider", CLIENT_OPTION_CHECKS.authProvider.expected, given);
   }
   return given;
 }

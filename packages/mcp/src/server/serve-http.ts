@@ -3,11 +3,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { RouteContext } from "@routekit/core";
-import { DEFAULT_MAX_JSON_DEPTH } from "@routekit/core/internal";
+import { type CheckedOptions, DEFAULT_MAX_JSON_DEPTH, type OptionChecks } from "@routekit/core/internal";
 import { RoutekitMcpError } from "../errors.js";
 import { digest, type GuardSettings, guardRequest, isLoopback, loopbackNames } from "./http-guards.js";
 import { readJsonBody } from "./read-json-body.js";
-import { describe, type McpServerOptions, resolveServerOptions } from "./server-options.js";
+import { type McpServerOptions, type ResolvedServerOptions, resolveServerOptions } from "./server-options.js";
 import { clientOf, type Session, SessionTable } from "./session-table.js";
 import { McpToolServer } from "./tool-server.js";
 
@@ -75,39 +75,33 @@ export interface McpHttpHandler {
   close(): Promise<void>;
 }
 
-const HTTP_OPTIONS = [
-  "host",
-  "port",
-  "path",
-  "token",
-  "allowedOrigins",
-  "allowedHosts",
-  "maxBodyBytes",
-  "maxSessions",
-  "maxSessionsPerClient",
-  "sessionIdleMs",
-  "maxJsonDepth",
-];
+/** What an MCP HTTP endpoint takes besides every server's options. */
+const HTTP_OPTION_CHECKS = {
+  host: { type: "string", nonEmpty: true, default: "127.0.0.1", expected: "an address" },
+  port: { type: "integer", min: 0, max: 65_535, default: 0 },
+  path: { type: "string", pattern: /^\//, default: "/mcp", expected: "a path starting with '/'" },
+  token: {
+    type: "string",
+    secret: true,
+    pattern: /^[\s\S]{8,}$/,
+    expected: "a string of at least 8 characters",
+  },
+  allowedOrigins: { type: "list", items: { type: "string" } },
+  allowedHosts: { type: "list", items: { type: "string" } },
+  maxBodyBytes: { type: "integer", min: 1, unit: "bytes", default: 4 * 1024 * 1024 },
+  maxSessions: { type: "integer", min: 1, default: 100 },
+  maxSessionsPerClient: { type: "integer", min: 1 },
+  sessionIdleMs: { type: "integer", min: 1, unit: "milliseconds", default: 300_000 },
+  maxJsonDepth: { type: "integer", min: 1, default: DEFAULT_MAX_JSON_DEPTH },
+} as const satisfies OptionChecks;
 
 /**
  * Serves `context`'s selected tools over MCP Streamable HTTP on a server of its own, bound to
  * 127.0.0.1 by default, with `Origin`/`Host` checks and an optional bearer token.
  */
 export async function serveMcpHttp(context: RouteContext, options: McpHttpOptions): Promise<McpHttpServer> {
-  const host = options?.host ?? "127.0.0.1";
-  const port = options?.port ?? 0;
-  if (typeof host !== "string" || host === "") {
-    throw new RoutekitMcpError(
-      "OPTION_INVALID",
-      `serveMcpHttp: option 'host' must be an address (found ${describe(host)})`,
-    );
-  }
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new RoutekitMcpError(
-      "OPTION_INVALID",
-      `serveMcpHttp: option 'port' must be 0-65535 (found ${describe(port)})`,
-    );
-  }
+  const resolved = resolveServerOptions(options, "serveMcpHttp", HTTP_OPTION_CHECKS);
+  const { host, port } = resolved.extra;
   if (!isLoopback(host) && options.token === undefined) {
     throw new RoutekitMcpError(
       "OPTION_INVALID",
@@ -141,13 +135,13 @@ export async function serveMcpHttp(context: RouteContext, options: McpHttpOption
   });
   const bound = (http.address() as AddressInfo).port;
   try {
-    handler = createHandler(context, options, "serveMcpHttp", isLoopback(host) ? bound : undefined);
+    handler = createHandler(context, resolved, isLoopback(host) ? bound : undefined);
   } catch (error) {
     await new Promise((resolve) => http.close(resolve));
     throw error;
   }
   const shownHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-  const path = options.path ?? "/mcp";
+  const path = resolved.extra.path;
   const mounted = handler;
   return {
     server: mounted.server,
@@ -174,7 +168,7 @@ export function createMcpHttpHandler(
   where = "createMcpHttpHandler",
   loopbackPort?: number,
 ): McpHttpHandler {
-  return createHandler(context, options, where, loopbackPort);
+  return createHandler(context, resolveServerOptions(options, where, HTTP_OPTION_CHECKS), loopbackPort);
 }
 
 /** The checked limits and guards of an MCP HTTP endpoint. */
@@ -188,41 +182,20 @@ interface HttpSettings {
   readonly guards: GuardSettings;
 }
 
-function httpSettings(
-  options: McpHttpOptions,
-  where: string,
-  loopbackPort: number | undefined,
-): HttpSettings {
-  const path = options.path ?? "/mcp";
-  if (typeof path !== "string" || !path.startsWith("/")) {
-    throw new RoutekitMcpError(
-      "OPTION_INVALID",
-      `${where}: option 'path' must start with '/' (found ${describe(path)})`,
-    );
-  }
-  const maxSessions = options.maxSessions ?? 100;
+/** What the checked options of an MCP HTTP endpoint are. */
+type ResolvedHttpOptions = ResolvedServerOptions & {
+  readonly extra: CheckedOptions<typeof HTTP_OPTION_CHECKS>;
+};
+
+function httpSettings(options: ResolvedHttpOptions["extra"], loopbackPort: number | undefined): HttpSettings {
+  const { path, maxSessions, sessionIdleMs, maxBodyBytes, maxJsonDepth, token } = options;
   const limits = {
     maxSessions,
     maxSessionsPerClient: options.maxSessionsPerClient ?? maxSessions,
-    sessionIdleMs: options.sessionIdleMs ?? 300_000,
-    maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
-    maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+    sessionIdleMs,
+    maxBodyBytes,
+    maxJsonDepth,
   };
-  for (const [key, value] of Object.entries(limits)) {
-    if (!Number.isInteger(value) || value < 1) {
-      throw new RoutekitMcpError(
-        "OPTION_INVALID",
-        `${where}: option '${key}' must be a positive integer (found ${describe(value)})`,
-      );
-    }
-  }
-  const { token } = options;
-  if (token !== undefined && (typeof token !== "string" || token.length < 8)) {
-    throw new RoutekitMcpError(
-      "OPTION_INVALID",
-      `${where}: option 'token' must be a string of at least 8 characters`,
-    );
-  }
   const loopback = loopbackPort === undefined ? undefined : loopbackNames(loopbackPort);
   const lower = (values: readonly string[] | undefined) => (values ?? []).map((value) => value.toLowerCase());
   const guards: GuardSettings = {
@@ -240,12 +213,10 @@ function httpSettings(
 
 function createHandler(
   context: RouteContext,
-  options: McpHttpOptions,
-  where: string,
+  resolved: ResolvedHttpOptions,
   loopbackPort: number | undefined,
 ): McpHttpHandler {
-  const resolved = resolveServerOptions(options, where, HTTP_OPTIONS);
-  const settings = httpSettings(options, where, loopbackPort);
+  const settings = httpSettings(resolved.extra, loopbackPort);
   const { path, maxBodyBytes, maxJsonDepth } = settings;
   const server = new McpToolServer(context, resolved);
   const sessions = new SessionTable(settings);

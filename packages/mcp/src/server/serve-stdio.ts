@@ -1,6 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { RouteContext } from "@routekit/core";
+import type { OptionChecks } from "@routekit/core/internal";
 import { type McpServerOptions, resolveServerOptions } from "./server-options.js";
 import { McpToolServer } from "./tool-server.js";
 
@@ -13,6 +14,21 @@ export interface McpStdioOptions extends McpServerOptions {
   /** Largest message read, in bytes (default 4 MiB); a bigger one closes the connection. */
   maxMessageBytes?: number;
 }
+
+/** What `serveMcpStdio` takes besides every server's options. */
+const STDIO_OPTION_CHECKS = {
+  stdin: {
+    type: "custom",
+    expected: "a readable stream",
+    check: (value: unknown) => typeof (value as Readable | null)?.on === "function",
+  },
+  stdout: {
+    type: "custom",
+    expected: "a writable stream",
+    check: (value: unknown) => typeof (value as Writable | null)?.write === "function",
+  },
+  maxMessageBytes: { type: "integer", min: 1, unit: "bytes", default: 4 * 1024 * 1024 },
+} as const satisfies OptionChecks;
 
 /** A running stdio server. */
 export interface McpStdioServer {
@@ -31,10 +47,10 @@ export async function serveMcpStdio(
   context: RouteContext,
   options: McpStdioOptions,
 ): Promise<McpStdioServer> {
-  const resolved = resolveServerOptions(options, "serveMcpStdio", ["stdin", "stdout", "maxMessageBytes"]);
+  const resolved = resolveServerOptions(options, "serveMcpStdio", STDIO_OPTION_CHECKS);
   const server = new McpToolServer(context, resolved);
   const transport = new StdioServerTransport(options.stdin, options.stdout, {
-    maxBufferSize: options.maxMessageBytes ?? 4 * 1024 * 1024,
+    maxBufferSize: resolved.extra.maxMessageBytes,
   });
   let markClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => {

@@ -1,9 +1,15 @@
 import type { RouteContext } from "@routekit/core";
+import {
+  type CheckedOptions,
+  checkOptions,
+  type OptionCheck,
+  type OptionChecks,
+  type OptionsSite,
+} from "@routekit/core/internal";
 import type { Tool } from "@routekit/llm";
 import type { ToolErrorPolicy } from "@routekit/llm/internal";
 import type { ToolInputSchema } from "@routekit/llm/tool";
 import { RoutekitMcpError } from "../errors.js";
-import { refuseUnknownOptions } from "../refuse-unknown-options.js";
 
 /** Which of the context's tools an MCP server exposes: names, or a test of each tool. */
 export type ToolSelection = readonly string[] | ((tool: Tool) => boolean);
@@ -67,107 +73,94 @@ export interface ResolvedServerOptions {
 
 export const PACKAGE_VERSION = "0.1.0";
 
-export const SERVER_OPTION_NAMES = [
-  "tools",
-  "resources",
-  "prompts",
-  "name",
-  "version",
-  "instructions",
-  "toolTimeoutMs",
-  "toolErrors",
-  "outputSchemas",
-] as const;
+/** A list of strings or a predicate: which tools, resources or prompts a server exposes. */
+function selectionCheck(expected: string) {
+  return {
+    type: "custom",
+    expected,
+    check: (value: unknown) =>
+      typeof value === "function" ||
+      (Array.isArray(value) && value.every((item) => typeof item === "string")),
+  } as const;
+}
 
-/** Checks server options (`extra` names more options the caller accepts) and fills in defaults. */
-export function resolveServerOptions(
+/** The options every routekit MCP server takes. */
+const SERVER_OPTION_CHECKS = {
+  tools: {
+    ...selectionCheck(
+      "a list of tool names or a predicate (tool) => boolean, so that no tool is exposed by accident",
+    ),
+    required: true,
+  },
+  resources: selectionCheck("a list of URIs or a predicate"),
+  prompts: selectionCheck("a list of names or a predicate"),
+  name: { type: "string", nonEmpty: true, default: "routekit" },
+  version: { type: "string", nonEmpty: true, default: PACKAGE_VERSION },
+  instructions: { type: "string", nonEmpty: true },
+  toolTimeoutMs: { type: "integer", min: 1, max: 2 ** 31 - 1, unit: "milliseconds", default: 60_000 },
+  toolErrors: {
+    type: "custom",
+    expected: '"safe", "message" or a function',
+    check: (value: unknown) => value === "safe" || value === "message" || typeof value === "function",
+  },
+  outputSchemas: {
+    type: "custom",
+    expected: "schemas by tool name",
+    check: (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value),
+  },
+} as const satisfies OptionChecks;
+
+/** Where `where`'s option problems become the package's OPTION_INVALID errors. */
+export function optionsSite(where: string): OptionsSite {
+  return { where, error: (message) => new RoutekitMcpError("OPTION_INVALID", message) };
+}
+
+/**
+ * Checks server options, and the options `extra` lists that the caller accepts besides (whose
+ * checked values it gets as `extra`), and fills in defaults. An unknown option is refused with
+ * the nearest known name.
+ */
+export function resolveServerOptions<TExtra extends OptionChecks = Record<never, OptionCheck>>(
   options: McpServerOptions,
   where: string,
-  extra: readonly string[] = [],
-): ResolvedServerOptions {
-  const fail = (message: string) => new RoutekitMcpError("OPTION_INVALID", message);
+  extra?: TExtra,
+): ResolvedServerOptions & { readonly extra: CheckedOptions<TExtra> } {
   if (options === null || typeof options !== "object") {
-    throw fail(`${where} expects options with a 'tools' list or predicate, e.g. { tools: ["math_eval"] }`);
-  }
-  refuseUnknownOptions(options, [...SERVER_OPTION_NAMES, ...extra], where, fail);
-  const { tools } = options;
-  let isExposed: (tool: Tool) => boolean;
-  if (typeof tools === "function") {
-    isExposed = (tool) => tools(tool) === true;
-  } else if (Array.isArray(tools) && tools.every((name) => typeof name === "string")) {
-    const names = new Set<string>(tools);
-    isExposed = (tool) => names.has(tool.name);
-  } else {
-    throw fail(
-      `${where}: option 'tools' is required and must be a list of tool names or a predicate ` +
-        `(tool) => boolean, so that no tool is exposed by accident (found ${describe(tools)})`,
+    throw new RoutekitMcpError(
+      "OPTION_INVALID",
+      `${where} expects options with a 'tools' list or predicate, e.g. { tools: ["math_eval"] }`,
     );
   }
-  const toolTimeoutMs = options.toolTimeoutMs ?? 60_000;
-  if (!Number.isInteger(toolTimeoutMs) || toolTimeoutMs < 1 || toolTimeoutMs >= 2 ** 31) {
-    throw fail(
-      `${where}: option 'toolTimeoutMs' must be a positive integer of milliseconds (found ${describe(toolTimeoutMs)})`,
-    );
-  }
-  const toolErrors = options.toolErrors ?? "safe";
-  if (toolErrors !== "safe" && toolErrors !== "message" && typeof toolErrors !== "function") {
-    throw fail(
-      `${where}: option 'toolErrors' must be "safe", "message" or a function (found ${describe(toolErrors)})`,
-    );
-  }
-  for (const key of ["name", "version", "instructions"] as const) {
-    const value = options[key];
-    if (value !== undefined && (typeof value !== "string" || value === "")) {
-      throw fail(`${where}: option '${key}' must be a non-empty string (found ${describe(value)})`);
-    }
-  }
-  const { outputSchemas } = options;
-  if (outputSchemas !== undefined && (outputSchemas === null || typeof outputSchemas !== "object")) {
-    throw fail(
-      `${where}: option 'outputSchemas' must be schemas by tool name (found ${describe(outputSchemas)})`,
-    );
-  }
+  const checks: OptionChecks = { ...SERVER_OPTION_CHECKS, ...extra };
+  const checked = checkOptions(checks, options, optionsSite(where)) as CheckedOptions<
+    typeof SERVER_OPTION_CHECKS
+  > &
+    CheckedOptions<TExtra>;
   return {
-    isExposed,
-    isResourceExposed: selection(options.resources, "uri", "resources", where),
-    isPromptExposed: selection(options.prompts, "name", "prompts", where),
-    name: options.name ?? "routekit",
-    version: options.version ?? PACKAGE_VERSION,
-    instructions: options.instructions,
-    toolTimeoutMs,
-    toolErrors,
-    outputSchemas,
+    isExposed: exposes(options.tools, "name"),
+    isResourceExposed: options.resources === undefined ? undefined : exposes(options.resources, "uri"),
+    isPromptExposed: options.prompts === undefined ? undefined : exposes(options.prompts, "name"),
+    name: checked.name,
+    version: checked.version,
+    instructions: checked.instructions,
+    toolTimeoutMs: checked.toolTimeoutMs,
+    toolErrors: options.toolErrors ?? "safe",
+    outputSchemas: options.outputSchemas,
+    extra: checked,
   };
 }
 
-function selection<TKey extends "uri" | "name">(
-  given: readonly string[] | ((entry: Record<TKey, string> & { name: string }) => boolean) | undefined,
+/** A checked selection as a test of an entry's `key`. */
+function exposes<TEntry extends Record<TKey, string>, TKey extends string>(
+  given: readonly string[] | ((entry: TEntry) => boolean),
   key: TKey,
-  option: string,
-  where: string,
-): ((entry: Record<TKey, string> & { name: string }) => boolean) | undefined {
-  if (given === undefined) return undefined;
+): (entry: TEntry) => boolean {
   if (typeof given === "function") return (entry) => given(entry) === true;
-  if (Array.isArray(given) && given.every((name) => typeof name === "string")) {
-    const names = new Set<string>(given);
-    return (entry) => names.has(entry[key]);
-  }
-  throw new RoutekitMcpError(
-    "OPTION_INVALID",
-    `${where}: option '${option}' must be a list of ${key === "uri" ? "URIs" : "names"} or a predicate (found ${describe(given)})`,
-  );
+  const names = new Set<string>(given);
+  return (entry) => names.has(entry[key]);
 }
 
 /** The exposed tools of a context right now, in registration order. */
 export function exposedTools(context: RouteContext, options: ResolvedServerOptions): Tool[] {
   return context.tools.list().filter(options.isExposed);
-}
-
-export function describe(value: unknown): string {
-  if (value === undefined) return "nothing";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  return `a ${typeof value}`;
 }
