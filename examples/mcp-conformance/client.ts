@@ -24,12 +24,33 @@ interface ScenarioContext {
   client_secret?: string;
   private_key_pem?: string;
   signing_algorithm?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_token_endpoint?: string;
 }
 const scenario = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as ScenarioContext;
 const scenarioName = process.env.MCP_CONFORMANCE_SCENARIO ?? scenario.name ?? "";
 
-/** The OAuth client of the scenario: client credentials, or the authorization-code flow. */
-function authOptionsOf(): Pick<McpToolsOptions, "authProvider" | "authorizationCode"> {
+/**
+ * The OAuth client of the scenario: cross-app access (SEP-990), client credentials, or the
+ * authorization-code flow.
+ */
+function authOptionsOf(): Pick<McpToolsOptions, "authProvider" | "authorizationCode" | "crossAppAccess"> {
+  const { idp_id_token: idToken, idp_token_endpoint: idpTokenEndpoint } = scenario;
+  if (idToken !== undefined && idpTokenEndpoint !== undefined) {
+    // #region cross-app-access
+    const crossAppAccess = {
+      // The user's ID token from the enterprise identity provider (here, the suite's).
+      idToken,
+      idpTokenEndpoint,
+      idpClientId: scenario.idp_client_id ?? "",
+      // This client as the MCP server's authorization server knows it.
+      clientId: scenario.client_id ?? "",
+      clientSecret: scenario.client_secret ?? "",
+    };
+    return { crossAppAccess };
+    // #endregion
+  }
   if (scenario.client_id !== undefined && scenario.private_key_pem !== undefined) {
     const authProvider = new PrivateKeyJwtProvider({
       clientId: scenario.client_id,

@@ -4,6 +4,7 @@
 // Client: MCP servers' tools in routekit
 export type { McpElicitationAnswer, McpSamplingAnswer } from "./client/answer-types.js";
 export type { McpOAuthClientProvider, McpToolsOptions } from "./client/client-options.js";
+export type { McpCrossAppAccessOptions } from "./client/cross-app-access.js";
 export {
   localToolName,
   type McpConnection,

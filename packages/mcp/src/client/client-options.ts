@@ -3,6 +3,7 @@ import { RoutekitMcpError } from "../errors.js";
 import { refuseUnknownOptions } from "../refuse-unknown-options.js";
 import { describe } from "../server/server-options.js";
 import type { McpElicitationAnswer, McpSamplingAnswer } from "./answer-types.js";
+import { CrossAppAccessProvider, checkedCrossAppAccess, type McpCrossAppAccessOptions } from "./cross-app-access.js";
 
 /** How `mcpTools` reaches a server, and how its tools are registered. */
 /**
@@ -47,6 +48,12 @@ export interface McpToolsOptions {
    * `insufficient_scope`). The signal fires after `connectTimeoutMs`.
    */
   authorizationCode?: (signal: AbortSignal) => string | Promise<string>;
+  /**
+   * Enterprise-managed authorization (SEP-990, cross-app access) instead of `authProvider`: on a
+   * 401 the user's ID token is exchanged at the identity provider for an ID-JAG (RFC 8693), which
+   * the server's authorization server trades for an access token (RFC 7523 JWT-bearer grant).
+   */
+  crossAppAccess?: McpCrossAppAccessOptions;
   /** Prefix of the registered tool names (default `NAME_`; "" for none). */
   prefix?: string;
   /** Which of the server's tools to register (default all): names as the server spells them, or a test. */
@@ -101,6 +108,7 @@ const OPTION_NAMES = [
   "headers",
   "authProvider",
   "authorizationCode",
+  "crossAppAccess",
   "prefix",
   "include",
   "callTimeoutMs",
@@ -140,6 +148,17 @@ export function resolveMcpToolsOptions(options: McpToolsOptions): ResolvedMcpToo
   if (authorizationCode !== undefined && (typeof authorizationCode !== "function" || url === undefined)) {
     throw fail(`${where}: option 'authorizationCode' must be a function, with a 'url' and an 'authProvider'`);
   }
+  const crossAppAccess = checkedCrossAppAccess(options.crossAppAccess, where, fail);
+  let authProvider = checkedAuthProvider(options.authProvider, url, where, fail);
+  if (crossAppAccess !== undefined) {
+    if (url === undefined || authProvider !== undefined || authorizationCode !== undefined) {
+      throw fail(
+        `${where}: option 'crossAppAccess' needs a 'url' (OAuth is for HTTP servers) and replaces 'authProvider' and 'authorizationCode'`,
+      );
+    }
+    const connectTimeoutMs = positive(options.connectTimeoutMs ?? 30_000, "connectTimeoutMs", where, fail);
+    authProvider = new CrossAppAccessProvider(crossAppAccess, url, `mcp '${name}'`, connectTimeoutMs);
+  }
   return {
     name,
     command: options.command,
@@ -149,7 +168,7 @@ export function resolveMcpToolsOptions(options: McpToolsOptions): ResolvedMcpToo
     stderr,
     url,
     headers: options.headers,
-    authProvider: checkedAuthProvider(options.authProvider, url, where, fail),
+    authProvider,
     authorizationCode,
     prefix,
     include: includeTest(options.include, where, fail),
