@@ -8,7 +8,7 @@ import {
 } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import { createContext } from "@routekit/core";
 import "@routekit/llm";
-import { type McpToolsOptions, mcpTools } from "@routekit/mcp";
+import { type McpCrossAppAccessOptions, type McpToolsOptions, mcpTools } from "@routekit/mcp";
 import { AuthorizationCodeProvider } from "./authorization-code-provider.js";
 
 const url = process.argv.at(-1);
@@ -36,17 +36,18 @@ const scenarioName = process.env.MCP_CONFORMANCE_SCENARIO ?? scenario.name ?? ""
  * authorization-code flow.
  */
 function authOptionsOf(): Pick<McpToolsOptions, "authProvider" | "authorizationCode" | "crossAppAccess"> {
-  const { idp_id_token: idToken, idp_token_endpoint: idpTokenEndpoint } = scenario;
-  if (idToken !== undefined && idpTokenEndpoint !== undefined) {
+  const { idp_id_token: idToken, idp_token_endpoint: idpTokenEndpoint, idp_client_id: idpClientId } = scenario;
+  const { client_id: clientId, client_secret: clientSecret } = scenario;
+  if (idToken !== undefined && idpTokenEndpoint !== undefined && idpClientId !== undefined && clientId !== undefined) {
     // #region cross-app-access
-    const crossAppAccess = {
-      // The user's ID token from the enterprise identity provider (here, the suite's).
+    const crossAppAccess: McpCrossAppAccessOptions = {
+      // The user's ID token from the enterprise identity provider (or a function giving a fresh one).
       idToken,
       idpTokenEndpoint,
-      idpClientId: scenario.idp_client_id ?? "",
-      // This client as the MCP server's authorization server knows it.
-      clientId: scenario.client_id ?? "",
-      clientSecret: scenario.client_secret ?? "",
+      idpClientId,
+      // This application as the MCP server's authorization server knows it.
+      clientId,
+      ...(clientSecret === undefined ? undefined : { clientSecret }),
     };
     return { crossAppAccess };
     // #endregion
@@ -59,7 +60,6 @@ function authOptionsOf(): Pick<McpToolsOptions, "authProvider" | "authorizationC
     });
     return { authProvider };
   }
-  const { client_id: clientId, client_secret: clientSecret } = scenario;
   if (
     scenarioName.startsWith("auth/client-credentials") &&
     clientId !== undefined &&
