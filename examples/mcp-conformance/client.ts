@@ -36,9 +36,18 @@ const scenarioName = process.env.MCP_CONFORMANCE_SCENARIO ?? scenario.name ?? ""
  * authorization-code flow.
  */
 function authOptionsOf(): Pick<McpToolsOptions, "authProvider" | "authorizationCode" | "crossAppAccess"> {
-  const { idp_id_token: idToken, idp_token_endpoint: idpTokenEndpoint, idp_client_id: idpClientId } = scenario;
+  const {
+    idp_id_token: idToken,
+    idp_token_endpoint: idpTokenEndpoint,
+    idp_client_id: idpClientId,
+  } = scenario;
   const { client_id: clientId, client_secret: clientSecret } = scenario;
-  if (idToken !== undefined && idpTokenEndpoint !== undefined && idpClientId !== undefined && clientId !== undefined) {
+  if (
+    idToken !== undefined &&
+    idpTokenEndpoint !== undefined &&
+    idpClientId !== undefined &&
+    clientId !== undefined
+  ) {
     // #region cross-app-access
     const crossAppAccess: McpCrossAppAccessOptions = {
       // The user's ID token from the enterprise identity provider (or a function giving a fresh one).

@@ -4,13 +4,13 @@
 // Client: MCP servers' tools in routekit
 export type { McpElicitationAnswer, McpSamplingAnswer } from "./client/answer-types.js";
 export type { McpOAuthClientProvider, McpToolsOptions } from "./client/client-options.js";
-export type { McpCrossAppAccessOptions } from "./client/cross-app-access.js";
 export {
   localToolName,
   type McpConnection,
   type McpConnectionState,
   type McpRequestOptions,
 } from "./client/connection.js";
+export type { McpCrossAppAccessOptions } from "./client/cross-app-access.js";
 export { mcpComponent } from "./client/mcp-component.js";
 export { mcpConnectionOf, mcpTools } from "./client/mcp-tools.js";
 export { MCP_PROMPT_DESCRIPTION_HEADER, MCP_RESOURCE_MIME_TYPE_HEADER } from "./client/remote-endpoints.js";

@@ -81,7 +81,11 @@ function idpAnswer(request: Received): Answer {
   }
   return {
     status: 200,
-    body: { access_token: ID_JAG, issued_token_type: "urn:ietf:params:oauth:token-type:id-jag", token_type: "N_A" },
+    body: {
+      access_token: ID_JAG,
+      issued_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+      token_type: "N_A",
+    },
   };
 }
 
@@ -163,7 +167,9 @@ describe("mcpTools({ crossAppAccess }) on 127.0.0.1", () => {
   function clientContext(crossAppAccess: McpCrossAppAccessOptions): RouteContext {
     const context = createContext({ logger: createConsoleLogger("off") });
     clients.push(context);
-    context.use(mcpTools({ name: "xaa", url: mcp.url, reconnect: false, connectTimeoutMs: 5_000, crossAppAccess }));
+    context.use(
+      mcpTools({ name: "xaa", url: mcp.url, reconnect: false, connectTimeoutMs: 5_000, crossAppAccess }),
+    );
     return context;
   }
 
@@ -229,9 +235,14 @@ describe("mcpTools({ crossAppAccess }) on 127.0.0.1", () => {
   });
 
   it("fails when the identity provider's answer has no ID-JAG", async () => {
-    idp.answer = () => ({ status: 200, body: { issued_token_type: "urn:ietf:params:oauth:token-type:id-jag" } });
+    idp.answer = () => ({
+      status: 200,
+      body: { issued_token_type: "urn:ietf:params:oauth:token-type:id-jag" },
+    });
     const context = clientContext(options());
-    await expect(context.start()).rejects.toThrow(/its answer has no access_token \(the ID-JAG\) or token_type/);
+    await expect(context.start()).rejects.toThrow(
+      /its answer has no access_token \(the ID-JAG\) or token_type/,
+    );
   });
 
   it("fails when the identity provider does not answer in time", async () => {
@@ -278,10 +289,15 @@ describe("mcpTools({ crossAppAccess }) on 127.0.0.1", () => {
     const base = asAnswer(() => authorizationServer.url);
     authorizationServer.answer = (request) =>
       request.path === "/token"
-        ? { status: 401, body: { error: "invalid_client", error_description: "unknown client routekit-agent" } }
+        ? {
+            status: 401,
+            body: { error: "invalid_client", error_description: "unknown client routekit-agent" },
+          }
         : base(request);
     const context = clientContext(options());
-    await expect(context.start()).rejects.toThrow(/cannot connect to the MCP server .*unknown client routekit-agent/);
+    await expect(context.start()).rejects.toThrow(
+      /cannot connect to the MCP server .*unknown client routekit-agent/,
+    );
   });
 
   it("fails when the idToken function throws or gives no token, without sending anything", async () => {
@@ -304,7 +320,9 @@ describe("mcpTools({ crossAppAccess }) on 127.0.0.1", () => {
 
   it("checks the option, naming what was found", () => {
     const url = "http://127.0.0.1:1/mcp";
-    expect(() => mcpTools({ name: "x", url, crossAppAccess: options({ idpTokenEndpoint: "ftp://idp/token" }) })).toThrow(
+    expect(() =>
+      mcpTools({ name: "x", url, crossAppAccess: options({ idpTokenEndpoint: "ftp://idp/token" }) }),
+    ).toThrow(
       /option 'crossAppAccess': 'idpTokenEndpoint' must be an absolute http\(s\) URL \(found ftp:\/\/idp\/token\)/,
     );
     expect(() => mcpTools({ name: "x", url, crossAppAccess: options({ clientId: "" }) })).toThrow(
@@ -313,9 +331,9 @@ describe("mcpTools({ crossAppAccess }) on 127.0.0.1", () => {
     expect(() => mcpTools({ name: "x", url, crossAppAccess: options({ idToken: 5 as never }) })).toThrow(
       /'idToken' must be a non-empty string or a function that returns one/,
     );
-    expect(() => mcpTools({ name: "x", url, crossAppAccess: { ...options(), audience: "a" } as never })).toThrow(
-      /crossAppAccess: unknown option 'audience'/,
-    );
+    expect(() =>
+      mcpTools({ name: "x", url, crossAppAccess: { ...options(), audience: "a" } as never }),
+    ).toThrow(/crossAppAccess: unknown option 'audience'/);
     expect(() => mcpTools({ name: "x", url, crossAppAccess: "token" as never })).toThrow(
       /option 'crossAppAccess' must be \{ idToken, idpTokenEndpoint, idpClientId, clientId, \.\.\. \}/,
     );
@@ -323,7 +341,12 @@ describe("mcpTools({ crossAppAccess }) on 127.0.0.1", () => {
       /option 'crossAppAccess' needs a 'url'/,
     );
     expect(() =>
-      mcpTools({ name: "x", url, crossAppAccess: options(), authProvider: { tokens: () => undefined } as never }),
+      mcpTools({
+        name: "x",
+        url,
+        crossAppAccess: options(),
+        authProvider: { tokens: () => undefined } as never,
+      }),
     ).toThrow(/replaces 'authProvider' and 'authorizationCode'/);
   });
 });

@@ -59,8 +59,15 @@ describe("serveMcpStdio: notifications/cancelled", () => {
     return { log, lines, send };
   }
 
-  const slowCall = (id: number) => ({ id, method: "tools/call", params: { name: "slow", arguments: { ms: 5_000 } } });
-  const cancel = (id: number) => ({ method: "notifications/cancelled", params: { requestId: id, reason: "stop" } });
+  const slowCall = (id: number) => ({
+    id,
+    method: "tools/call",
+    params: { name: "slow", arguments: { ms: 5_000 } },
+  });
+  const cancel = (id: number) => ({
+    method: "notifications/cancelled",
+    params: { requestId: id, reason: "stop" },
+  });
 
   it("runs no tool when the cancellation comes in the same read as the request", async () => {
     const { log, lines, send } = await session();

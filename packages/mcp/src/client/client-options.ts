@@ -3,7 +3,11 @@ import { RoutekitMcpError } from "../errors.js";
 import { refuseUnknownOptions } from "../refuse-unknown-options.js";
 import { describe } from "../server/server-options.js";
 import type { McpElicitationAnswer, McpSamplingAnswer } from "./answer-types.js";
-import { CrossAppAccessProvider, checkedCrossAppAccess, type McpCrossAppAccessOptions } from "./cross-app-access.js";
+import {
+  CrossAppAccessProvider,
+  checkedCrossAppAccess,
+  type McpCrossAppAccessOptions,
+} from "./cross-app-access.js";
 
 /** How `mcpTools` reaches a server, and how its tools are registered. */
 /**

@@ -293,7 +293,9 @@ export function checkedCrossAppAccess(
   }
   for (const key of ["idpClientId", "clientId"] as const) {
     if (typeof given[key] !== "string" || given[key] === "") {
-      throw fail(`${option}: '${key}' must be a non-empty string (found ${truncateForMessage(String(given[key]))})`);
+      throw fail(
+        `${option}: '${key}' must be a non-empty string (found ${truncateForMessage(String(given[key]))})`,
+      );
     }
   }
   for (const key of ["idpClientSecret", "clientSecret", "scope"] as const) {
