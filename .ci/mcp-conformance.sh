@@ -62,11 +62,11 @@ echo "mcp-conformance: active server scenarios"
 echo "mcp-conformance: pending server scenarios (reported, not required)"
 "$node22_bin/node" "$root/$suite" server --url "http://127.0.0.1:$port/mcp" --suite pending || true
 
-# Every client scenario of the suite but one, against the client program built on mcpTools: the
+# Every client scenario of the suite, against the client program built on mcpTools: the
 # authorization-code flows of auth/* (metadata discovery, PKCE, Client ID Metadata Documents,
-# pre-registration, scope step-up), client credentials, elicitation defaults and SSE retry. The
-# draft scenarios are run and reported. Not run: auth/cross-app-access-complete-flow (an extension,
-# SEP-990, an identity provider's token exchange the MCP SDK has no client for).
+# pre-registration, scope step-up), client credentials, cross-app access (the SEP-990 extension:
+# an ID token exchanged at an identity provider, then a JWT-bearer grant), elicitation defaults and
+# SSE retry. The draft scenarios are run and reported.
 client_command="node $root/node_modules/tsx/dist/cli.mjs $root/examples/mcp-conformance/client.ts"
 run_client() {
   echo "mcp-conformance: client scenario $1"
@@ -79,7 +79,8 @@ for scenario in initialize tools_call elicitation-sep1034-client-defaults sse-re
   auth/scope-from-www-authenticate auth/scope-from-scopes-supported auth/scope-omitted-when-undefined \
   auth/scope-step-up auth/scope-retry-limit auth/token-endpoint-auth-basic auth/token-endpoint-auth-post \
   auth/token-endpoint-auth-none auth/pre-registration auth/2025-03-26-oauth-metadata-backcompat \
-  auth/2025-03-26-oauth-endpoint-fallback auth/client-credentials-basic auth/client-credentials-jwt; do
+  auth/2025-03-26-oauth-endpoint-fallback auth/client-credentials-basic auth/client-credentials-jwt \
+  auth/cross-app-access-complete-flow; do
   run_client "$scenario"
 done
 echo "mcp-conformance: draft client scenarios (reported, not required)"

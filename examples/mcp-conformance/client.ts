@@ -8,7 +8,7 @@ import {
 } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import { createContext } from "@routekit/core";
 import "@routekit/llm";
-import { type McpToolsOptions, mcpTools } from "@routekit/mcp";
+import { type McpCrossAppAccessOptions, type McpToolsOptions, mcpTools } from "@routekit/mcp";
 import { AuthorizationCodeProvider } from "./authorization-code-provider.js";
 
 const url = process.argv.at(-1);
@@ -24,12 +24,43 @@ interface ScenarioContext {
   client_secret?: string;
   private_key_pem?: string;
   signing_algorithm?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_token_endpoint?: string;
 }
 const scenario = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as ScenarioContext;
 const scenarioName = process.env.MCP_CONFORMANCE_SCENARIO ?? scenario.name ?? "";
 
-/** The OAuth client of the scenario: client credentials, or the authorization-code flow. */
-function authOptionsOf(): Pick<McpToolsOptions, "authProvider" | "authorizationCode"> {
+/**
+ * The OAuth client of the scenario: cross-app access (SEP-990), client credentials, or the
+ * authorization-code flow.
+ */
+function authOptionsOf(): Pick<McpToolsOptions, "authProvider" | "authorizationCode" | "crossAppAccess"> {
+  const {
+    idp_id_token: idToken,
+    idp_token_endpoint: idpTokenEndpoint,
+    idp_client_id: idpClientId,
+  } = scenario;
+  const { client_id: clientId, client_secret: clientSecret } = scenario;
+  if (
+    idToken !== undefined &&
+    idpTokenEndpoint !== undefined &&
+    idpClientId !== undefined &&
+    clientId !== undefined
+  ) {
+    // #region cross-app-access
+    const crossAppAccess: McpCrossAppAccessOptions = {
+      // The user's ID token from the enterprise identity provider (or a function giving a fresh one).
+      idToken,
+      idpTokenEndpoint,
+      idpClientId,
+      // This application as the MCP server's authorization server knows it.
+      clientId,
+      ...(clientSecret === undefined ? undefined : { clientSecret }),
+    };
+    return { crossAppAccess };
+    // #endregion
+  }
   if (scenario.client_id !== undefined && scenario.private_key_pem !== undefined) {
     const authProvider = new PrivateKeyJwtProvider({
       clientId: scenario.client_id,
@@ -38,7 +69,6 @@ function authOptionsOf(): Pick<McpToolsOptions, "authProvider" | "authorizationC
     });
     return { authProvider };
   }
-  const { client_id: clientId, client_secret: clientSecret } = scenario;
   if (
     scenarioName.startsWith("auth/client-credentials") &&
     clientId !== undefined &&

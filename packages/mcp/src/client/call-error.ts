@@ -35,6 +35,17 @@ export function callFailure(error: unknown, where: string, timeoutMs: number): C
   return { error: lost, transportLost: true };
 }
 
+/**
+ * An error's message on one line; a schema error of the SDK (e.g. a token response without
+ * `access_token`) as the fields that did not match, not its multi-line JSON.
+ */
 export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof Error)) return String(error);
+  const { issues } = error as { issues?: unknown };
+  if (error.name !== "ZodError" || !Array.isArray(issues)) return error.message;
+  const fields = issues.map((issue: { path?: unknown[]; message?: string }) => {
+    const path = Array.isArray(issue.path) && issue.path.length > 0 ? issue.path.join(".") : "(the answer)";
+    return `${path}: ${issue.message ?? "invalid"}`;
+  });
+  return `the answer does not have the expected shape (${fields.join("; ")})`;
 }

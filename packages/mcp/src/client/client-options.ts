@@ -9,6 +9,11 @@ import { TOOL_NAME_PATTERN } from "@routekit/llm/tool";
 import { RoutekitMcpError } from "../errors.js";
 import { optionsSite } from "../server/server-options.js";
 import type { McpElicitationAnswer, McpSamplingAnswer } from "./answer-types.js";
+import {
+  CROSS_APP_ACCESS_CHECK,
+  CrossAppAccessProvider,
+  type McpCrossAppAccessOptions,
+} from "./cross-app-access.js";
 
 /** How `mcpTools` reaches a server, and how its tools are registered. */
 /**
@@ -53,6 +58,12 @@ export interface McpToolsOptions {
    * `insufficient_scope`). The signal fires after `connectTimeoutMs`.
    */
   authorizationCode?: (signal: AbortSignal) => string | Promise<string>;
+  /**
+   * Enterprise-managed authorization (SEP-990, cross-app access) instead of `authProvider`: on a
+   * 401 the user's ID token is exchanged at the identity provider for an ID-JAG (RFC 8693), which
+   * the server's authorization server trades for an access token (RFC 7523 JWT-bearer grant).
+   */
+  crossAppAccess?: McpCrossAppAccessOptions;
   /** Prefix of the registered tool names (default `NAME_`; "" for none). */
   prefix?: string;
   /** Which of the server's tools to register (default all): names as the server spells them, or a test. */
@@ -153,6 +164,7 @@ const CLIENT_OPTION_CHECKS = {
   },
   elicitation: ANSWER_CHECK,
   sampling: ANSWER_CHECK,
+  crossAppAccess: CROSS_APP_ACCESS_CHECK,
 } as const satisfies OptionChecks;
 
 /** The object form of `reconnect`, checked under its own name (`reconnect.maxDelayMs`). */
@@ -192,6 +204,21 @@ export function resolveMcpToolsOptions(options: McpToolsOptions): ResolvedMcpToo
       checked.authorizationCode,
     );
   }
+  let authProvider = checkedAuthProvider(options.authProvider, parsedUrl, site);
+  if (checked.crossAppAccess !== undefined) {
+    if (parsedUrl === undefined || authProvider !== undefined || checked.authorizationCode !== undefined) {
+      throw site.error(
+        `${site.where}: option 'crossAppAccess' needs a 'url' (OAuth is for HTTP servers) and replaces 'authProvider' and 'authorizationCode'`,
+        "crossAppAccess",
+      );
+    }
+    authProvider = new CrossAppAccessProvider(
+      options.crossAppAccess as McpCrossAppAccessOptions,
+      parsedUrl,
+      `mcp '${name}'`,
+      checked.connectTimeoutMs,
+    );
+  }
   return {
     name,
     command,
@@ -201,7 +228,7 @@ export function resolveMcpToolsOptions(options: McpToolsOptions): ResolvedMcpToo
     stderr: checked.stderr,
     url: parsedUrl,
     headers: checked.headers,
-    authProvider: checkedAuthProvider(options.authProvider, parsedUrl, site),
+    authProvider,
     authorizationCode: options.authorizationCode,
     prefix: options.prefix ?? `${name}_`,
     include: includeTest(options.include),

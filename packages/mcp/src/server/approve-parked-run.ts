@@ -36,14 +36,14 @@ export function approveParkedRun(
   context: RouteContext,
   callId: string,
   result: ToolResult,
-  signal: () => AbortSignal,
+  deadline: { readonly signal: AbortSignal },
 ): ToolResult | Promise<ToolResult> {
   const parked = result.isError ? undefined : parkedRunOf("value" in result ? result.value : undefined);
   if (parked === undefined) return result;
   const session = callSessionOf({ callId });
   if (session === undefined || session.server.getClientCapabilities()?.elicitation === undefined)
     return result;
-  return askUntilAnswered(context, session, parked, result, signal());
+  return askUntilAnswered(context, session, parked, result, deadline.signal);
 }
 
 /** Asks about every waiting call, round after round while the run parks again. */

@@ -19,6 +19,8 @@ export class CallClock implements Abortable {
   #timer: NodeJS.Timeout | undefined = undefined;
   /** The context run's deadlines this clock is in (a context makes a new set at each start). */
   #joined: DeadlineSet | undefined = undefined;
+  /** Calls started in this event-loop turn, to listen to their client's signal after it. */
+  #starting: CallDeadline[] = [];
 
   constructor(timeoutMs: number, context: RouteContext) {
     this.timeoutMs = timeoutMs;
@@ -36,6 +38,7 @@ export class CallClock implements Abortable {
     else this.#newest.next = deadline;
     this.#newest = deadline;
     if (this.#timer === undefined) this.#arm(this.timeoutMs);
+    if (this.#starting.push(deadline) === 1) setImmediate(listenAfterTurn, this);
     const due = performance.now() + this.timeoutMs;
     const deadlines = shutdownDeadlinesOf(this.#context);
     if (deadlines !== this.#joined) {
@@ -66,6 +69,16 @@ export class CallClock implements Abortable {
     const calls: CallDeadline[] = [];
     for (let call = this.#oldest; call !== undefined; call = call.next) calls.push(call);
     return calls;
+  }
+
+  /**
+   * After the turn calls started in: the ones still running listen to their client's signal (a
+   * cancellation can only come in on a later read of the transport, or has come in meanwhile).
+   */
+  listenToStarted(): void {
+    const started = this.#starting;
+    this.#starting = [];
+    for (const deadline of started) deadline.listen();
   }
 
   /** The route context aborts in-flight work: every call in flight ends saying so. */
@@ -102,4 +115,8 @@ export class CallClock implements Abortable {
 
 function tickClock(clock: CallClock): void {
   clock.tick();
+}
+
+function listenAfterTurn(clock: CallClock): void {
+  clock.listenToStarted();
 }

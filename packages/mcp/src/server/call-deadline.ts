@@ -11,8 +11,11 @@ export type Ending = "timed-out" | "cancelled" | "closing" | "stopping";
  * the client's signal fires, when the server closes, or when the route context aborts in-flight
  * work (the clock is in the context's shutdown). A tool route runs its exchange under it, so the
  * call has no second deadline; its signal is made only when something reads it (most routes
- * never do). The object is its own listener (no closure per call), and `release` removes the listener
- * and its place on the clock.
+ * never do). The object is its own listener (no closure per call). It listens to the client's
+ * signal only once the call outlives the event-loop turn it started in (the clock's `listen`):
+ * a cancellation comes in on a later read of the transport, and most calls are answered before
+ * then, so they never pay for adding and removing a listener; a signal that fired in between is
+ * seen when the listener would be added. `release` removes the listener and the place on the clock.
  */
 export class CallDeadline implements SignalSource {
   #controller: AbortController | undefined = undefined;
@@ -26,13 +29,29 @@ export class CallDeadline implements SignalSource {
   readonly due: number;
   #settle: ((result: ToolResult | undefined) => void) | undefined = undefined;
   ending: Ending | undefined = undefined;
+  /** Listening to the client's signal (see `listen`); false again once released. */
+  #listening = false;
+  #released = false;
 
   constructor(parent: AbortSignal, clock: CallClock) {
     this.#parent = parent;
     this.#clock = clock;
-    parent.addEventListener("abort", this, { once: true });
-    // Last: a context that has already aborted in-flight work ends the call at once.
+    // A context that has already aborted in-flight work ends the call at once.
     this.due = clock.add(this);
+  }
+
+  /**
+   * Starts listening to the client's signal (the clock calls it after the turn the call started
+   * in, if the call still runs); a signal that has already fired ends the call now.
+   */
+  listen(): void {
+    if (this.#released || this.#listening) return;
+    if (this.#parent.aborted) {
+      this.handleEvent();
+      return;
+    }
+    this.#listening = true;
+    this.#parent.addEventListener("abort", this);
   }
 
   /** The signal the tool sees. */
@@ -76,7 +95,11 @@ export class CallDeadline implements SignalSource {
   }
 
   release(): void {
-    this.#parent.removeEventListener("abort", this);
+    this.#released = true;
+    if (this.#listening) {
+      this.#listening = false;
+      this.#parent.removeEventListener("abort", this);
+    }
     this.#clock.delete(this);
   }
 

@@ -18,9 +18,14 @@ export interface CallSettings {
   readonly output: ToolOutput | undefined;
   /**
    * Runs on the tool's result within the call's deadline (asking the client to approve a parked
-   * run); `signal` makes the call's signal only when asked for (most calls never need one).
+   * run); `deadline.signal` makes the call's signal only when read (most calls never need one).
+   * One function for every call of a server: the call comes in as arguments, not in a closure.
    */
-  readonly afterTool?: (result: ToolResult, signal: () => AbortSignal) => ToolResult | Promise<ToolResult>;
+  readonly afterTool?: (
+    result: ToolResult,
+    callId: string,
+    deadline: { readonly signal: AbortSignal },
+  ) => ToolResult | Promise<ToolResult>;
 }
 
 /**
@@ -58,7 +63,7 @@ export function runCall(
       running = deadline.race(
         afterTool === undefined
           ? executed
-          : executed.then((result) => afterTool(result, () => deadline.signal)),
+          : executed.then((result) => afterTool(result, settings.callId, deadline)),
       );
     } catch (error) {
       // A tool whose execute throws instead of returning a promise.

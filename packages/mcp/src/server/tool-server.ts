@@ -19,7 +19,7 @@ import { ProgressForwarding } from "./forward-progress.js";
 import { serveLogging } from "./logging.js";
 import type { McpSession, McpTransport } from "./mcp-transport.js";
 import { outputOf, type ToolOutput } from "./output-schema.js";
-import { errorContent, runCall } from "./run-call.js";
+import { type CallSettings, errorContent, runCall } from "./run-call.js";
 import { CatalogSession } from "./serve-catalog.js";
 import {
   exposedTools,
@@ -50,14 +50,11 @@ export class McpToolServer {
   /** How many calls are in flight, and who waits for none to be (`drain`). */
   #inFlight = 0;
   #drained: (() => void) | undefined = undefined;
-  readonly #callEnded = (result: CallToolResult): CallToolResult => {
-    this.#endCall();
-    return result;
-  };
-  readonly #callFailed = (error: unknown): never => {
-    this.#endCall();
-    throw error;
-  };
+  /** The step after every call's tool: approvals of a parked durable run (one function, not one per call). */
+  readonly #afterTool: NonNullable<CallSettings["afterTool"]> = (result, callId, deadline) =>
+    approveParkedRun(this.context, callId, result, deadline);
+  /** The context's tool registry, read once (each read of `context.tools` looks the service up). */
+  readonly #tools: RouteContext["tools"];
   /** Fires when the server drains: a result no longer waits for the client to confirm progress. */
   readonly #closing = new AbortController();
   #notifyScheduled = false;
@@ -67,7 +64,8 @@ export class McpToolServer {
     this.context = context;
     this.options = options;
     this.#clock = new CallClock(options.toolTimeoutMs, context);
-    const stopTools = context.tools.onChange((change) => {
+    this.#tools = context.tools;
+    const stopTools = this.#tools.onChange((change) => {
       if (options.isExposed(change.tool)) this.#scheduleListChanged();
     });
     const catalog = catalogOf(context);
@@ -185,7 +183,7 @@ export class McpToolServer {
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools() }));
     server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult> => {
       const { name } = request.params;
-      const tool = this.context.tools.get(name);
+      const tool = this.#tools.get(name);
       if (tool === undefined || !options.isExposed(tool)) {
         const known = exposedTools(this.context, options).map((exposed) => exposed.name);
         const message = `unknown tool '${truncateForMessage(name)}'${didYouMean(name, known, { quoted: true })}`;
@@ -206,11 +204,23 @@ export class McpToolServer {
         clock: this.#clock,
         toolErrors: options.toolErrors,
         output: outputOf(tool, options.outputSchemas, this.#outputs),
-        afterTool: (result, signal) => approveParkedRun(this.context, callId, result, signal),
+        afterTool: this.#afterTool,
       });
       const call = progress === undefined ? running : this.#afterProgress(running, progress);
       this.#inFlight++;
-      return call.finally(closeSession).then(this.#callEnded, this.#callFailed);
+      // One reaction for both (a `finally` would add two promise turns to every call).
+      return call.then(
+        (result) => {
+          closeSession();
+          this.#endCall();
+          return result;
+        },
+        (error: unknown) => {
+          closeSession();
+          this.#endCall();
+          throw error;
+        },
+      );
     });
     return server;
   }
