@@ -52,7 +52,7 @@ await context.addRoutes((r) => {
         exchange.body.orderId,
         exchange.body.amount,
       ]);
-      exchange.body = { refunded: exchange.body.amount };
-    });
+    })
+    .transform((exchange) => ({ refunded: exchange.body.amount }));
 });
 // #endregion transacted-tool

@@ -41,8 +41,8 @@ describe.skipIf(!postgresAvailable)(
               `INSERT INTO ${prefix}refunds (order_id, amount) VALUES ($1, $2)`,
               [exchange.body.orderId, exchange.body.amount],
             );
-            exchange.body = { refunded: exchange.body.amount };
-          });
+          })
+          .transform((exchange) => ({ refunded: exchange.body.amount }));
       });
       await context.start();
     });
