@@ -223,6 +223,12 @@ async function end(
   transaction.ended = true;
   if (TRANSACTION.get(exchange) === transaction) TRANSACTION.set(exchange, undefined);
   const { client } = transaction;
+  if (statement === "ROLLBACK" && transaction.brokenBy !== undefined) {
+    // The connection broke: the server ended the session, which rolled the transaction back.
+    client.removeListener("error", transaction.onError);
+    client.release(transaction.brokenBy);
+    return;
+  }
   try {
     const result = await client.query(statement);
     // PostgreSQL answers COMMIT of a failed transaction with ROLLBACK.

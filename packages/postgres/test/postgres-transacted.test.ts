@@ -261,6 +261,49 @@ describe.skipIf(!postgresAvailable)("PostgreSQL transacted idempotent repository
     expect(await effectRows()).toEqual([{ order_id: "o1", context: "b" }]);
   });
 
+  it("rolls back an exchange that pauses longer than idleTimeoutMs, storing nothing", async () => {
+    const postgres = await store();
+    const target = context();
+    target.use(postgres.outbox());
+    let pauses = 1;
+    await addOrderRoute(
+      target,
+      postgres.transactedIdempotentRepository("orders", { idleTimeoutMs: 200 }),
+      "a",
+      async () => {
+        if (pauses-- > 0) await new Promise((resolve) => setTimeout(resolve, 600));
+      },
+    );
+    await target.start();
+    const failed = await failure(target.request("direct:orders", { id: "o1" }));
+    expect(failed.code).toBe("QUERY_FAILED");
+    expect(failed.retryable).toBe(true);
+    expect(failed.message).toContain("the connection is lost or not answering");
+    expect(await effectRows()).toEqual([]);
+    expect(await keyRows()).toEqual([]);
+    // The broken connection was destroyed, not reused: the next exchange runs.
+    await target.request("direct:orders", { id: "o1" });
+    expect(await effectRows()).toEqual([{ order_id: "o1", context: "a" }]);
+  });
+
+  it("refuses a statement sent after the block ended its transaction", async () => {
+    const postgres = await store();
+    const target = context();
+    let kept: ReturnType<typeof postgresTransaction> | undefined;
+    await target.addRoutes((r) => {
+      r.from<Order>("direct:orders")
+        .idempotentConsumer("${body.id}", { repository: postgres.transactedIdempotentRepository("orders") })
+        .process((exchange) => {
+          kept = postgresTransaction(exchange);
+        });
+    });
+    await target.start();
+    await target.request("direct:orders", { id: "o1" });
+    const late = await kept?.query("SELECT 1").catch((error: unknown) => error);
+    expect((late as PostgresStoreError).code).toBe("TRANSACTION_ENDED");
+    expect((late as Error).message).toContain("a statement was sent after the transaction ended");
+  });
+
   it("relays from two contexts, publishing each row once", async () => {
     const first = await store();
     const second = await store();
