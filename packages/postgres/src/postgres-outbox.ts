@@ -69,6 +69,12 @@ export function createPostgresOutbox(
               `Endpoint '${address.uri}': expected 'outbox:' followed by the destination URI (e.g. 'outbox:amqp:queue:orders'), found destination '${destination}'`,
             );
           }
+          if (context.componentTraits(destination) === undefined) {
+            throw new PostgresStoreError(
+              "OPTIONS_INVALID",
+              `Endpoint '${address.uri}': no component of this context serves the destination '${destination}' (scheme '${destination.slice(0, destination.indexOf(":"))}'); install its plugin before adding the route`,
+            );
+          }
           return {
             uri: address.uri,
             send: (exchange) => insertRow(at, table, destination, exchange, relay.wake),

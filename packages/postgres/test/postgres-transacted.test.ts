@@ -417,6 +417,13 @@ describe.skipIf(!postgresAvailable)("PostgreSQL transacted idempotent repository
     ).rejects.toThrow(
       "expected 'outbox:' followed by the destination URI (e.g. 'outbox:amqp:queue:orders'), found destination 'published'",
     );
+    await expect(
+      target.addRoutes((r) => {
+        r.from("direct:unknown-destination").to("outbox:nats:orders");
+      }),
+    ).rejects.toThrow(
+      "Endpoint 'outbox:nats:orders': no component of this context serves the destination 'nats:orders' (scheme 'nats')",
+    );
     await target.start();
     const missing = await failure(target.request("direct:no-transaction", {}));
     expect(missing.code).toBe("TRANSACTION_MISSING");
