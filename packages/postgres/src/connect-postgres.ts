@@ -109,7 +109,11 @@ export async function connectPostgres(options: PostgresStoreOptions = {}): Promi
         pool,
         where,
         tables.idempotent,
-        { maxConnections: resolved.maxConnections, connectTimeoutMs: resolved.connectTimeoutMs },
+        {
+          maxConnections: resolved.maxConnections,
+          connectTimeoutMs: resolved.connectTimeoutMs,
+          queryTimeoutMs: resolved.queryTimeoutMs,
+        },
         name,
         repositoryOptions,
       ),

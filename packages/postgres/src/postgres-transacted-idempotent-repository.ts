@@ -40,6 +40,7 @@ export interface PostgresTransactedIdempotentRepository extends IdempotentReposi
 export interface PoolLimits {
   readonly maxConnections: number;
   readonly connectTimeoutMs: number;
+  readonly queryTimeoutMs: number;
 }
 
 interface Scope {
@@ -72,6 +73,13 @@ export function createPostgresTransactedIdempotentRepository(
   const site = `transactedIdempotentRepository('${checkName("transactedIdempotentRepository()", name)}')`;
   const lockTimeoutMs = checkInteger(site, "lockTimeoutMs", options.lockTimeoutMs, 2000, 1);
   const idleTimeoutMs = checkInteger(site, "idleTimeoutMs", options.idleTimeoutMs, 30_000, 1);
+  if (lockTimeoutMs >= limits.queryTimeoutMs) {
+    // The claim's statement would be cut off by the client before the server's lock wait ends.
+    throw new PostgresStoreError(
+      "OPTIONS_INVALID",
+      `${site}: option 'lockTimeoutMs' must be below the store's queryTimeoutMs (${limits.queryTimeoutMs} ms), found ${lockTimeoutMs}; lower it or raise queryTimeoutMs in connectPostgres()`,
+    );
+  }
   const expireAfterMs =
     options.expireAfterMs === Number.POSITIVE_INFINITY
       ? undefined

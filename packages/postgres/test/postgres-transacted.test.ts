@@ -208,7 +208,7 @@ describe.skipIf(!postgresAvailable)("PostgreSQL transacted idempotent repository
       entered = true;
       await held.promise;
     });
-    await addOrderRoute(b, second.transactedIdempotentRepository("orders", { lockTimeoutMs: 10_000 }), "b");
+    await addOrderRoute(b, second.transactedIdempotentRepository("orders", { lockTimeoutMs: 4000 }), "b");
     await addOrderRoute(
       fast,
       second.transactedIdempotentRepository("orders", { lockTimeoutMs: 200 }),
@@ -443,6 +443,9 @@ describe.skipIf(!postgresAvailable)("PostgreSQL transacted idempotent repository
     );
     expect(() => postgres.transactedIdempotentRepository("orders", { lockTimeoutMs: 0 })).toThrow(
       /lockTimeoutMs/,
+    );
+    expect(() => postgres.transactedIdempotentRepository("orders", { lockTimeoutMs: 5000 })).toThrow(
+      "transactedIdempotentRepository('orders'): option 'lockTimeoutMs' must be below the store's queryTimeoutMs (5000 ms), found 5000",
     );
     expect(() => postgres.outbox({ batchSize: -1 })).toThrow(/batchSize/);
   });
