@@ -84,3 +84,30 @@ describe("idempotentConsumer confirms a key", () => {
     );
   });
 });
+
+describe("idempotentConsumer hands the exchange to its repository", () => {
+  it("passes the exchange being processed to add, confirm and remove", async () => {
+    const seen: string[] = [];
+    const keys = new Set<string>();
+    const repository: IdempotentRepository = {
+      add: (key, exchange) => {
+        seen.push(`add ${key} ${String(exchange?.headers.orderId)}`);
+        if (keys.has(key)) return false;
+        keys.add(key);
+        return true;
+      },
+      contains: (key) => keys.has(key),
+      remove: (key, exchange) => {
+        seen.push(`remove ${key} ${String(exchange?.headers.orderId)}`);
+        keys.delete(key);
+      },
+      confirm: (key, exchange) => {
+        seen.push(`confirm ${key} ${String(exchange?.headers.orderId)}`);
+      },
+    };
+    context = await routeWith(repository, []);
+    await context.request("direct:in", "ok", { orderId: "o1" });
+    await expect(context.request("direct:in", "fail", { orderId: "o2" })).rejects.toThrow("order o2 refused");
+    expect(seen).toEqual(["add o1 o1", "confirm o1 o1", "add o2 o2", "remove o2 o2"]);
+  });
+});

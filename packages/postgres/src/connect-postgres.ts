@@ -1,4 +1,4 @@
-import type { CheckpointStore } from "@routekit/core";
+import type { CheckpointStore, Plugin } from "@routekit/core";
 import pg from "pg";
 import {
   createPostgresAggregationRepository,
@@ -12,7 +12,13 @@ import {
   type PostgresIdempotentRepositoryOptions,
 } from "./postgres-idempotent-repository.js";
 import { type PostgresStoreOptions, resolvePostgresOptions } from "./postgres-options.js";
+import { createPostgresOutbox, type PostgresOutboxOptions } from "./postgres-outbox.js";
 import { describeError, PostgresStoreError } from "./postgres-store-error.js";
+import {
+  createPostgresTransactedIdempotentRepository,
+  type PostgresTransactedIdempotentRepository,
+  type PostgresTransactedIdempotentRepositoryOptions,
+} from "./postgres-transacted-idempotent-repository.js";
 import { dropSchema, migrateSchema, schemaStatements, tableNames } from "./schema.js";
 
 /** A connection pool to PostgreSQL that makes repositories; close it after the context stopped. */
@@ -30,6 +36,21 @@ export interface PostgresStore {
     name: string,
     options?: PostgresIdempotentRepositoryOptions,
   ): PostgresIdempotentRepository;
+  /**
+   * An idempotent repository whose claim, the route's writes (through `postgresTransaction(exchange)`)
+   * and the confirm commit in one transaction: exactly once for effects written to this database.
+   * Each exchange in its block holds one connection of the pool until the block ends.
+   */
+  transactedIdempotentRepository(
+    name: string,
+    options?: PostgresTransactedIdempotentRepositoryOptions,
+  ): PostgresTransactedIdempotentRepository;
+  /**
+   * The outbox: a plugin with the `outbox:` component (`.to("outbox:amqp:queue:orders")` inside a
+   * transacted idempotent consumer stores the message in the exchange's transaction) and the relay
+   * that sends committed messages, started and stopped with the context.
+   */
+  outbox(options?: PostgresOutboxOptions): Plugin;
   /** An aggregation repository; `name` separates its groups from other repositories'. */
   aggregationRepository(
     name: string,
@@ -83,6 +104,20 @@ export async function connectPostgres(options: PostgresStoreOptions = {}): Promi
     schema: () => schemaStatements(resolved.tablePrefix),
     idempotentRepository: (name, repositoryOptions) =>
       createPostgresIdempotentRepository(pool, where, tables.idempotent, name, repositoryOptions),
+    transactedIdempotentRepository: (name, repositoryOptions) =>
+      createPostgresTransactedIdempotentRepository(
+        pool,
+        where,
+        tables.idempotent,
+        {
+          maxConnections: resolved.maxConnections,
+          connectTimeoutMs: resolved.connectTimeoutMs,
+          queryTimeoutMs: resolved.queryTimeoutMs,
+        },
+        name,
+        repositoryOptions,
+      ),
+    outbox: (outboxOptions) => createPostgresOutbox(pool, where, tables.outbox, outboxOptions),
     aggregationRepository: (name, repositoryOptions) =>
       createPostgresAggregationRepository(pool, where, tables, name, repositoryOptions),
     checkpointStore: (name) => createPostgresCheckpointStore(pool, where, tables.checkpoints, name),

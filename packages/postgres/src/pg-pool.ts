@@ -16,6 +16,9 @@ export interface PgQueryable {
 /** A client checked out of the pool; `release(error)` destroys it instead of returning it. */
 export interface PgPoolClient extends PgQueryable {
   release(error?: Error | boolean): void;
+  /** A connection that breaks while the client is checked out reports here. */
+  on(event: "error", listener: (error: Error) => void): unknown;
+  removeListener(event: "error", listener: (error: Error) => void): unknown;
 }
 
 /** A pool of connections. */

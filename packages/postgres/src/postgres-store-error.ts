@@ -9,13 +9,17 @@ export type PostgresStoreErrorCode =
   | "SCHEMA_MISSING"
   | "KEY_IN_PROGRESS"
   | "CLAIM_LOST"
-  | "VALUE_CORRUPT";
+  | "VALUE_CORRUPT"
+  | "POOL_EXHAUSTED"
+  | "TRANSACTION_MISSING"
+  | "TRANSACTION_ENDED";
 
 /** Codes whose failure the same message would meet again: not redelivered by default. */
 const PERMANENT_CODES: ReadonlySet<string> = new Set<PostgresStoreErrorCode>([
   "OPTIONS_INVALID",
   "SCHEMA_MISSING",
   "VALUE_CORRUPT",
+  "TRANSACTION_MISSING",
 ]);
 
 /** The one error class of @routekit/postgres; `code` says what kind of failure it is. */

@@ -7,6 +7,7 @@ export interface TableNames {
   readonly groups: string;
   readonly completed: string;
   readonly checkpoints: string;
+  readonly outbox: string;
 }
 
 export function tableNames(prefix: string): TableNames {
@@ -15,6 +16,7 @@ export function tableNames(prefix: string): TableNames {
     groups: `${prefix}aggregation_group`,
     completed: `${prefix}aggregation_completed`,
     checkpoints: `${prefix}checkpoint`,
+    outbox: `${prefix}outbox`,
   };
 }
 
@@ -62,6 +64,15 @@ export function schemaStatements(prefix: string): string[] {
       PRIMARY KEY (store, id)
     )`,
     `CREATE INDEX IF NOT EXISTS ${tables.checkpoints}_status ON ${tables.checkpoints} (store, status, lease_until)`,
+    `CREATE TABLE IF NOT EXISTS ${tables.outbox} (
+      id uuid PRIMARY KEY,
+      created_at bigint NOT NULL,
+      uri text NOT NULL,
+      encoding text NOT NULL CHECK (encoding IN ('json', 'bytes')),
+      body text NOT NULL,
+      headers jsonb NOT NULL
+    )`,
+    `CREATE INDEX IF NOT EXISTS ${tables.outbox}_created ON ${tables.outbox} (created_at)`,
   ];
 }
 
@@ -87,6 +98,6 @@ export async function dropSchema(where: string, pool: PgPool, prefix: string): P
     where,
     "dropping the tables",
     pool,
-    `DROP TABLE IF EXISTS ${tables.idempotent}, ${tables.groups}, ${tables.completed}, ${tables.checkpoints}`,
+    `DROP TABLE IF EXISTS ${tables.idempotent}, ${tables.groups}, ${tables.completed}, ${tables.checkpoints}, ${tables.outbox}`,
   );
 }

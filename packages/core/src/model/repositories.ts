@@ -89,14 +89,16 @@ export interface SharedAggregationRepository {
  * throw from `add` while another instance holds the key unconfirmed: the exchange then fails
  * without running the rest of the block, so a broker delivers its message again later instead of
  * it being dropped while the first delivery may still fail. A rejected `confirm` fails the
- * exchange too.
+ * exchange too. Every method also gets the exchange being processed, so a repository can tie
+ * the claim to it (a transacted repository keeps its open transaction there between `add` and
+ * `confirm` or `remove`).
  */
 export interface IdempotentRepository {
   /** Adds `key`; false when it was already present (a duplicate). */
-  add(key: string): boolean | Promise<boolean>;
+  add(key: string, exchange?: Exchange): boolean | Promise<boolean>;
   contains(key: string): boolean | Promise<boolean>;
   /** Forgets `key` (processing failed: a retry may go through). */
-  remove(key: string): void | Promise<void> | boolean | Promise<boolean>;
+  remove(key: string, exchange?: Exchange): void | Promise<void> | boolean | Promise<boolean>;
   /** Called once the exchange completed without an error (e.g. to commit a pending claim). */
-  confirm?(key: string): void | Promise<void>;
+  confirm?(key: string, exchange?: Exchange): void | Promise<void>;
 }

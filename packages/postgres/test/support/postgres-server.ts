@@ -49,7 +49,7 @@ export async function inspector(): Promise<pg.Client> {
 
 /** Drops the tables a prefix's migration created. */
 export async function dropTables(client: pg.Client, prefix: string): Promise<void> {
-  for (const table of ["idempotent", "aggregation_group", "aggregation_completed", "checkpoint"]) {
+  for (const table of ["idempotent", "aggregation_group", "aggregation_completed", "checkpoint", "outbox"]) {
     await client.query(`DROP TABLE IF EXISTS ${prefix}${table}`);
   }
 }

@@ -12,7 +12,6 @@ export interface WorkerProcess {
   errors(): string;
 }
 
-const script = fileURLToPath(new URL("./scale-out-worker.ts", import.meta.url));
 const packageRoot = fileURLToPath(new URL("../..", import.meta.url));
 
 /** Starts a worker process for `queue`, with its tables and keys under `prefix`. */
@@ -22,9 +21,14 @@ export function spawnWorker(
   idempotentStore: string,
   partsPerOrder: number,
 ): WorkerProcess {
+  return spawnScript("scale-out-worker.ts", [queue, prefix, idempotentStore, String(partsPerOrder)]);
+}
+
+/** Starts `script` (a file beside this one) in a Node process with `args`. */
+export function spawnScript(script: string, args: string[]): WorkerProcess {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", script, queue, prefix, idempotentStore, String(partsPerOrder)],
+    ["--import", "tsx", fileURLToPath(new URL(`./${script}`, import.meta.url)), ...args],
     { cwd: packageRoot, stdio: ["ignore", "pipe", "pipe"] },
   );
   let errorOutput = "";

@@ -129,7 +129,7 @@ export const idempotentConsumerVerb = defineVerb({
           const error = exchange.error;
           let removed: unknown;
           try {
-            removed = repository.remove(key);
+            removed = repository.remove(key, exchange);
           } catch (removeError) {
             logger.warn(
               `Route '${routeId}': ${label} could not release key '${key}': ${String(removeError)}`,
@@ -146,7 +146,7 @@ export const idempotentConsumerVerb = defineVerb({
             },
           );
         }
-        return repository.confirm?.(key);
+        return repository.confirm?.(key, exchange);
       };
 
       const proceed = (exchange: Exchange, key: string, claimed: boolean): void | Promise<void> => {
@@ -162,7 +162,7 @@ export const idempotentConsumerVerb = defineVerb({
 
       return (exchange) => {
         const key = keyOf(exchange);
-        return then(repository.add(key), (claimed) => proceed(exchange, key, claimed));
+        return then(repository.add(key, exchange), (claimed) => proceed(exchange, key, claimed));
       };
     },
     shape: {
