@@ -160,20 +160,9 @@ export type {
   StepType,
 } from "./model/step-definition.js";
 export type { NamedEndpoint, NestedBlock, StepShape } from "./model/step-shape.js";
-export type {
-  CustomStepDefinition,
-  LogDefinition,
-  ProcessDefinition,
-  RemoveHeaderDefinition,
-  SetBodyDefinition,
-  SetHeaderDefinition,
-  SetPropertyDefinition,
-  StopDefinition,
-  ToDefinition,
-  ToDynamicDefinition,
-  TransformDefinition,
-} from "./model/steps/message-steps.js";
-export type { IdempotentConsumerDefinition, ThrottleDefinition } from "./model/steps/resilience-steps.js";
+// Every definition of the message and resilience steps (the files hold nothing else)
+export type * from "./model/steps/message-steps.js";
+export type * from "./model/steps/resilience-steps.js";
 export type {
   AggregateDefinition,
   AggregateRecoveryDefinition,

@@ -1,14 +1,15 @@
-import type { AssistantMessage, ModelRequest, ModelResponse, ToolCall } from "../model-types.js";
+import type { ModelRequest, ModelResponse, ToolCall } from "../model-types.js";
 import { mapStopReason } from "./anthropic-wire.js";
+import { modelReply } from "./model-reply.js";
 import { objectToolCall } from "./object-tool-call.js";
-import { MAX_STREAM_PARTS, parseEventData, streamEndedEarly, streamErrorEvent } from "./stream-errors.js";
 import {
-  describeWireValue,
-  isWireObject,
-  responseShapeError,
-  type WireObject,
-  withResponseId,
-} from "./wire-shape.js";
+  errorEventDetail,
+  MAX_STREAM_PARTS,
+  parseEventData,
+  streamEndedEarly,
+  streamErrorEvent,
+} from "./stream-errors.js";
+import { isWireObject, responseShapeError, type WireObject } from "./wire-shape.js";
 import { anthropicUsage } from "./wire-usage.js";
 
 /** A content block being assembled from its deltas. */
@@ -85,7 +86,7 @@ class AnthropicEvents implements AnthropicStreamAssembler {
         this.#done = true;
         return;
       case "error":
-        throw streamErrorEvent("anthropic", where, errorDetail(event.error));
+        throw streamErrorEvent("anthropic", where, errorEventDetail(event.error));
       default:
         // ping and event types added later.
         return;
@@ -231,17 +232,15 @@ class AnthropicEvents implements AnthropicStreamAssembler {
         raw.push({ type: "redacted_thinking", data: block.data });
       }
     }
-    const assistant: AssistantMessage = { role: "assistant", content: text, raw };
-    if (toolCalls.length > 0) assistant.toolCalls = toolCalls;
-    const rawStopReason = this.#rawStopReason;
-    return withResponseId(this.#responseId, {
+    return modelReply({
+      responseId: this.#responseId,
       text,
       toolCalls,
-      stopReason: toolCalls.length > 0 ? "tool_calls" : mapStopReason(rawStopReason),
-      rawStopReason,
+      rawStopReason: this.#rawStopReason,
+      mapStopReason,
       usage: anthropicUsage(this.#inputUsage, this.#outputUsage),
       model: this.#model,
-      assistant,
+      raw,
     });
   }
 }
@@ -255,11 +254,4 @@ function toolCall(block: { id: string; name: string; json: string }): ToolCall {
     // The loop answers the model that its arguments are not JSON.
     return { id: block.id, name: block.name, argumentsText: block.json };
   }
-}
-
-function errorDetail(error: unknown): string {
-  if (isWireObject(error) && typeof error.message === "string") {
-    return typeof error.type === "string" ? `${error.type}: ${error.message}` : error.message;
-  }
-  return describeWireValue(error);
 }

@@ -1,13 +1,14 @@
-import type { AssistantMessage, ModelRequest, ModelResponse, ToolCall } from "../model-types.js";
+import type { ModelRequest, ModelResponse, ToolCall } from "../model-types.js";
+import { modelReply } from "./model-reply.js";
 import { mapFinishReason } from "./openai-wire.js";
-import { MAX_STREAM_PARTS, parseEventData, streamEndedEarly, streamErrorEvent } from "./stream-errors.js";
 import {
-  describeWireValue,
-  isWireObject,
-  responseShapeError,
-  type WireObject,
-  withResponseId,
-} from "./wire-shape.js";
+  errorEventDetail,
+  MAX_STREAM_PARTS,
+  parseEventData,
+  streamEndedEarly,
+  streamErrorEvent,
+} from "./stream-errors.js";
+import { isWireObject, responseShapeError, type WireObject } from "./wire-shape.js";
 import { openAiUsage } from "./wire-usage.js";
 
 /** A tool call being assembled from its deltas. */
@@ -68,7 +69,7 @@ class OpenAiChunks implements OpenAiStreamAssembler {
     }
     const chunk = parseEventData(where, data);
     if (!isWireObject(chunk)) throw responseShapeError(where, "a chunk", "a JSON object", chunk);
-    if (chunk.error !== undefined) throw streamErrorEvent("openai", where, errorDetail(chunk.error));
+    if (chunk.error !== undefined) throw streamErrorEvent("openai", where, errorEventDetail(chunk.error));
     if (typeof chunk.model === "string" && chunk.model !== "") this.#model = chunk.model;
     this.#responseId ??= chunk.id;
     if (isWireObject(chunk.usage)) this.#usage = chunk.usage;
@@ -201,25 +202,17 @@ class OpenAiChunks implements OpenAiStreamAssembler {
         function: { name: call.name, arguments: call.argumentsText },
       }));
     }
-    const assistant: AssistantMessage = { role: "assistant", content: text, raw };
-    if (toolCalls.length > 0) assistant.toolCalls = toolCalls;
-    return withResponseId(this.#responseId, {
+    return modelReply({
+      responseId: this.#responseId,
       text,
       toolCalls,
-      stopReason: toolCalls.length > 0 ? "tool_calls" : mapFinishReason(rawStopReason),
       rawStopReason,
+      mapStopReason: mapFinishReason,
       usage: openAiUsage(this.#usage),
       model: this.#model,
-      assistant,
+      raw,
     });
   }
-}
-
-function errorDetail(error: unknown): string {
-  if (isWireObject(error) && typeof error.message === "string") {
-    return typeof error.type === "string" ? `${error.type}: ${error.message}` : error.message;
-  }
-  return describeWireValue(error);
 }
 
 /** True when `text` is a whole JSON value (more text after it could only make it invalid). */
