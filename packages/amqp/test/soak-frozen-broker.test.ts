@@ -1,9 +1,9 @@
 import { amqpPlugin, amqpProperty } from "@routekit/amqp";
 import { createContext, type RouteContext } from "@routekit/core";
 import { STOP_GRACE_MS } from "@routekit/core/internal";
+import { LoopbackProxy, waitFor } from "@routekit/test-support";
 import { afterEach, describe, expect, it } from "vitest";
-import { LoopbackProxy } from "../../core/test/support/loopback-proxy.js";
-import { BrokerInspector, brokerAvailable, brokerUrl, uniqueName, waitFor } from "./support/broker.js";
+import { BrokerInspector, brokerAvailable, brokerUrl, uniqueName } from "./support/broker.js";
 
 // A broker connection that goes dead mid-stream (a loopback proxy that stops forwarding):
 // stop() still returns within its timeout plus the documented grace, and every message the

@@ -1,3 +1,4 @@
+export { closedPort, LoopbackProxy } from "./loopback-proxy.js";
 export {
   closeServer,
   type LoopbackHandler,
@@ -7,6 +8,7 @@ export {
   type RecordedRequest,
   startLoopbackServer,
 } from "./loopback-server.js";
+export { RequestGateProxy } from "./request-gate-proxy.js";
 export {
   browserAvailable,
   CHROMIUM_PATH,
@@ -21,3 +23,4 @@ export {
 } from "./services.js";
 export { recordSkip } from "./skip-record.js";
 export { loadFactor, MAX_LOAD_FACTOR, scaledMs } from "./time-bound.js";
+export { waitFor } from "./wait-for.js";
