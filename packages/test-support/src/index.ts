@@ -1,3 +1,4 @@
+export { type CollectingLogger, collectingLogger } from "./collecting-logger.js";
 export { closedPort, LoopbackProxy } from "./loopback-proxy.js";
 export {
   closeServer,
