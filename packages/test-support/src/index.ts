@@ -6,6 +6,7 @@ export {
   type LoopbackOptions,
   type LoopbackServer,
   listen,
+  listenOnLoopback,
   type RecordedRequest,
   startLoopbackServer,
 } from "./loopback-server.js";
