@@ -1,7 +1,7 @@
 import { amqpPlugin, amqpProperty } from "@routekit/amqp";
 import { createContext, type RouteContext } from "@routekit/core";
 import { STOP_GRACE_MS } from "@routekit/core/internal";
-import { LoopbackProxy, waitFor } from "@routekit/test-support";
+import { LoopbackProxy, settlesWithin, waitFor } from "@routekit/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { BrokerInspector, brokerAvailable, brokerUrl, uniqueName } from "./support/broker.js";
 
@@ -21,20 +21,6 @@ afterEach(async () => {
 
 function range(count: number): number[] {
   return Array.from({ length: count }, (_, index) => index);
-}
-
-/** Resolves with "settled" when `work` settles first, "hung" when `ms` passes first. */
-function settlesWithin(work: Promise<unknown>, ms: number): Promise<"settled" | "hung"> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    work.then(
-      () => "settled" as const,
-      () => "settled" as const,
-    ),
-    new Promise<"hung">((resolve) => {
-      timer = setTimeout(() => resolve("hung"), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }
 
 describe.skipIf(!brokerAvailable)("amqp: stopping on a frozen broker connection", () => {

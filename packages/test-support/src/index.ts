@@ -25,4 +25,4 @@ export {
 } from "./services.js";
 export { recordSkip } from "./skip-record.js";
 export { loadFactor, MAX_LOAD_FACTOR, scaledMs } from "./time-bound.js";
-export { waitFor } from "./wait-for.js";
+export { settlesWithin, waitFor } from "./wait-for.js";

@@ -10,3 +10,17 @@ export async function waitFor(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** Resolves with "settled" when `work` settles (fulfilled or rejected) first, "hung" when `ms` passes first. */
+export function settlesWithin(work: Promise<unknown>, ms: number): Promise<"settled" | "hung"> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work.then(
+      () => "settled" as const,
+      () => "settled" as const,
+    ),
+    new Promise<"hung">((resolve) => {
+      timer = setTimeout(() => resolve("hung"), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
