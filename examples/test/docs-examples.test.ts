@@ -103,7 +103,9 @@ describe("docs examples of the expressions page", () => {
   it("expressions: simple-language text, predicates, functions and JSONPath", async () => {
     const { main } = await import("../docs/expressions.js");
     const outcome = await main();
-    expect(outcome.books).toEqual([{ summary: expect.stringMatching(/^Order \S+: 2 item\(s\)$/), discount: 0.1 }]);
+    expect(outcome.books).toEqual([
+      { summary: expect.stringMatching(/^Order \S+: 2 item\(s\)$/), discount: 0.1 },
+    ]);
     expect(outcome.same).toEqual(["yes", "yes", "yes"]);
     expect(outcome.priced).toEqual({ reply: ["Dune", "Emma"], double: 300 });
     expect(outcome.helpers).toEqual({
@@ -170,7 +172,9 @@ describe("docs examples of the untrusted-input page", () => {
     const { main } = await import("../docs/untrusted-input.js");
     const outcome = await main();
     expect(outcome.title).toBe("1");
-    expect(outcome.rangeRefused).toMatch(/a range \(a to b\) at column 9 is not accepted from an untrusted source/);
+    expect(outcome.rangeRefused).toMatch(
+      /a range \(a to b\) at column 9 is not accepted from an untrusted source/,
+    );
     expect(outcome.wordCount).toBe('{"word":"be","count":2}');
     expect(outcome.wordRefused).toMatch(/word_count: key 'word' must be 1 to 40 letters \(found "a\.\*"\)/);
   });
