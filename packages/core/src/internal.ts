@@ -91,7 +91,7 @@ export type { SplitExpression, SplitOptions, SplitParts } from "./eips/routing/s
 export { ROUTEKIT_ERROR_CODES, type RoutekitErrorOptions } from "./errors/errors.js";
 export { EventBus, type RoutekitEventListener, type RoutekitEventType } from "./exchange/events.js";
 export type { Abortable, DeadlineSet, SignalSource } from "./exchange/exchange-deadline.js";
-export { abortExchange, releaseExchange } from "./exchange/exchange-deadline.js";
+export { abortExchange, releaseExchange, sendSettled } from "./exchange/exchange-deadline.js";
 // Hearing the lines of routes' log steps with their exchange (MCP forwards them to the calling client)
 export { type LogStepTap, logStepTapsOf } from "./exchange/log-step-taps.js";
 export { type ConsumerFailureOutcome, reportConsumerFailure } from "./exchange/report-consumer-failure.js";
