@@ -232,7 +232,7 @@ export async function main(): Promise<RoutingOutcome> {
   await context.request("direct:backoff", "now", { waitMs: 0 });
   for (let reading = 1; reading <= 25; reading++) await context.request("direct:readings", reading);
   await context.stop();
-  const bodies = (uri: string) => context.endpoint(uri).receivedBodies;
+  const bodies = (uri: `mock:${string}`) => context.endpoint(uri).receivedBodies;
   return {
     books: bodies("mock:books"),
     review: bodies("mock:review"),
