@@ -1,6 +1,6 @@
 import type { ModelRequest, ModelResponse, ToolCall } from "../model-types.js";
 import { mapStopReason } from "./anthropic-wire.js";
-import { modelReply } from "./model-reply.js";
+import { StreamedAnswer } from "./model-reply.js";
 import { objectToolCall } from "./object-tool-call.js";
 import {
   errorEventDetail,
@@ -46,10 +46,7 @@ export function anthropicStreamAssembler(
 
 /** The state of one streamed answer: its model, stop reason, usage and content blocks. */
 class AnthropicEvents implements AnthropicStreamAssembler {
-  #model: string;
-  #responseId: unknown;
-  #rawStopReason = "";
-  #done = false;
+  readonly #answer: StreamedAnswer;
   #inputUsage: unknown;
   #outputUsage: unknown;
   readonly #blocks = new Map<number, BlockDraft>();
@@ -58,7 +55,7 @@ class AnthropicEvents implements AnthropicStreamAssembler {
 
   constructor(request: ModelRequest, fallbackModel: string, where: string) {
     this.#request = request;
-    this.#model = fallbackModel;
+    this.#answer = new StreamedAnswer(fallbackModel);
     this.#where = where;
   }
 
@@ -83,7 +80,7 @@ class AnthropicEvents implements AnthropicStreamAssembler {
         this.#applyMessageDelta(event);
         return;
       case "message_stop":
-        this.#done = true;
+        this.#answer.done = true;
         return;
       case "error":
         throw streamErrorEvent("anthropic", where, errorEventDetail(event.error));
@@ -96,8 +93,8 @@ class AnthropicEvents implements AnthropicStreamAssembler {
   #startMessage(event: WireObject): void {
     const message = event.message;
     if (isWireObject(message)) {
-      if (typeof message.model === "string" && message.model !== "") this.#model = message.model;
-      this.#responseId = message.id;
+      if (typeof message.model === "string" && message.model !== "") this.#answer.model = message.model;
+      this.#answer.responseId = message.id;
       this.#inputUsage = message.usage;
       this.#outputUsage = message.usage;
     }
@@ -105,7 +102,8 @@ class AnthropicEvents implements AnthropicStreamAssembler {
 
   #applyMessageDelta(event: WireObject): void {
     const delta = event.delta;
-    if (isWireObject(delta) && typeof delta.stop_reason === "string") this.#rawStopReason = delta.stop_reason;
+    if (isWireObject(delta) && typeof delta.stop_reason === "string")
+      this.#answer.rawStopReason = delta.stop_reason;
     if (isWireObject(event.usage)) {
       this.#outputUsage = event.usage;
       // Its counts are the message's so far: those it names replace message_start's.
@@ -214,7 +212,7 @@ class AnthropicEvents implements AnthropicStreamAssembler {
   }
 
   finish(): ModelResponse {
-    if (!this.#done) throw streamEndedEarly("anthropic", this.#where, "message_stop");
+    if (!this.#answer.done) throw streamEndedEarly("anthropic", this.#where, "message_stop");
     let text = "";
     const toolCalls: ToolCall[] = [];
     const raw: unknown[] = [];
@@ -232,14 +230,11 @@ class AnthropicEvents implements AnthropicStreamAssembler {
         raw.push({ type: "redacted_thinking", data: block.data });
       }
     }
-    return modelReply({
-      responseId: this.#responseId,
+    return this.#answer.reply({
       text,
       toolCalls,
-      rawStopReason: this.#rawStopReason,
       mapStopReason,
       usage: anthropicUsage(this.#inputUsage, this.#outputUsage),
-      model: this.#model,
       raw,
     });
   }

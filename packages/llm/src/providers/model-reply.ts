@@ -42,3 +42,29 @@ export function modelReply(parts: ReplyParts): ModelResponse {
     assistant,
   });
 }
+
+/**
+ * What a streamed answer learns besides its content, whichever provider streams it: the model
+ * that answers (the requested one until the stream names it), the response id, the provider's
+ * stop reason and whether the stream's last event came.
+ */
+export class StreamedAnswer {
+  model: string;
+  responseId: unknown;
+  rawStopReason = "";
+  done = false;
+
+  constructor(fallbackModel: string) {
+    this.model = fallbackModel;
+  }
+
+  /** The `ModelResponse` of the whole answer, once its content is assembled. */
+  reply(content: Pick<ReplyParts, "text" | "toolCalls" | "mapStopReason" | "usage" | "raw">): ModelResponse {
+    return modelReply({
+      ...content,
+      responseId: this.responseId,
+      rawStopReason: this.rawStopReason,
+      model: this.model,
+    });
+  }
+}
