@@ -2,41 +2,20 @@
 // script, in memory. The server serves it; `pnpm exec tsx examples/ai-sdk-ui/server.ts` bundles it
 // at start.
 import { fileURLToPath } from "node:url";
-import { build, type Rollup } from "vite";
+import { bundlePage as bundleWithVite } from "@routekit/test-support/page-bundle";
 
 const pageDirectory = fileURLToPath(new URL("./page", import.meta.url));
 
 /** The page's script: React, the AI SDK's useChat and the page's own code. */
 export async function bundlePage(): Promise<string> {
-  const result = await build({
-    configFile: false,
-    mode: "production",
-    define: { "process.env.NODE_ENV": JSON.stringify("production") },
-    envDir: false,
+  const bundled = await bundleWithVite({
     root: pageDirectory,
-    logLevel: "warn",
-    build: {
-      write: false,
-      minify: true,
-      sourcemap: false,
-      target: "es2022",
-      modulePreload: false,
-      rollupOptions: {
-        input: `${pageDirectory}/chat-page.ts`,
-        output: { entryFileNames: "chat-page.js", codeSplitting: false },
-        // swr (used by @ai-sdk/react) marks its modules "use client", which means nothing in one script.
-        onwarn(warning, warn) {
-          if (warning.code !== "MODULE_LEVEL_DIRECTIVE") warn(warning);
-        },
-      },
-    },
+    input: `${pageDirectory}/chat-page.ts`,
+    script: "chat-page.js",
+    // swr (used by @ai-sdk/react) marks its modules "use client", which means nothing in one script.
+    quietWarnings: ["MODULE_LEVEL_DIRECTIVE"],
   });
-  const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[];
-  const script = outputs.flatMap((output) => output.output).find((file) => file.fileName === "chat-page.js");
-  if (script === undefined || script.type !== "chunk") {
-    throw new Error("bundlePage: the bundle has no chat-page.js");
-  }
-  return script.code;
+  return bundled.script;
 }
 
 /** The page's HTML, loading the script from `/chat-page.js`. */

@@ -2,21 +2,10 @@
 // page.evaluate() callbacks run in the browser: they see its DOM.
 import { openAiChat } from "@routekit/llm";
 import { browserAvailable } from "@routekit/test-support";
-import { chromium } from "playwright-core";
+import { launchChromium } from "@routekit/test-support/chromium";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ChatServer, startChatServer } from "./chat-server.js";
 import { type DemoModelServer, startDemoModelServer } from "./demo-model-server.js";
-
-/** Chromium as the distribution installs it (`.ci/run` installs it when missing). */
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-];
 
 let chat: ChatServer | undefined;
 let demo: DemoModelServer | undefined;
@@ -27,13 +16,13 @@ afterEach(async () => {
   demo = undefined;
 });
 
-describe.skipIf(!browserAvailable(executablePath))("examples/chat-stream in headless Chromium", () => {
+describe.skipIf(!browserAvailable())("examples/chat-stream in headless Chromium", () => {
   it("shows the answer arriving over EventSource, then closes the stream", { timeout: 60_000 }, async () => {
     demo = await startDemoModelServer(30);
     chat = await startChatServer({
       model: openAiChat({ model: "demo-model", baseURL: demo.url, stream: true }),
     });
-    const browser = await chromium.launch({ executablePath, args: ARGS });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       await page.goto(`${chat.url}/`);

@@ -1,5 +1,4 @@
 // The code of docs/guide/components.md; run by examples/test/docs-examples.test.ts.
-import assert from "node:assert/strict";
 import { createContext } from "@routekit/core";
 
 /** Sends two messages through an upper-casing route, checks them with a mock endpoint, returns what it received. */
@@ -18,7 +17,6 @@ export async function main(): Promise<unknown[]> {
   await context.send("direct:in", "yo");
   await mock.assertIsSatisfied(2000); // waits up to 2 s for the count, then checks
   // #endregion mock
-  assert.deepEqual(mock.receivedBodies, ["HI", "YO"]);
   await context.stop();
   return mock.receivedBodies;
 }

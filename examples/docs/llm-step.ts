@@ -1,6 +1,5 @@
 // The code of docs/guide/llm-step.md (RxJS both ways): type-checked; the test runs main() with a
 // scripted model in place of a provider, so no network is needed.
-import assert from "node:assert/strict";
 import { createContext } from "@routekit/core";
 import { llm, llmPlugin } from "@routekit/llm";
 import { scriptedModel } from "@routekit/llm/testing";
@@ -31,7 +30,6 @@ export async function main(): Promise<string[]> {
   const mock = context.endpoint("mock:answers");
   mock.expectedBodiesReceived("Hello!");
   await mock.assertIsSatisfied(5000);
-  assert.deepEqual(answers, ["Hello!"]);
   // #region unsubscribe
   subscription.unsubscribe(); // removes its listeners from context.events
   // #endregion unsubscribe

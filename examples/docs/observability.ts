@@ -1,6 +1,5 @@
 // The code of docs/guide/observability.md that is not in examples/tracing: type-checked; the test
 // runs main() (without an SDK nothing is traced, and the message still arrives).
-import assert from "node:assert/strict";
 import { createContext } from "@routekit/core";
 
 /** A processor that sends on to seda: (with the otel plugin, the send is traced); returns what arrived. */
@@ -17,7 +16,6 @@ export async function main(): Promise<unknown[]> {
   const mock = context.endpoint("mock:audit").expectedBodiesReceived("order 1");
   await context.send("direct:orders", "order 1");
   await mock.assertIsSatisfied(2000);
-  assert.equal(mock.receivedCount, 1);
   await context.stop();
   return mock.receivedBodies;
 }

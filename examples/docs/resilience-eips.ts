@@ -1,6 +1,5 @@
 // The code of docs/guide/resilience-eips.md; run by examples/test/docs-examples.test.ts.
 import "@routekit/amqp";
-import assert from "node:assert/strict";
 import {
   createContext,
   type IdempotentRepository as ExportedIdempotentRepository,
@@ -58,8 +57,16 @@ export function sameRepository(repository: ExportedIdempotentRepository): Idempo
   return exported;
 }
 
+/** What the throttled routes delivered and what the circuit breaker's fallback answered. */
+export interface ResilienceOutcome {
+  rendered: unknown[];
+  partner: unknown[];
+  quote: unknown;
+  quoted: unknown[];
+}
+
 /** Runs the throttled routes and the circuit breaker's fallback. */
-export async function main(): Promise<void> {
+export async function main(): Promise<ResilienceOutcome> {
   const context = createContext({ logLevel: "off" });
   await context.addRoutes((r) => {
     r.from("direct:partner-api").to("mock:partner");
@@ -77,10 +84,16 @@ export async function main(): Promise<void> {
   const rendered = context.endpoint("mock:rendered");
   rendered.expectedMessageCount(3);
   await rendered.assertIsSatisfied(5000);
-  await context.endpoint("mock:partner").assertIsSatisfied(5000);
-  assert.equal(context.endpoint("mock:partner").receivedCount, 1);
+  const partner = context.endpoint("mock:partner");
+  partner.expectedMessageCount(1);
+  await partner.assertIsSatisfied(5000);
 
-  assert.equal(await context.request("direct:quote", 10), "price unavailable: pricing is down");
-  assert.deepEqual(context.endpoint("mock:quoted").receivedBodies, ["price unavailable: pricing is down"]);
+  const quote = await context.request("direct:quote", 10);
   await context.stop();
+  return {
+    rendered: rendered.receivedBodies,
+    partner: partner.receivedBodies,
+    quote,
+    quoted: context.endpoint("mock:quoted").receivedBodies,
+  };
 }

@@ -1,5 +1,4 @@
 // The code of docs/guide/routing-eips.md; run by examples/test/docs-examples.test.ts.
-import assert from "node:assert/strict";
 import {
   createContext,
   type Exchange,
@@ -178,8 +177,23 @@ class AllowedEndpointsRoutes extends RouteBuilder {
 
 export { AggregateRoutes, AllowedEndpointsRoutes, MulticastRoutes, WireTapRoutes };
 
+/** What the page's routes did, route by route: replies and what reached each mock. */
+export interface RoutingOutcome {
+  books: unknown[];
+  review: unknown[];
+  done: unknown[];
+  lines: unknown;
+  items: unknown[];
+  recipients: { a: unknown[]; b: unknown[] };
+  enriched: unknown;
+  priced: unknown;
+  drained: unknown;
+  delayed: unknown[];
+  dashboard: unknown[];
+}
+
 /** Runs the choice, split, recipient list, enrich, loop, delay and sample routes of the page. */
-export async function main(): Promise<void> {
+export async function main(): Promise<RoutingOutcome> {
   const context = createContext({ logLevel: "off" });
   await context.addRoutes((r) => {
     r.from("seda:books").to("mock:books");
@@ -207,25 +221,29 @@ export async function main(): Promise<void> {
   await context.request("direct:orders", { kind: "car", total: 5000 });
   await context.request("direct:orders", { kind: "pen", total: 2 });
   await context.endpoint("mock:books").assertIsSatisfied(2000);
-  assert.equal(context.endpoint("mock:books").receivedCount, 1);
-  assert.equal(context.endpoint("mock:review").receivedCount, 1);
-  assert.equal(context.endpoint("mock:done").receivedCount, 3);
+  const done = context.endpoint("mock:done").receivedBodies.slice();
 
-  assert.deepEqual(await context.request("direct:lines", "a\nb"), ["A", "B"]);
+  const lines = await context.request("direct:lines", "a\nb");
   await context.request("direct:batch", { items: [1, 2, 3] });
-  assert.deepEqual(context.endpoint("mock:items").receivedBodies, [1, 2, 3]);
-
   await context.request("direct:route", { targets: ["direct:a", "direct:b"] });
-  assert.equal(context.endpoint("mock:a").receivedCount + context.endpoint("mock:b").receivedCount, 2);
-
-  assert.equal(await context.request("direct:order", { id: 1 }), "customer 7");
-  assert.deepEqual(await context.request("direct:order-priced", { sku: "a" }), { sku: "a", price: 12 });
-
-  assert.deepEqual(await context.request("direct:drain", [1, 2, 3]), []);
+  const enriched = await context.request("direct:order", { id: 1 });
+  const priced = await context.request("direct:order-priced", { sku: "a" });
+  const drained = await context.request("direct:drain", [1, 2, 3]);
   await context.request("direct:backoff", "now", { waitMs: 0 });
-  assert.deepEqual(context.endpoint("mock:out").receivedBodies, ["now"]);
-
   for (let reading = 1; reading <= 25; reading++) await context.request("direct:readings", reading);
-  assert.deepEqual(context.endpoint("mock:dashboard").receivedBodies, [10, 20]);
   await context.stop();
+  const bodies = (uri: `mock:${string}`) => context.endpoint(uri).receivedBodies;
+  return {
+    books: bodies("mock:books"),
+    review: bodies("mock:review"),
+    done,
+    lines,
+    items: bodies("mock:items"),
+    recipients: { a: bodies("mock:a"), b: bodies("mock:b") },
+    enriched,
+    priced,
+    drained,
+    delayed: bodies("mock:out"),
+    dashboard: bodies("mock:dashboard"),
+  };
 }

@@ -1,6 +1,5 @@
 // The code of docs/tools/json-path.md; run by examples/test/docs-examples.test.ts.
 import "@routekit/amqp";
-import assert from "node:assert/strict";
 import { createContext, RouteBuilder } from "@routekit/core";
 import { JsonPathTool } from "@routekit/llm-tools";
 
@@ -15,8 +14,8 @@ export class FirstItemRoutes extends RouteBuilder {
   }
 }
 
-/** Runs the wrapper as the page shows it. */
-export async function main(): Promise<void> {
+/** Runs the wrapper and the value step as the page shows them; returns their replies. */
+export async function main(): Promise<{ wrapper: unknown; firstItem: unknown }> {
   const context = createContext({ logLevel: "off" });
   // #region value
   await context.addRoutes((r) => {
@@ -31,8 +30,12 @@ export async function main(): Promise<void> {
   // = from("direct:llm.json_path").asLlmTool("json_path", { description, input: JSON_PATH_INPUT_SCHEMA }).jsonPath()
   await context.request("direct:llm.json_path", { json: '{"a":[1,2]}', path: "$.a[1]" }); // "2"
   // #endregion wrapper
-  assert.equal(await context.request("direct:llm.json_path", { json: '{"a":[1,2]}', path: "$.a[1]" }), "2");
-  const order = { items: [{ sku: "A-1", price: 6 }] };
-  assert.equal(await context.request("direct:first-item", order), "A-1: 12");
-  await context.stop();
+  try {
+    return {
+      wrapper: await context.request("direct:llm.json_path", { json: '{"a":[1,2]}', path: "$.a[1]" }),
+      firstItem: await context.request("direct:first-item", { items: [{ sku: "A-1", price: 6 }] }),
+    };
+  } finally {
+    await context.stop();
+  }
 }

@@ -1,7 +1,8 @@
 import { amqpPlugin } from "@routekit/amqp";
 import { createContext, type RouteContext } from "@routekit/core";
+import { waitFor } from "@routekit/test-support";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { BrokerInspector, brokerAvailable, uniqueName, waitFor } from "./support/broker.js";
+import { BrokerInspector, brokerAvailable, uniqueName } from "./support/broker.js";
 
 // Acknowledgements go out in batches (one `multiple` ack for a run of finished deliveries); these
 // tests show a batch never waits for a slower message and never covers one that is still running

@@ -1,5 +1,6 @@
 import { AmqpError, amqpHeader, amqpPlugin, amqpProperty } from "@routekit/amqp";
 import { createContext, type Exchange, type RouteContext } from "@routekit/core";
+import { waitFor } from "@routekit/test-support";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   applyQueuePolicy,
@@ -7,7 +8,6 @@ import {
   brokerAvailable,
   closeAllConnections,
   uniqueName,
-  waitFor,
 } from "./support/broker.js";
 import { spawnWorker, type WorkerProcess } from "./support/spawn-worker.js";
 

@@ -1,26 +1,12 @@
 import { amqpPlugin } from "@routekit/amqp";
 import { createContext, type Logger, type RouteContext } from "@routekit/core";
+import { collectingLogger, waitFor } from "@routekit/test-support";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { BrokerInspector, brokerAvailable, uniqueName, waitFor } from "./support/broker.js";
+import { BrokerInspector, brokerAvailable, uniqueName } from "./support/broker.js";
 
 const inspector = new BrokerInspector();
 const contexts: RouteContext[] = [];
 const temporary = "autoDelete=true&durable=false";
-
-function collectingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const write = (level: string) => (message: string) => {
-    lines.push(`${level} ${message}`);
-  };
-  return {
-    lines,
-    trace: write("trace"),
-    debug: write("debug"),
-    info: write("info"),
-    warn: write("warn"),
-    error: write("error"),
-  };
-}
 
 function newContext(logger: Logger): RouteContext {
   const context = createContext({ logger });

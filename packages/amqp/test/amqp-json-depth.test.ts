@@ -1,7 +1,8 @@
 import { amqpHeader, amqpPlugin, decodeBody } from "@routekit/amqp";
 import { createContext, type RouteContext } from "@routekit/core";
+import { waitFor } from "@routekit/test-support";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { BrokerInspector, brokerAvailable, uniqueName, waitFor } from "./support/broker.js";
+import { BrokerInspector, brokerAvailable, uniqueName } from "./support/broker.js";
 
 const inspector = new BrokerInspector();
 const contexts: RouteContext[] = [];

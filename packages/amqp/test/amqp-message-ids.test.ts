@@ -1,7 +1,8 @@
 import { amqpPlugin, amqpProperty } from "@routekit/amqp";
 import { createContext, type RouteContext } from "@routekit/core";
+import { waitFor } from "@routekit/test-support";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { BrokerInspector, brokerAvailable, uniqueName, waitFor } from "./support/broker.js";
+import { BrokerInspector, brokerAvailable, uniqueName } from "./support/broker.js";
 
 // Every send carries a message id of its own (the key an idempotent consumer can use), also
 // across contexts; a consumer sees it in its exchange properties beside the other delivery facts.

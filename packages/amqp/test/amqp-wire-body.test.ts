@@ -1,7 +1,8 @@
 import { AmqpError, amqpHeader, amqpPlugin } from "@routekit/amqp";
 import { createContext, type RouteContext } from "@routekit/core";
+import { waitFor } from "@routekit/test-support";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { BrokerInspector, brokerAvailable, uniqueName, waitFor } from "./support/broker.js";
+import { BrokerInspector, brokerAvailable, uniqueName } from "./support/broker.js";
 
 // A delivery's body stays in its wire form until a step reads it: a route that only moves
 // messages sends the bytes on as they came, and only a route that reads the body decodes it.

@@ -1,9 +1,9 @@
 import { amqpPlugin, amqpProperty } from "@routekit/amqp";
 import { createContext, type RouteContext } from "@routekit/core";
 import { STOP_GRACE_MS } from "@routekit/core/internal";
+import { LoopbackProxy, settlesWithin, waitFor } from "@routekit/test-support";
 import { afterEach, describe, expect, it } from "vitest";
-import { LoopbackProxy } from "../../core/test/support/loopback-proxy.js";
-import { BrokerInspector, brokerAvailable, brokerUrl, uniqueName, waitFor } from "./support/broker.js";
+import { BrokerInspector, brokerAvailable, brokerUrl, uniqueName } from "./support/broker.js";
 
 // A broker connection that goes dead mid-stream (a loopback proxy that stops forwarding):
 // stop() still returns within its timeout plus the documented grace, and every message the
@@ -21,20 +21,6 @@ afterEach(async () => {
 
 function range(count: number): number[] {
   return Array.from({ length: count }, (_, index) => index);
-}
-
-/** Resolves with "settled" when `work` settles first, "hung" when `ms` passes first. */
-function settlesWithin(work: Promise<unknown>, ms: number): Promise<"settled" | "hung"> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    work.then(
-      () => "settled" as const,
-      () => "settled" as const,
-    ),
-    new Promise<"hung">((resolve) => {
-      timer = setTimeout(() => resolve("hung"), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }
 
 describe.skipIf(!brokerAvailable)("amqp: stopping on a frozen broker connection", () => {

@@ -3,7 +3,7 @@
 // writing, which is how the test checks that the committed files are the bundle of the sources.
 import { writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { build, type Rollup } from "vite";
+import { bundlePage } from "@routekit/test-support/page-bundle";
 
 const packageRoot = fileURLToPath(new URL("..", import.meta.url));
 
@@ -20,37 +20,12 @@ export interface BundledAssets {
 
 /** Bundles web/main.ts (Preact, htm, dagre and the page's code) and its CSS. */
 export async function bundleAssets(): Promise<BundledAssets> {
-  const result = await build({
-    configFile: false,
-    // Fixed, so the bundle is the same whoever calls this (vitest sets NODE_ENV=test).
-    mode: "production",
-    define: { "process.env.NODE_ENV": JSON.stringify("production") },
-    envDir: false,
+  const { script, styles } = await bundlePage({
     root: `${packageRoot}web`,
-    logLevel: "warn",
-    build: {
-      write: false,
-      minify: true,
-      sourcemap: false,
-      target: "es2022",
-      modulePreload: false,
-      cssCodeSplit: false,
-      rollupOptions: {
-        input: `${packageRoot}web/main.ts`,
-        output: { entryFileNames: "console.js", assetFileNames: "console.css" },
-      },
-    },
+    input: `${packageRoot}web/main.ts`,
+    script: "console.js",
+    styles: "console.css",
   });
-  const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[];
-  const files = new Map<string, string>();
-  for (const output of outputs.flatMap((entry) => entry.output)) {
-    files.set(output.fileName, output.type === "chunk" ? output.code : String(output.source));
-  }
-  const script = files.get("console.js");
-  const styles = files.get("console.css");
-  if (script === undefined || styles === undefined) {
-    throw new Error(`the bundle lacks console.js or console.css: ${[...files.keys()].join(", ")}`);
-  }
   return { "console.js": `${BANNER}\n${script}`, "console.css": styles };
 }
 

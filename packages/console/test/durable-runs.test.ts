@@ -1,14 +1,11 @@
-import { existsSync } from "node:fs";
 import { consoleOf, consolePlugin } from "@routekit/console";
 import { createContext, createMemoryCheckpointStore, type RouteContext } from "@routekit/core";
 import { LLM_RUN_ID_HEADER, llm, llmPlugin } from "@routekit/llm";
 import { scriptedModel } from "@routekit/llm/testing";
-import { chromium } from "playwright-core";
+import { browserAvailable } from "@routekit/test-support";
+import { launchChromium } from "@routekit/test-support/chromium";
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger, TOKEN } from "./support/order-context.js";
-
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"];
 
 interface Parked {
   available: boolean;
@@ -154,14 +151,14 @@ describe("the console's parked durable runs", () => {
     expect(String(listed.body.reason)).toContain("durable runs need a store");
   });
 
-  it.skipIf(!existsSync(executablePath))(
+  it.skipIf(!browserAvailable())(
     "a click on approve in Chromium resumes the run",
     { timeout: 90_000 },
     async () => {
       const { url, park, refunds } = await start(2);
       await park("run-4");
       await park("run-5");
-      const browser = await chromium.launch({ executablePath, headless: true, args: ARGS });
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage();
         await page.goto(`${url}?token=${TOKEN}`);

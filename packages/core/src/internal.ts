@@ -111,7 +111,7 @@ export {
 } from "./exchange/body-codec.js";
 export { EventBus, type RoutekitEventListener, type RoutekitEventType } from "./exchange/events.js";
 export type { Abortable, DeadlineSet, SignalSource } from "./exchange/exchange-deadline.js";
-export { abortExchange, releaseExchange } from "./exchange/exchange-deadline.js";
+export { abortExchange, releaseExchange, sendSettled } from "./exchange/exchange-deadline.js";
 // Hearing the lines of routes' log steps with their exchange (MCP forwards them to the calling client)
 export { type LogStepTap, logStepTapsOf } from "./exchange/log-step-taps.js";
 export { type ConsumerFailureOutcome, reportConsumerFailure } from "./exchange/report-consumer-failure.js";
@@ -180,20 +180,9 @@ export type {
   StepType,
 } from "./model/step-definition.js";
 export type { NamedEndpoint, NestedBlock, StepShape } from "./model/step-shape.js";
-export type {
-  CustomStepDefinition,
-  LogDefinition,
-  ProcessDefinition,
-  RemoveHeaderDefinition,
-  SetBodyDefinition,
-  SetHeaderDefinition,
-  SetPropertyDefinition,
-  StopDefinition,
-  ToDefinition,
-  ToDynamicDefinition,
-  TransformDefinition,
-} from "./model/steps/message-steps.js";
-export type { IdempotentConsumerDefinition, ThrottleDefinition } from "./model/steps/resilience-steps.js";
+// Every definition of the message and resilience steps (the files hold nothing else)
+export type * from "./model/steps/message-steps.js";
+export type * from "./model/steps/resilience-steps.js";
 export type {
   AggregateDefinition,
   AggregateRecoveryDefinition,

@@ -1,6 +1,6 @@
 import { createContext, type RouteContext } from "@routekit/core";
+import { collectingLogger } from "@routekit/test-support";
 import { afterEach, describe, expect, it } from "vitest";
-import { collectingLogger } from "./support/collecting-logger.js";
 
 let context: RouteContext;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { createContext, type RouteContext } from "@routekit/core";
+import { collectingLogger } from "@routekit/test-support";
 import { Subject } from "rxjs";
 import { afterEach, describe, expect, it } from "vitest";
-import { collectingLogger } from "./support/collecting-logger.js";
 
 let context: RouteContext | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { createContext, EXCEPTION_CAUGHT, type RouteContext, type RoutekitEvents } from "@routekit/core";
+import { collectingLogger } from "@routekit/test-support";
 import { Observable, of, Subject } from "rxjs";
 import { afterEach, describe, expect, it } from "vitest";
-import { collectingLogger } from "./support/collecting-logger.js";
 
 let context: RouteContext;
 afterEach(async () => {

@@ -6,8 +6,8 @@ import {
   groupedBodies,
   type RouteContext,
 } from "@routekit/core";
+import { collectingLogger } from "@routekit/test-support";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { collectingLogger } from "./support/collecting-logger.js";
 
 let context: RouteContext;
 afterEach(async () => {

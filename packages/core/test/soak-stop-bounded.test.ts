@@ -1,5 +1,6 @@
 import { createContext, defineComponent, RoutekitError } from "@routekit/core";
 import { STOP_GRACE_MS, type StopBudget } from "@routekit/core/internal";
+import { settlesWithin } from "@routekit/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 
 // stop({ timeoutMs }) settles within timeoutMs plus STOP_GRACE_MS whatever plugins and
@@ -13,19 +14,6 @@ afterEach(async () => {
 /** A promise that settles only when the test ends (never on its own). */
 function forever(): Promise<void> {
   return new Promise((resolve) => releases.push(resolve));
-}
-
-function settlesWithin(work: Promise<unknown>, ms: number): Promise<"settled" | "hung"> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    work.then(
-      () => "settled" as const,
-      () => "settled" as const,
-    ),
-    new Promise<"hung">((resolve) => {
-      timer = setTimeout(() => resolve("hung"), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }
 
 /** A component whose consumers never finish stopping. */

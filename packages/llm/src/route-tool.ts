@@ -1,7 +1,7 @@
 import type { RouteContext } from "@routekit/core";
 import { EFFECT_KEY_HEADER } from "@routekit/core";
 import type { RouteDefinition } from "@routekit/core/internal";
-import { copyRecord, createExchangeUnder, releaseExchange } from "@routekit/core/internal";
+import { copyRecord, createExchangeUnder, sendSettled } from "@routekit/core/internal";
 import { createTool } from "./adapter/create-tool.js";
 import { settledHandler } from "./adapter/run-tool-handler.js";
 import { errorResult, errorText, withValue } from "./adapter/tool-result.js";
@@ -68,13 +68,7 @@ export function createRouteTool(context: RouteContext, route: RouteDefinition, a
               timeoutMs: isBoundedByCaller(call) ? undefined : call.timeoutMs,
             })
           : createExchangeUnder(context, { body: args, headers, pattern: "InOut" }, deadline);
-      try {
-        await context.endpoint(uri).send(exchange);
-      } catch (error) {
-        exchange.error = error instanceof Error ? error : new Error(String(error));
-      }
-      // The route released the deadline when it finished; a send that never reached it did not.
-      releaseExchange(exchange);
+      await sendSettled(context.endpoint(uri), exchange);
       if (exchange.error !== undefined) {
         const error = exchange.error;
         return { isError: true, output: JSON.stringify({ error: `${error.name}: ${error.message}` }), error };

@@ -2,10 +2,9 @@ import { amqpPlugin } from "@routekit/amqp";
 import { createContext, groupedBodies, type RouteContext } from "@routekit/core";
 import { connectPostgres, type PostgresStore, PostgresStoreError } from "@routekit/postgres";
 import { connectRedis, type RedisStore, RedisStoreError } from "@routekit/redis";
-import { howToStart, skipForMissing } from "@routekit/test-support";
+import { howToStart, LoopbackProxy, skipForMissing, waitFor } from "@routekit/test-support";
 import { type ChannelModel, connect } from "amqplib";
 import { afterEach, describe, expect, it } from "vitest";
-import { LoopbackProxy, waitFor } from "../../core/test/support/loopback-proxy.js";
 import { brokerAvailable, brokerUrl } from "./support/broker.js";
 import {
   postgresAvailable,

@@ -1,8 +1,8 @@
 import { createContext, groupedBodies, type RouteContext } from "@routekit/core";
 import { connectPostgres, type PostgresStore, PostgresStoreError } from "@routekit/postgres";
+import { closedPort, LoopbackProxy, waitFor } from "@routekit/test-support";
 import type pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { closedPort, LoopbackProxy, waitFor } from "../../core/test/support/loopback-proxy.js";
 import {
   dropTables,
   inspector,

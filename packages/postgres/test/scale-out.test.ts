@@ -1,10 +1,9 @@
 import { connectPostgres, type PostgresStore } from "@routekit/postgres";
 import { connectRedis, type RedisStore } from "@routekit/redis";
-import { howToStart, skipForMissing } from "@routekit/test-support";
+import { howToStart, skipForMissing, waitFor } from "@routekit/test-support";
 import { type ChannelModel, connect } from "amqplib";
 import type pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { waitFor } from "../../core/test/support/loopback-proxy.js";
 import { brokerAvailable, brokerUrl } from "./support/broker.js";
 import {
   dropTables,

@@ -1,9 +1,9 @@
 import { createContext, groupedBodies, type RouteContext } from "@routekit/core";
 import { encodeStoredExchange } from "@routekit/core/internal";
 import { connectRedis, type RedisAggregationRepository, type RedisStore } from "@routekit/redis";
+import { LoopbackProxy, waitFor } from "@routekit/test-support";
 import type { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { waitFor } from "../../core/test/support/loopback-proxy.js";
 import { aggregationRepositoryContract } from "../../core/test/support/repository-contracts.js";
 import {
   deletePrefix,
@@ -104,7 +104,6 @@ describe.skipIf(!redisAvailable)("Redis aggregation repository", () => {
   });
 
   it("fails the exchange while Redis is gone and stores nothing for it; the part is added once Redis is back", async () => {
-    const { LoopbackProxy } = await import("../../core/test/support/loopback-proxy.js");
     const proxy = await LoopbackProxy.start({ host: redisHost, port: redisPort });
     try {
       const store = await connectRedis({ host: "127.0.0.1", port: proxy.port, keyPrefix: prefix });

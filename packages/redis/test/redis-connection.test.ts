@@ -1,8 +1,8 @@
 import { createContext, type RouteContext } from "@routekit/core";
 import { connectRedis, type RedisStore, RedisStoreError } from "@routekit/redis";
+import { closedPort, LoopbackProxy, waitFor } from "@routekit/test-support";
 import type { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { closedPort, LoopbackProxy, waitFor } from "../../core/test/support/loopback-proxy.js";
 import {
   deletePrefix,
   inspector,

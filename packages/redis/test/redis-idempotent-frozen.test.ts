@@ -1,7 +1,7 @@
 import { connectRedis, type RedisStore } from "@routekit/redis";
+import { LoopbackProxy, RequestGateProxy, waitFor } from "@routekit/test-support";
 import type { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { LoopbackProxy, waitFor } from "../../core/test/support/loopback-proxy.js";
 import {
   deletePrefix,
   inspector,
@@ -10,7 +10,6 @@ import {
   redisPort,
   uniqueName,
 } from "./support/redis-server.js";
-import { RequestGateProxy } from "./support/request-gate-proxy.js";
 
 /** Long enough that a claim left behind would stall the key for the whole test. */
 const claimTimeoutMs = 120_000;

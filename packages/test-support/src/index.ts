@@ -1,12 +1,16 @@
+export { type CollectingLogger, collectingLogger } from "./collecting-logger.js";
+export { closedPort, LoopbackProxy } from "./loopback-proxy.js";
 export {
   closeServer,
   type LoopbackHandler,
   type LoopbackOptions,
   type LoopbackServer,
   listen,
+  listenOnLoopback,
   type RecordedRequest,
   startLoopbackServer,
 } from "./loopback-server.js";
+export { RequestGateProxy } from "./request-gate-proxy.js";
 export {
   browserAvailable,
   CHROMIUM_PATH,
@@ -21,3 +25,4 @@ export {
 } from "./services.js";
 export { recordSkip } from "./skip-record.js";
 export { loadFactor, MAX_LOAD_FACTOR, scaledMs } from "./time-bound.js";
+export { settlesWithin, waitFor } from "./wait-for.js";

@@ -72,19 +72,7 @@ export async function startLoopbackServer(
           });
       });
     });
-  const ipv4 = serve();
-  await listen(ipv4, 0, "127.0.0.1");
-  const { port } = ipv4.address() as AddressInfo;
-  const servers = [ipv4];
-  if (options.ipv6 === true) {
-    const ipv6 = serve();
-    try {
-      await listen(ipv6, port, "::1");
-      servers.push(ipv6);
-    } catch {
-      // no IPv6 loopback here, or the port is taken on it: IPv4 only
-    }
-  }
+  const { port, servers } = await listenOnLoopback(serve, options.ipv6 === true);
   return {
     port,
     url: `http://127.0.0.1:${port}`,
@@ -93,6 +81,31 @@ export async function startLoopbackServer(
     servers,
     close: () => Promise.all(servers.map((server) => closeServer(server))).then(() => undefined),
   };
+}
+
+/**
+ * Listens with one server from `serve` on an ephemeral port of 127.0.0.1 and, when `ipv6` is true,
+ * with another on the same port of [::1] when this machine has an IPv6 loopback (and the port is
+ * free there); `servers` holds the one or two that listen.
+ */
+export async function listenOnLoopback(
+  serve: () => Server,
+  ipv6: boolean,
+): Promise<{ port: number; servers: Server[] }> {
+  const ipv4 = serve();
+  await listen(ipv4, 0, "127.0.0.1");
+  const { port } = ipv4.address() as AddressInfo;
+  const servers = [ipv4];
+  if (ipv6) {
+    const server = serve();
+    try {
+      await listen(server, port, "::1");
+      servers.push(server);
+    } catch {
+      // no IPv6 loopback here, or the port is taken on it: IPv4 only
+    }
+  }
+  return { port, servers };
 }
 
 /** Listens on `host:port`; rejects when the address cannot be taken. */

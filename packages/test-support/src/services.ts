@@ -25,8 +25,8 @@ export function skipForMissing(missing: string, start: string, cause?: unknown):
   return true;
 }
 
-/** Where the browser tests find Chromium. */
-export const CHROMIUM_PATH = "/usr/bin/chromium";
+/** Where the browser tests find Chromium: as the distribution installs it, or `$CHROMIUM_PATH`. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** True when Chromium is installed at `path`; false (a recorded skip) or, with CI=true, a throw. */
 export function browserAvailable(path: string = CHROMIUM_PATH): boolean {

@@ -173,6 +173,24 @@ export function releaseExchange(exchange: Exchange): void {
 }
 
 /**
+ * Sends `exchange` to `endpoint` and settles when it is done, never rejecting: a send that throws
+ * leaves its failure on `exchange.error`. The exchange's own deadline is released afterwards (the
+ * route released it when it finished; a send that never reached a route did not). For components
+ * that create an exchange, send it and then read its outcome.
+ */
+export async function sendSettled(
+  endpoint: { send(exchange: Exchange): Promise<void> | void },
+  exchange: Exchange,
+): Promise<void> {
+  try {
+    await endpoint.send(exchange);
+  } catch (error) {
+    exchange.error = error instanceof Error ? error : new Error(String(error));
+  }
+  releaseExchange(exchange);
+}
+
+/**
  * Aborts an exchange that has its own deadline (created with `timeoutMs` or `signal`) now, with
  * `reason`: its signal fires as if its deadline had passed. For components that learn the work is
  * no longer wanted (an HTTP client that went away). Returns false when the exchange has no

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createContext, groupedBodies, type IdempotentRepository, type RouteContext } from "@routekit/core";
 import type { SharedAggregationRepository } from "@routekit/core/internal";
+import { waitFor } from "@routekit/test-support";
 import { afterEach, expect, it } from "vitest";
-import { waitFor } from "./loopback-proxy.js";
 
 // The cases every shared store (Redis, PostgreSQL) must pass, the same for each: a store's test file
 // calls a contract inside its own `describe` with a factory of repositories on the real server, and

@@ -1,14 +1,15 @@
-import type { AssistantMessage, ModelRequest, ModelResponse, ToolCall } from "../model-types.js";
+import type { ModelRequest, ModelResponse, ToolCall } from "../model-types.js";
 import { mapStopReason } from "./anthropic-wire.js";
+import { StreamedAnswer } from "./model-reply.js";
 import { objectToolCall } from "./object-tool-call.js";
-import { MAX_STREAM_PARTS, parseEventData, streamEndedEarly, streamErrorEvent } from "./stream-errors.js";
 import {
-  describeWireValue,
-  isWireObject,
-  responseShapeError,
-  type WireObject,
-  withResponseId,
-} from "./wire-shape.js";
+  errorEventDetail,
+  MAX_STREAM_PARTS,
+  parseEventData,
+  streamEndedEarly,
+  streamErrorEvent,
+} from "./stream-errors.js";
+import { isWireObject, responseShapeError, type WireObject } from "./wire-shape.js";
 import { anthropicUsage } from "./wire-usage.js";
 
 /** A content block being assembled from its deltas. */
@@ -45,10 +46,7 @@ export function anthropicStreamAssembler(
 
 /** The state of one streamed answer: its model, stop reason, usage and content blocks. */
 class AnthropicEvents implements AnthropicStreamAssembler {
-  #model: string;
-  #responseId: unknown;
-  #rawStopReason = "";
-  #done = false;
+  readonly #answer: StreamedAnswer;
   #inputUsage: unknown;
   #outputUsage: unknown;
   readonly #blocks = new Map<number, BlockDraft>();
@@ -57,7 +55,7 @@ class AnthropicEvents implements AnthropicStreamAssembler {
 
   constructor(request: ModelRequest, fallbackModel: string, where: string) {
     this.#request = request;
-    this.#model = fallbackModel;
+    this.#answer = new StreamedAnswer(fallbackModel);
     this.#where = where;
   }
 
@@ -82,10 +80,10 @@ class AnthropicEvents implements AnthropicStreamAssembler {
         this.#applyMessageDelta(event);
         return;
       case "message_stop":
-        this.#done = true;
+        this.#answer.done = true;
         return;
       case "error":
-        throw streamErrorEvent("anthropic", where, errorDetail(event.error));
+        throw streamErrorEvent("anthropic", where, errorEventDetail(event.error));
       default:
         // ping and event types added later.
         return;
@@ -95,8 +93,8 @@ class AnthropicEvents implements AnthropicStreamAssembler {
   #startMessage(event: WireObject): void {
     const message = event.message;
     if (isWireObject(message)) {
-      if (typeof message.model === "string" && message.model !== "") this.#model = message.model;
-      this.#responseId = message.id;
+      if (typeof message.model === "string" && message.model !== "") this.#answer.model = message.model;
+      this.#answer.responseId = message.id;
       this.#inputUsage = message.usage;
       this.#outputUsage = message.usage;
     }
@@ -104,7 +102,8 @@ class AnthropicEvents implements AnthropicStreamAssembler {
 
   #applyMessageDelta(event: WireObject): void {
     const delta = event.delta;
-    if (isWireObject(delta) && typeof delta.stop_reason === "string") this.#rawStopReason = delta.stop_reason;
+    if (isWireObject(delta) && typeof delta.stop_reason === "string")
+      this.#answer.rawStopReason = delta.stop_reason;
     if (isWireObject(event.usage)) {
       this.#outputUsage = event.usage;
       // Its counts are the message's so far: those it names replace message_start's.
@@ -213,7 +212,7 @@ class AnthropicEvents implements AnthropicStreamAssembler {
   }
 
   finish(): ModelResponse {
-    if (!this.#done) throw streamEndedEarly("anthropic", this.#where, "message_stop");
+    if (!this.#answer.done) throw streamEndedEarly("anthropic", this.#where, "message_stop");
     let text = "";
     const toolCalls: ToolCall[] = [];
     const raw: unknown[] = [];
@@ -231,17 +230,12 @@ class AnthropicEvents implements AnthropicStreamAssembler {
         raw.push({ type: "redacted_thinking", data: block.data });
       }
     }
-    const assistant: AssistantMessage = { role: "assistant", content: text, raw };
-    if (toolCalls.length > 0) assistant.toolCalls = toolCalls;
-    const rawStopReason = this.#rawStopReason;
-    return withResponseId(this.#responseId, {
+    return this.#answer.reply({
       text,
       toolCalls,
-      stopReason: toolCalls.length > 0 ? "tool_calls" : mapStopReason(rawStopReason),
-      rawStopReason,
+      mapStopReason,
       usage: anthropicUsage(this.#inputUsage, this.#outputUsage),
-      model: this.#model,
-      assistant,
+      raw,
     });
   }
 }
@@ -255,11 +249,4 @@ function toolCall(block: { id: string; name: string; json: string }): ToolCall {
     // The loop answers the model that its arguments are not JSON.
     return { id: block.id, name: block.name, argumentsText: block.json };
   }
-}
-
-function errorDetail(error: unknown): string {
-  if (isWireObject(error) && typeof error.message === "string") {
-    return typeof error.type === "string" ? `${error.type}: ${error.message}` : error.message;
-  }
-  return describeWireValue(error);
 }

@@ -8,8 +8,9 @@ import type {
   ToolMessage,
 } from "../model-types.js";
 import type { Tool } from "../tool-types.js";
+import { modelReply } from "./model-reply.js";
 import { objectToolCall } from "./object-tool-call.js";
-import { isWireObject, responseShapeError, type WireObject, withResponseId } from "./wire-shape.js";
+import { isWireObject, responseShapeError, type WireObject } from "./wire-shape.js";
 import { anthropicUsage } from "./wire-usage.js";
 
 const renderedTools = new WeakMap<Tool, unknown>();
@@ -133,16 +134,15 @@ export function parseAnthropicResponse(json: unknown, fallbackModel: string, whe
     }
   });
   const rawStopReason = typeof json.stop_reason === "string" ? json.stop_reason : "";
-  const assistant: AssistantMessage = { role: "assistant", content: text, raw: content };
-  if (toolCalls.length > 0) assistant.toolCalls = toolCalls;
-  return withResponseId(json.id, {
+  return modelReply({
+    responseId: json.id,
     text,
     toolCalls,
-    stopReason: toolCalls.length > 0 ? "tool_calls" : mapStopReason(rawStopReason),
     rawStopReason,
+    mapStopReason,
     usage: anthropicUsage(json.usage),
     model: typeof json.model === "string" && json.model !== "" ? json.model : fallbackModel,
-    assistant,
+    raw: content,
   });
 }
 

@@ -1,13 +1,14 @@
-import type { AssistantMessage, ModelRequest, ModelResponse, ToolCall } from "../model-types.js";
+import type { ModelRequest, ModelResponse, ToolCall } from "../model-types.js";
+import { StreamedAnswer } from "./model-reply.js";
 import { mapFinishReason } from "./openai-wire.js";
-import { MAX_STREAM_PARTS, parseEventData, streamEndedEarly, streamErrorEvent } from "./stream-errors.js";
 import {
-  describeWireValue,
-  isWireObject,
-  responseShapeError,
-  type WireObject,
-  withResponseId,
-} from "./wire-shape.js";
+  errorEventDetail,
+  MAX_STREAM_PARTS,
+  parseEventData,
+  streamEndedEarly,
+  streamErrorEvent,
+} from "./stream-errors.js";
+import { isWireObject, responseShapeError, type WireObject } from "./wire-shape.js";
 import { openAiUsage } from "./wire-usage.js";
 
 /** A tool call being assembled from its deltas. */
@@ -45,10 +46,7 @@ export function openAiStreamAssembler(
 /** The state of one streamed answer: its text, model, finish reason, usage and tool call drafts. */
 class OpenAiChunks implements OpenAiStreamAssembler {
   #text = "";
-  #model: string;
-  #responseId: unknown;
-  #rawStopReason = "";
-  #done = false;
+  readonly #answer: StreamedAnswer;
   #usage: unknown;
   readonly #drafts = new Map<number, CallDraft>();
   readonly #request: ModelRequest;
@@ -56,21 +54,21 @@ class OpenAiChunks implements OpenAiStreamAssembler {
 
   constructor(request: ModelRequest, fallbackModel: string, where: string) {
     this.#request = request;
-    this.#model = fallbackModel;
+    this.#answer = new StreamedAnswer(fallbackModel);
     this.#where = where;
   }
 
   accept(data: string): void {
     const where = this.#where;
     if (data === "[DONE]") {
-      this.#done = true;
+      this.#answer.done = true;
       return;
     }
     const chunk = parseEventData(where, data);
     if (!isWireObject(chunk)) throw responseShapeError(where, "a chunk", "a JSON object", chunk);
-    if (chunk.error !== undefined) throw streamErrorEvent("openai", where, errorDetail(chunk.error));
-    if (typeof chunk.model === "string" && chunk.model !== "") this.#model = chunk.model;
-    this.#responseId ??= chunk.id;
+    if (chunk.error !== undefined) throw streamErrorEvent("openai", where, errorEventDetail(chunk.error));
+    if (typeof chunk.model === "string" && chunk.model !== "") this.#answer.model = chunk.model;
+    this.#answer.responseId ??= chunk.id;
     if (isWireObject(chunk.usage)) this.#usage = chunk.usage;
     const choices = chunk.choices;
     if (choices === undefined || choices === null) return;
@@ -91,7 +89,7 @@ class OpenAiChunks implements OpenAiStreamAssembler {
     if (choice.index !== undefined && choice.index !== 0) return false;
     let finished = false;
     if (typeof choice.finish_reason === "string") {
-      this.#rawStopReason = choice.finish_reason;
+      this.#answer.rawStopReason = choice.finish_reason;
       finished = true;
     }
     const delta = choice.delta;
@@ -180,9 +178,9 @@ class OpenAiChunks implements OpenAiStreamAssembler {
   finish(): ModelResponse {
     const where = this.#where;
     const text = this.#text;
-    const rawStopReason = this.#rawStopReason;
+    const rawStopReason = this.#answer.rawStopReason;
     // Some compatible servers omit [DONE]: a finish reason marks the end as well.
-    if (!this.#done && rawStopReason === "")
+    if (!this.#answer.done && rawStopReason === "")
       throw streamEndedEarly("openai", where, "[DONE] or a finish_reason");
     const toolCalls: ToolCall[] = [...this.#drafts.entries()]
       .sort(([left], [right]) => left - right)
@@ -201,25 +199,14 @@ class OpenAiChunks implements OpenAiStreamAssembler {
         function: { name: call.name, arguments: call.argumentsText },
       }));
     }
-    const assistant: AssistantMessage = { role: "assistant", content: text, raw };
-    if (toolCalls.length > 0) assistant.toolCalls = toolCalls;
-    return withResponseId(this.#responseId, {
+    return this.#answer.reply({
       text,
       toolCalls,
-      stopReason: toolCalls.length > 0 ? "tool_calls" : mapFinishReason(rawStopReason),
-      rawStopReason,
+      mapStopReason: mapFinishReason,
       usage: openAiUsage(this.#usage),
-      model: this.#model,
-      assistant,
+      raw,
     });
   }
-}
-
-function errorDetail(error: unknown): string {
-  if (isWireObject(error) && typeof error.message === "string") {
-    return typeof error.type === "string" ? `${error.type}: ${error.message}` : error.message;
-  }
-  return describeWireValue(error);
 }
 
 /** True when `text` is a whole JSON value (more text after it could only make it invalid). */

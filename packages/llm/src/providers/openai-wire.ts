@@ -7,8 +7,9 @@ import type {
   ToolCall,
 } from "../model-types.js";
 import type { Tool } from "../tool-types.js";
+import { modelReply } from "./model-reply.js";
 import { openAiResponseFormat } from "./openai-response-format.js";
-import { isWireObject, responseShapeError, type WireObject, withResponseId } from "./wire-shape.js";
+import { isWireObject, responseShapeError, type WireObject } from "./wire-shape.js";
 import { openAiUsage } from "./wire-usage.js";
 
 /** Options of the Chat Completions body that come from the provider rather than the request. */
@@ -139,16 +140,15 @@ export function parseOpenAiResponse(json: unknown, fallbackModel: string, where:
   const text = readContent(message.content, where);
   const toolCalls = readToolCalls(message.tool_calls, where);
   const rawStopReason = typeof choice.finish_reason === "string" ? choice.finish_reason : "";
-  const assistant: AssistantMessage = { role: "assistant", content: text, raw: message };
-  if (toolCalls.length > 0) assistant.toolCalls = toolCalls;
-  return withResponseId(json.id, {
+  return modelReply({
+    responseId: json.id,
     text,
     toolCalls,
-    stopReason: toolCalls.length > 0 ? "tool_calls" : mapFinishReason(rawStopReason),
     rawStopReason,
+    mapStopReason: mapFinishReason,
     usage: openAiUsage(json.usage),
     model: typeof json.model === "string" && json.model !== "" ? json.model : fallbackModel,
-    assistant,
+    raw: message,
   });
 }
 

@@ -1,5 +1,6 @@
 import { LlmError, ModelRequestError } from "../errors.js";
 import { excerpt } from "./http-retry.js";
+import { describeWireValue, isWireObject } from "./wire-shape.js";
 
 /** The most tool calls (or content blocks) one streamed turn may open. */
 export const MAX_STREAM_PARTS = 256;
@@ -20,6 +21,14 @@ export function streamErrorEvent(provider: string, where: string, detail: string
       provider,
     },
   );
+}
+
+/** What an `error` event says: its `type: message`, or a description of what came instead. */
+export function errorEventDetail(error: unknown): string {
+  if (isWireObject(error) && typeof error.message === "string") {
+    return typeof error.type === "string" ? `${error.type}: ${error.message}` : error.message;
+  }
+  return describeWireValue(error);
 }
 
 /** An event whose data is not JSON. */

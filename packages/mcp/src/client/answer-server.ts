@@ -8,7 +8,7 @@ import {
   ErrorCode,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RouteContext } from "@routekit/core";
-import { releaseExchange } from "@routekit/core/internal";
+import { sendSettled } from "@routekit/core/internal";
 import type { McpElicitationAnswer, McpSamplingAnswer } from "./answer-types.js";
 
 export type { McpElicitationAnswer, McpSamplingAnswer };
@@ -57,12 +57,7 @@ export function answerServerRequests(
 /** Sends the server's request to route `uri` and resolves with the reply (a failure is a JSON-RPC error). */
 async function ask(context: RouteContext, uri: string, body: unknown, signal: AbortSignal): Promise<unknown> {
   const exchange = context.createExchange({ body, pattern: "InOut", signal });
-  try {
-    await context.endpoint(uri).send(exchange);
-  } catch (error) {
-    exchange.error = error instanceof Error ? error : new Error(String(error));
-  }
-  releaseExchange(exchange);
+  await sendSettled(context.endpoint(uri), exchange);
   if (exchange.error !== undefined) {
     throw Object.assign(new Error(`the route answering the server failed: ${exchange.error.message}`), {
       code: ErrorCode.InternalError,

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
-import { listen } from "@routekit/test-support";
+import type { Socket } from "node:net";
+import { listenOnLoopback } from "@routekit/test-support";
 
 /** Answers a request the canary accepted; the default answers "canary". */
 export type CanaryHandler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -44,17 +44,7 @@ export async function startCanaryServer(handler: CanaryHandler = answerCanary): 
     });
     return server;
   };
-  const ipv4 = serve();
-  await listen(ipv4, 0, "127.0.0.1");
-  const { port } = ipv4.address() as AddressInfo;
-  const servers = [ipv4];
-  const ipv6 = serve();
-  try {
-    await listen(ipv6, port, "::1");
-    servers.push(ipv6);
-  } catch {
-    // no IPv6 loopback here: IPv4 only
-  }
+  const { port, servers } = await listenOnLoopback(serve, true);
   return {
     port,
     ipv6: servers.length === 2,

@@ -1,4 +1,5 @@
-import { createConnection, createServer, type Server, type Socket } from "node:net";
+import { createConnection, type Server, type Socket } from "node:net";
+import { proxyPort, proxyServer } from "./loopback-proxy.js";
 
 /** One proxied connection and the client bytes held back from the server. */
 interface Link {
@@ -23,17 +24,14 @@ export class RequestGateProxy {
   }
 
   static async start(target: { host: string; port: number }): Promise<RequestGateProxy> {
-    const server = createServer();
+    const server = await proxyServer();
     const proxy = new RequestGateProxy(server);
     server.on("connection", (client) => proxy.#accept(client, target));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return proxy;
   }
 
   get port(): number {
-    const address = this.#server.address();
-    if (address === null || typeof address === "string") throw new Error("The proxy is not listening");
-    return address.port;
+    return proxyPort(this.#server);
   }
 
   hold(): void {

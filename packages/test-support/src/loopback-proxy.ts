@@ -25,17 +25,14 @@ export class LoopbackProxy {
   }
 
   static async start(target: { host: string; port: number }): Promise<LoopbackProxy> {
-    const server = createServer();
+    const server = await proxyServer();
     const proxy = new LoopbackProxy(server);
     server.on("connection", (client) => proxy.#accept(client, target));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return proxy;
   }
 
   get port(): number {
-    const address = this.#server.address();
-    if (address === null || typeof address === "string") throw new Error("The proxy is not listening");
-    return address.port;
+    return proxyPort(this.#server);
   }
 
   /** Destroys every connection; new ones are refused until `restore()`. */
@@ -111,6 +108,20 @@ function destroy(link: Link): void {
   link.upstream.destroy();
 }
 
+/** A TCP server listening on an ephemeral loopback port, for a proxy to take connections on. */
+export async function proxyServer(): Promise<Server> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return server;
+}
+
+/** The port a proxy's server listens on. */
+export function proxyPort(server: Server): number {
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("The proxy is not listening");
+  return address.port;
+}
+
 /** A loopback port nothing listens on (bound, read, released). */
 export async function closedPort(): Promise<number> {
   const server = createServer();
@@ -119,17 +130,4 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   if (address === null || typeof address === "string") throw new Error("no port");
   return address.port;
-}
-
-/** Polls `condition` until it holds; fails naming `what` after `timeoutMs`. */
-export async function waitFor(
-  what: string,
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs = 15_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
