@@ -5,9 +5,9 @@ import {
   PostgresStoreError,
   postgresTransaction,
 } from "@routekit/postgres";
+import { waitFor } from "@routekit/test-support";
 import type pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { waitFor } from "../../core/test/support/loopback-proxy.js";
 import {
   dropTables,
   inspector,

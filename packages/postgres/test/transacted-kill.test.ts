@@ -1,8 +1,8 @@
 import { connectPostgres } from "@routekit/postgres";
+import { waitFor } from "@routekit/test-support";
 import { type ChannelModel, connect } from "amqplib";
 import type pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { waitFor } from "../../core/test/support/loopback-proxy.js";
 import { brokerAvailable, brokerUrl } from "./support/broker.js";
 import {
   dropTables,
