@@ -82,6 +82,22 @@ describe("token budgets end a run with stop reason 'budget'", () => {
     expect(exchange.headers[LLM_HEADERS.budget]).toBe("maxInputTokens");
   });
 
+  it("before a call: the estimate is exactly a quarter of the prompt message's JSON length, rounded up", async () => {
+    // {"role":"user","content":""} is 28 characters: with 372 x's the JSON is 400, 100 tokens.
+    const atLimit = "x".repeat(372);
+    expect(JSON.stringify({ role: "user", content: atLimit })).toHaveLength(400);
+    const { context } = await startAgent(TOOL_THEN_ANSWER, llm("openai").maxInputTokens(100));
+
+    // At the limit the first call is sent (the second, with the reported usage added, is not).
+    await context.requestExchange("direct:ask", { body: atLimit });
+    expect(server?.requests.length).toBe(1);
+
+    const refused = await context.requestExchange("direct:ask", { body: `${atLimit}x` });
+    expect(refused.headers[LLM_HEADERS.budget]).toBe("maxInputTokens");
+    expect(refused.headers[LLM_HEADERS.iterations]).toBe(0);
+    expect(server?.requests.length).toBe(1);
+  });
+
   it("after a call: reported output over maxOutputTokens ends the run; the turn's tool calls are not run", async () => {
     const { context, lookups } = await startAgent(TOOL_THEN_ANSWER, llm("openai").maxOutputTokens(5));
     const completed: LlmRunCompletedEvent[] = [];

@@ -70,24 +70,10 @@ export function createPostgresTransactedIdempotentRepository(
   name: string,
   options: PostgresTransactedIdempotentRepositoryOptions = {},
 ): PostgresTransactedIdempotentRepository {
-  const site = `transactedIdempotentRepository('${checkName("transactedIdempotentRepository()", name)}')`;
-  const lockTimeoutMs = checkInteger(site, "lockTimeoutMs", options.lockTimeoutMs, 2000, 1);
-  const idleTimeoutMs = checkInteger(site, "idleTimeoutMs", options.idleTimeoutMs, 30_000, 1);
-  if (lockTimeoutMs >= limits.queryTimeoutMs) {
-    // The claim's statement would be cut off by the client before the server's lock wait ends.
-    throw new PostgresStoreError(
-      "OPTIONS_INVALID",
-      `${site}: option 'lockTimeoutMs' must be below the store's queryTimeoutMs (${limits.queryTimeoutMs} ms), found ${lockTimeoutMs}; lower it or raise queryTimeoutMs in connectPostgres()`,
-    );
-  }
-  const expireAfterMs =
-    options.expireAfterMs === Number.POSITIVE_INFINITY
-      ? undefined
-      : checkInteger(site, "expireAfterMs", options.expireAfterMs, DEFAULT_KEY_RETENTION_MS, 1);
-  const maxKeyChars = checkMaxKeyChars(
-    site,
-    options.maxKeyChars,
-    (message) => new PostgresStoreError("OPTIONS_INVALID", message),
+  const { site, lockTimeoutMs, idleTimeoutMs, expireAfterMs, maxKeyChars } = checkedOptions(
+    name,
+    limits,
+    options,
   );
   const stored = (key: string): string => idempotentStoreKey(key, maxKeyChars);
   const at = `${where}, transacted idempotent repository '${name}'`;
@@ -144,6 +130,34 @@ export function createPostgresTransactedIdempotentRepository(
       await runQuery(at, "deleting every key", pool, `DELETE FROM ${table} WHERE repository = $1`, [name]);
     },
   };
+}
+
+/** The repository's options, checked, with their defaults; `site` names it in messages. */
+function checkedOptions(
+  name: string,
+  limits: PoolLimits,
+  options: PostgresTransactedIdempotentRepositoryOptions,
+) {
+  const site = `transactedIdempotentRepository('${checkName("transactedIdempotentRepository()", name)}')`;
+  const lockTimeoutMs = checkInteger(site, "lockTimeoutMs", options.lockTimeoutMs, 2000, 1);
+  const idleTimeoutMs = checkInteger(site, "idleTimeoutMs", options.idleTimeoutMs, 30_000, 1);
+  if (lockTimeoutMs >= limits.queryTimeoutMs) {
+    // The claim's statement would be cut off by the client before the server's lock wait ends.
+    throw new PostgresStoreError(
+      "OPTIONS_INVALID",
+      `${site}: option 'lockTimeoutMs' must be below the store's queryTimeoutMs (${limits.queryTimeoutMs} ms), found ${lockTimeoutMs}; lower it or raise queryTimeoutMs in connectPostgres()`,
+    );
+  }
+  const expireAfterMs =
+    options.expireAfterMs === Number.POSITIVE_INFINITY
+      ? undefined
+      : checkInteger(site, "expireAfterMs", options.expireAfterMs, DEFAULT_KEY_RETENTION_MS, 1);
+  const maxKeyChars = checkMaxKeyChars(
+    site,
+    options.maxKeyChars,
+    (message) => new PostgresStoreError("OPTIONS_INVALID", message),
+  );
+  return { site, lockTimeoutMs, idleTimeoutMs, expireAfterMs, maxKeyChars };
 }
 
 function requireExchange(scope: Scope, method: string, exchange: Exchange | undefined): Exchange {

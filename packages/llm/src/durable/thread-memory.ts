@@ -1,5 +1,6 @@
 import type { CheckpointStore } from "@routekit/core";
 import { LlmError } from "../errors.js";
+import { messageTokens } from "../governance/estimate-tokens.js";
 import type { ChatMessage } from "../model-types.js";
 
 /** The header naming a conversation that lasts across requests (see the durable agents guide). */
@@ -14,11 +15,6 @@ interface ThreadState {
 
 const recordId = (threadId: string): string => `thread:${threadId}`;
 
-/** A message's size in tokens, estimated as a quarter of its JSON's length (no tokenizer). */
-function estimatedTokens(message: ChatMessage): number {
-  return Math.ceil(JSON.stringify(message).length / 4);
-}
-
 /**
  * The newest messages within `budget` tokens, cut only before a user message so that no tool
  * answer is kept without the assistant turn that asked for it (and the latest user message stays).
@@ -27,7 +23,7 @@ export function trimToBudget(messages: readonly ChatMessage[], budget: number): 
   let tokens = 0;
   let start = messages.length;
   for (let index = messages.length - 1; index >= 0; index--) {
-    tokens += estimatedTokens(messages[index] as ChatMessage);
+    tokens += messageTokens(messages[index] as ChatMessage);
     if (tokens > budget) break;
     if (messages[index]?.role === "user") start = index;
   }

@@ -41,8 +41,26 @@ export function priceOf(
   model: string,
 ): ModelPrice | undefined {
   if (prices === undefined) return undefined;
-  const key = `${provider}/${model}`;
+  const key = priceKey(provider, model);
   return Object.hasOwn(prices, key) ? prices[key] : undefined;
+}
+
+// Keys by provider and model, made once: a run looks its price up at every call.
+const keys = new Map<string, Map<string, string>>();
+
+/** `provider/model`, the same string each time (at most 1,000 per provider are remembered). */
+function priceKey(provider: string, model: string): string {
+  let byModel = keys.get(provider);
+  if (byModel === undefined) {
+    byModel = new Map();
+    keys.set(provider, byModel);
+  }
+  let key = byModel.get(model);
+  if (key === undefined) {
+    key = `${provider}/${model}`;
+    if (byModel.size < 1000) byModel.set(model, key);
+  }
+  return key;
 }
 
 // Tables already checked: every run of a step hands the same table on, checked when the step was made.

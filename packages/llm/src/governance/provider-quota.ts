@@ -30,6 +30,11 @@ export interface ProviderQuota {
   readonly perTenant: boolean;
   /** Waits for the key's turn (or fails with `QUOTA_EXCEEDED`). */
   acquire(key: string, tokens: number, signal: AbortSignal | undefined): Promise<void>;
+  /**
+   * Takes the key's turn at once when its store answers at once (this process's memory) and the
+   * buckets allow the call now: true. False when the caller must `acquire` (nothing was taken).
+   */
+  tryAcquire?(key: string, tokens: number): boolean;
   /** Pauses the key for everyone sharing the store. */
   pause(key: string, ms: number): Promise<void>;
 }
@@ -58,8 +63,15 @@ export function providerQuota(options: ProviderQuotaOptions): ProviderQuota {
   const maxQueued = options.maxQueued ?? 1000;
   const failFast = options.whenLimited === "fail";
   let queued = 0;
+  const takeNow = store.takeNow?.bind(store);
   return {
     perTenant: options.perTenant === true,
+    ...(takeNow === undefined
+      ? {}
+      : {
+          tryAcquire: (key: string, tokens: number) =>
+            takeNow(key, Math.min(tokens, buckets.tokenCapacity), buckets) === 0,
+        }),
     async acquire(key, tokens, signal) {
       // A call asking more tokens than a bucket holds takes the whole bucket.
       const wanted = Math.min(tokens, buckets.tokenCapacity);
