@@ -10,7 +10,7 @@ export {
   type McpConnectionState,
   type McpRequestOptions,
 } from "./client/connection.js";
-export type { McpCrossAppAccessOptions } from "./client/cross-app-access.js";
+export type { McpCrossAppAccessOptions } from "./client/cross-app-access-options.js";
 export { mcpComponent } from "./client/mcp-component.js";
 export { mcpConnectionOf, mcpTools } from "./client/mcp-tools.js";
 export { MCP_PROMPT_DESCRIPTION_HEADER, MCP_RESOURCE_MIME_TYPE_HEADER } from "./client/remote-endpoints.js";

@@ -9,11 +9,8 @@ import { TOOL_NAME_PATTERN } from "@routekit/llm/tool";
 import { RoutekitMcpError } from "../errors.js";
 import { optionsSite } from "../server/server-options.js";
 import type { McpElicitationAnswer, McpSamplingAnswer } from "./answer-types.js";
-import {
-  CROSS_APP_ACCESS_CHECK,
-  CrossAppAccessProvider,
-  type McpCrossAppAccessOptions,
-} from "./cross-app-access.js";
+import { CrossAppAccessProvider } from "./cross-app-access.js";
+import { CROSS_APP_ACCESS_CHECK, type McpCrossAppAccessOptions } from "./cross-app-access-options.js";
 
 /** How `mcpTools` reaches a server, and how its tools are registered. */
 /**

@@ -7,9 +7,10 @@ import type {
   OAuthProtectedResourceMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { createDeadline, type OptionCheck, truncateForMessage } from "@routekit/core/internal";
+import { createDeadline } from "@routekit/core/internal";
 import { RoutekitMcpError } from "../errors.js";
 import { messageOf } from "./call-error.js";
+import type { McpCrossAppAccessOptions } from "./cross-app-access-options.js";
 
 /** RFC 8693 token exchange, and the token types SEP-990 exchanges (an ID token for an ID-JAG). */
 const TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -19,33 +20,6 @@ const ID_JAG_TYPE = "urn:ietf:params:oauth:token-type:id-jag";
 const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 /** Longest ID token accepted from `idToken` (a JWT; a few KB at most). */
 const MAX_ID_TOKEN_CHARS = 16_384;
-
-/**
- * Enterprise-managed authorization (SEP-990, "cross-app access") for a Streamable HTTP server:
- * the user's ID token from the enterprise identity provider is exchanged there for an ID-JAG (an
- * identity assertion authorization grant, RFC 8693 token exchange), which the MCP server's
- * authorization server trades for an access token (RFC 7523 JWT-bearer grant). No browser and no
- * consent screen: the identity provider's policy decides.
- */
-export interface McpCrossAppAccessOptions {
-  /**
-   * The user's OpenID Connect ID token, issued by the identity provider for `idpClientId`: a string,
-   * or a function asked each time a new access token is needed (ID tokens expire).
-   */
-  idToken: string | (() => string | Promise<string>);
-  /** The identity provider's token endpoint, where the ID token is exchanged (http(s) URL). */
-  idpTokenEndpoint: string;
-  /** This application's client id at the identity provider. */
-  idpClientId: string;
-  /** Its client secret there, if it has one (sent with HTTP Basic authentication). */
-  idpClientSecret?: string;
-  /** This application's client id at the MCP server's authorization server (pre-registered). */
-  clientId: string;
-  /** Its client secret there, if it has one (the authorization server's metadata picks the method). */
-  clientSecret?: string;
-  /** Scopes asked for, space-separated (default none: the grant's own). */
-  scope?: string;
-}
 
 /** The discovery the SDK did on a 401, kept for the token exchange's audience and resource. */
 interface Discovered {
@@ -252,22 +226,3 @@ function refusalOf(error: unknown, signal: AbortSignal, timeoutMs: number): stri
   }
   return messageOf(error);
 }
-
-/** The `crossAppAccess` option of `mcpTools`, checked with the others (`crossAppAccess.clientId`). */
-export const CROSS_APP_ACCESS_CHECK = {
-  type: "object",
-  options: {
-    idToken: {
-      type: "custom",
-      required: true,
-      expected: "a non-empty string or a function that returns one",
-      check: (value: unknown) => typeof value === "function" || (typeof value === "string" && value !== ""),
-    },
-    idpTokenEndpoint: { type: "uri", schemes: ["http", "https"], required: true },
-    idpClientId: { type: "string", nonEmpty: true, required: true },
-    idpClientSecret: { type: "string", secret: true },
-    clientId: { type: "string", nonEmpty: true, required: true },
-    clientSecret: { type: "string", secret: true },
-    scope: { type: "string" },
-  },
-} as const satisfies OptionCheck;
